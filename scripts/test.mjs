@@ -1,0 +1,18 @@
+// Runs every test file under test/ with node's test runner (Node 20 has no --test globs).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const files = [];
+const walk = (dir) => {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory() && e.name !== 'fixtures') walk(p);
+    else if (e.isFile() && e.name.endsWith('.test.ts')) files.push(p);
+  }
+};
+walk('test');
+const only = process.argv.slice(2);
+const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected.sort()], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

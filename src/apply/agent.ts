@@ -1,0 +1,46 @@
+import type { HookOutput } from '../events/output.js';
+import { additionalContext, effectiveReason, isBlocking, specific, stops, systemMessage } from './common.js';
+
+export type BeforeAgentEffect =
+  /** Go on; `context` is added to this turn's prompt as `<hook_context>`. */
+  | { action: 'proceed'; context?: string; systemMessage?: string }
+  /** End the turn but keep the user's message in history. */
+  | { action: 'stop'; reason: string; systemMessage?: string }
+  /** Refuse the turn and discard the user's message. */
+  | { action: 'deny'; reason: string; systemMessage?: string };
+
+export function applyBeforeAgent(output: HookOutput | undefined): BeforeAgentEffect {
+  const msg = systemMessage(output);
+  if (!output) return { action: 'proceed' };
+  if (stops(output)) return { action: 'stop', reason: effectiveReason(output), systemMessage: msg };
+  if (isBlocking(output.decision)) return { action: 'deny', reason: effectiveReason(output), systemMessage: msg };
+  return { action: 'proceed', context: additionalContext(output), systemMessage: msg };
+}
+
+/** The prompt parts the model receives for a turn, given a BeforeAgent context. */
+export function promptWithContext(prompt: string, context: string | undefined): string {
+  return context ? `${prompt}\n\n<hook_context>${context}</hook_context>` : prompt;
+}
+
+/** AfterAgent retries are capped: the reference loops until the turn limit. */
+export const MAX_AFTER_AGENT_RETRIES = 3;
+
+export type AfterAgentEffect =
+  | { action: 'accept'; clearContext: boolean; systemMessage?: string }
+  /** Send `prompt` as a new prompt with `stop_hook_active: true`. */
+  | { action: 'retry'; prompt: string; clearContext: boolean; systemMessage?: string }
+  | { action: 'stop'; reason: string; clearContext: boolean; systemMessage?: string }
+  /** A retry was asked for but the cap was reached. */
+  | { action: 'retry-limit'; reason: string; clearContext: boolean; systemMessage?: string };
+
+export function applyAfterAgent(output: HookOutput | undefined, retriesSoFar: number, maxRetries = MAX_AFTER_AGENT_RETRIES): AfterAgentEffect {
+  const msg = systemMessage(output);
+  const clearContext = specific(output).clearContext === true;
+  if (!output) return { action: 'accept', clearContext: false };
+  if (stops(output)) return { action: 'stop', reason: effectiveReason(output), clearContext, systemMessage: msg };
+  if (isBlocking(output.decision)) {
+    if (retriesSoFar >= maxRetries) return { action: 'retry-limit', reason: effectiveReason(output), clearContext, systemMessage: msg };
+    return { action: 'retry', prompt: effectiveReason(output), clearContext, systemMessage: msg };
+  }
+  return { action: 'accept', clearContext, systemMessage: msg };
+}

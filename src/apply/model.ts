@@ -1,0 +1,71 @@
+import type { HookOutput } from '../events/output.js';
+import type { LLMRequest, LLMResponse, ToolConfig } from '../events/model.js';
+import { effectiveReason, isBlocking, isPlainObject, specific, stops, systemMessage } from './common.js';
+
+export type BeforeModelEffect =
+  | { action: 'call'; request: LLMRequest; systemMessage?: string }
+  /** Use this response instead of calling the model. */
+  | { action: 'synthetic'; request: LLMRequest; response: LLMResponse; systemMessage?: string }
+  /** Do not call the model; end the turn with `reason`. */
+  | { action: 'block'; reason: string; response?: LLMResponse; systemMessage?: string }
+  | { action: 'stop'; reason: string; systemMessage?: string };
+
+function asResponse(v: unknown): LLMResponse | undefined {
+  return isPlainObject(v) && Array.isArray(v.candidates) ? (v as LLMResponse) : undefined;
+}
+
+/** BeforeModel: an `llm_request` partial overrides the request; an `llm_response` replaces the call. */
+export function applyBeforeModel(output: HookOutput | undefined, request: LLMRequest): BeforeModelEffect {
+  const msg = systemMessage(output);
+  if (!output) return { action: 'call', request };
+  if (stops(output)) return { action: 'stop', reason: effectiveReason(output), systemMessage: msg };
+  const s = specific(output);
+  const response = asResponse(s.llm_response);
+  if (isBlocking(output.decision)) return { action: 'block', reason: effectiveReason(output), response, systemMessage: msg };
+  const partial = s.llm_request;
+  const next = isPlainObject(partial)
+    ? ({ ...request, ...partial, config: { ...request.config, ...(isPlainObject(partial.config) ? partial.config : {}) } } as LLMRequest)
+    : request;
+  if (response) return { action: 'synthetic', request: next, response, systemMessage: msg };
+  return { action: 'call', request: next, systemMessage: msg };
+}
+
+export type AfterModelEffect =
+  | { action: 'keep'; response: LLMResponse; systemMessage?: string }
+  | { action: 'replace'; response: LLMResponse; systemMessage?: string }
+  /** Discard the chunk and end the turn. */
+  | { action: 'deny'; reason: string; systemMessage?: string }
+  | { action: 'stop'; reason: string; systemMessage?: string };
+
+/** AfterModel: `llm_response` with candidate parts replaces the chunk; deny discards it. */
+export function applyAfterModel(output: HookOutput | undefined, response: LLMResponse): AfterModelEffect {
+  const msg = systemMessage(output);
+  if (!output) return { action: 'keep', response };
+  if (stops(output)) return { action: 'stop', reason: effectiveReason(output), systemMessage: msg };
+  if (isBlocking(output.decision)) return { action: 'deny', reason: effectiveReason(output), systemMessage: msg };
+  const r = specific(output).llm_response as Partial<LLMResponse> | undefined;
+  if (r && Array.isArray(r.candidates) && r.candidates[0]?.content?.parts?.length) return { action: 'replace', response: r as LLMResponse, systemMessage: msg };
+  return { action: 'keep', response, systemMessage: msg };
+}
+
+/** Text of a stable response: `text` when given, else the first candidate's parts. */
+export function responseText(r: LLMResponse): string {
+  if (typeof r.text === 'string') return r.text;
+  return (r.candidates?.[0]?.content?.parts ?? []).join('');
+}
+
+export interface ToolSelection {
+  mode: 'AUTO' | 'ANY' | 'NONE';
+  /** Tools the model may call (all of `available` when no hook restricted them). */
+  allowed: string[];
+}
+
+/** BeforeToolSelection: the merged toolConfig becomes the call's tool config. */
+export function applyToolSelection(output: HookOutput | undefined, available: readonly string[]): ToolSelection {
+  const cfg = specific(output).toolConfig as ToolConfig | undefined;
+  if (!cfg) return { mode: 'AUTO', allowed: [...available] };
+  const mode = cfg.mode ?? 'AUTO';
+  if (mode === 'NONE') return { mode, allowed: [] };
+  const names = cfg.allowedFunctionNames ?? [];
+  return { mode, allowed: names.length ? available.filter((t) => names.includes(t)) : [...available] };
+}

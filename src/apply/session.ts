@@ -1,0 +1,22 @@
+import type { HookOutput } from '../events/output.js';
+import { additionalContext, systemMessage } from './common.js';
+
+export interface SessionStartEffect {
+  /** Interactive: the first history item. Non-interactive: prepended to the prompt. */
+  context?: string;
+  systemMessage?: string;
+}
+
+/** SessionStart never blocks: decision and continue are ignored. */
+export function applySessionStart(output: HookOutput | undefined): SessionStartEffect {
+  return { context: additionalContext(output), systemMessage: systemMessage(output) };
+}
+
+export function prependSessionContext(prompt: string, context: string | undefined): string {
+  return context ? `${context}\n\n${prompt}` : prompt;
+}
+
+/** SessionEnd, PreCompress and Notification are advisory: only the message shows. */
+export function applyAdvisory(output: HookOutput | undefined): { systemMessage?: string } {
+  return { systemMessage: systemMessage(output) };
+}

@@ -1,0 +1,47 @@
+import type { HookOutput } from '../events/output.js';
+import { additionalContext, effectiveReason, isBlocking, isPlainObject, specific, stops, systemMessage } from './common.js';
+
+export const INPUT_MODIFIED_NOTE = '\n\n[System] Tool input parameters were modified by a hook before execution.';
+
+export type BeforeToolEffect =
+  /** Run the tool with these arguments. */
+  | { action: 'run'; args: Record<string, unknown>; inputModified: boolean; systemMessage?: string }
+  /** Run only after the user confirms (a hook asked for it), with these arguments. */
+  | { action: 'ask'; args: Record<string, unknown>; inputModified: boolean; systemMessage?: string }
+  /** Do not run; the model reads `message` as the tool's error. */
+  | { action: 'deny'; message: string; systemMessage?: string }
+  /** Do not run and end the agent's turn. */
+  | { action: 'stop'; message: string; systemMessage?: string };
+
+/** BeforeTool: stop > block/deny > ask; `tool_input` merges over the model's arguments. */
+export function applyBeforeTool(output: HookOutput | undefined, args: Record<string, unknown>): BeforeToolEffect {
+  const msg = systemMessage(output);
+  if (!output) return { action: 'run', args, inputModified: false };
+  if (stops(output)) return { action: 'stop', message: `Agent execution stopped by hook: ${effectiveReason(output)}`, systemMessage: msg };
+  if (isBlocking(output.decision)) return { action: 'deny', message: `Tool execution blocked: ${effectiveReason(output)}`, systemMessage: msg };
+  const rewrite = specific(output).tool_input;
+  const next = isPlainObject(rewrite) ? { ...args, ...rewrite } : args;
+  const inputModified = isPlainObject(rewrite);
+  return { action: output.decision === 'ask' ? 'ask' : 'run', args: next, inputModified, systemMessage: msg };
+}
+
+export type AfterToolEffect =
+  | { action: 'keep'; llmContent: string; tail?: { name: string; args: Record<string, unknown> }; systemMessage?: string }
+  | { action: 'replace'; llmContent: string; systemMessage?: string }
+  | { action: 'stop'; llmContent: string; message: string; systemMessage?: string };
+
+/** AfterTool: stop; deny replaces the result; context is appended; a tail call may follow. */
+export function applyAfterTool(output: HookOutput | undefined, llmContent: string): AfterToolEffect {
+  const msg = systemMessage(output);
+  if (!output) return { action: 'keep', llmContent };
+  if (stops(output)) {
+    const message = `Agent execution stopped by hook: ${effectiveReason(output)}`;
+    return { action: 'stop', llmContent: message, message, systemMessage: msg };
+  }
+  if (isBlocking(output.decision)) return { action: 'replace', llmContent: `Tool result blocked: ${effectiveReason(output)}`, systemMessage: msg };
+  const ctx = additionalContext(output);
+  const content = ctx ? `${llmContent}\n\n<hook_context>${ctx}</hook_context>` : llmContent;
+  const tail = specific(output).tailToolCallRequest;
+  const validTail = isPlainObject(tail) && typeof tail.name === 'string' ? { name: tail.name, args: isPlainObject(tail.args) ? tail.args : {} } : undefined;
+  return { action: 'keep', llmContent: content, ...(validTail ? { tail: validTail } : {}), systemMessage: msg };
+}

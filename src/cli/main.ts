@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { fire } from './fire.js';
+import { list } from './list.js';
+import { validate } from './validate.js';
+import { setAll, setHook } from './manage.js';
+import { trust } from './trust.js';
+import { UsageError } from './io.js';
+
+const program = new Command();
+program.name('hookline').description('Run, inspect and manage AI agent hooks.').exitOverride().showHelpAfterError();
+
+program
+  .command('fire')
+  .description("fire one event and print the aggregated output and each hook's run as JSON")
+  .argument('<event>', 'event name, e.g. BeforeTool')
+  .option('--input <file>', "the event's own fields as JSON (- for stdin)")
+  .option('--cwd <dir>', 'session folder (default: the current folder)')
+  .option('--session-id <id>', 'session id (default: a new one)')
+  .option('--transcript-path <path>', 'transcript file path')
+  .action(async (event: string, opts) => fire(event, opts));
+
+program
+  .command('list')
+  .description('list configured hooks')
+  .option('--cwd <dir>', 'project folder')
+  .option('--json', 'print JSON')
+  .action((opts) => list(opts));
+
+program
+  .command('validate')
+  .description('report every configuration problem (exit 1 on errors)')
+  .option('--cwd <dir>', 'project folder')
+  .option('--json', 'print JSON')
+  .action((opts) => {
+    process.exitCode = validate(opts);
+  });
+
+for (const [cmd, enabled] of [['enable', true], ['disable', false]] as const) {
+  program
+    .command(`${cmd} <name>`)
+    .description(`${cmd} a hook by name (or command), in settings`)
+    .option('--cwd <dir>', 'project folder')
+    .action((name: string, opts) => setHook(name, enabled, opts));
+  program
+    .command(`${cmd}-all`)
+    .description(`${cmd} every hook, in settings`)
+    .option('--cwd <dir>', 'project folder')
+    .action((opts) => setAll(enabled, opts));
+}
+
+program
+  .command('trust')
+  .description("trust a folder and its current hooks; lists new or changed ones")
+  .argument('[dir]', 'folder (default: the current folder)')
+  .option('--check', 'only list what is untrusted; exit 1 if anything is')
+  .action((dir: string | undefined, opts) => {
+    process.exitCode = trust(dir, opts);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode === 0 ? 0 : 1;
+  } else if (err instanceof UsageError) {
+    process.stderr.write(`hookline: ${err.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`hookline: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

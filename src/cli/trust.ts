@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { HookEngine } from '../engine.js';
+import { displayName } from '../config/schema.js';
+import { writeTrustedFolder } from '../trust/folders.js';
+import { trustHooks, untrustedHooks } from '../trust/fingerprints.js';
+import { resolveDir, warn } from './io.js';
+
+/** Says on stderr which workspace hooks will not run here, and how to change that. */
+export function reportHeld(engine: HookEngine): void {
+  for (const w of engine.pendingWarnings) warn(w);
+  const folder = engine.heldBack.filter((h) => h.reason === 'untrusted-folder');
+  const hooks = engine.heldBack.filter((h) => h.reason === 'untrusted-hook');
+  if (folder.length) {
+    warn(`${engine.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(engine.projectDir)}`);
+  }
+  if (hooks.length) {
+    warn(`new or changed workspace hook(s) held back until trusted (run: hookline trust):\n${hooks.map((h) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})`).join('\n')}`);
+  }
+}
+
+export function trust(dirArg: string | undefined, opts: { check?: boolean }): number {
+  const dir = resolveDir(dirArg);
+  const engine = new HookEngine({ cwd: dir, watchConfig: false });
+  const pending = untrustedHooks(dir, engine.loaded.entries);
+  const lines = pending.map((e) => `  - ${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`);
+  if (opts.check) {
+    process.stdout.write(`${dir}: folder ${engine.trustedFolder ? 'trusted' : 'not trusted'}\n`);
+    process.stdout.write(pending.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : 'every workspace hook is trusted\n');
+    return engine.trustedFolder && !pending.length ? 0 : 1;
+  }
+  writeTrustedFolder(dir, 'TRUST_FOLDER');
+  trustHooks(dir, engine.loaded.entries);
+  process.stdout.write(`trusted folder ${path.resolve(dir)}\n`);
+  process.stdout.write(pending.length ? `trusted ${pending.length} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
+  return 0;
+}

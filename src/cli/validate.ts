@@ -1,0 +1,17 @@
+import { HookEngine } from '../engine.js';
+import { formatProblem } from '../config/problems.js';
+import { resolveDir } from './io.js';
+
+/** Prints every configuration problem; exit status 1 when any is an error. */
+export function validate(opts: { cwd?: string; json?: boolean }): number {
+  const engine = new HookEngine({ cwd: resolveDir(opts.cwd), watchConfig: false });
+  const problems = engine.problems;
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  if (opts.json) process.stdout.write(JSON.stringify({ problems, files: engine.loaded.files.filter((f) => f.exists).map((f) => f.file) }, null, 2) + '\n');
+  else {
+    for (const p of problems) process.stdout.write(formatProblem(p) + '\n');
+    const files = engine.loaded.files.filter((f) => f.exists).length;
+    process.stdout.write(`${files} settings file(s), ${engine.hooks().length} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)\n`);
+  }
+  return errors ? 1 : 0;
+}

@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseJsonc } from './jsonc.js';
+import { validateLayer, type LayerResult } from './validate.js';
+import { extensionsDir, projectSettingsPath, systemSettingsPath, userSettingsPath, type Env } from './paths.js';
+import type { HookEntry, Source } from './schema.js';
+import type { ConfigProblem } from './problems.js';
+
+export interface SettingsFile {
+  source: Source;
+  file: string;
+  exists: boolean;
+  /** Change stamp (mtime and size) used to reload only when a file changes. */
+  stamp: string;
+  extension?: string;
+}
+
+export interface RedactionSettings {
+  enabled: boolean;
+  allowed: string[];
+  blocked: string[];
+}
+
+export interface LoadedConfig {
+  projectDir: string;
+  files: SettingsFile[];
+  /** Every hook from settings, in source priority order, with `enabled` already applied. */
+  entries: HookEntry[];
+  problems: ConfigProblem[];
+  disabled: string[];
+  /** `hooksConfig.enabled: false` turns every settings hook off. */
+  hooksEnabled: boolean;
+  folderTrustEnabled: boolean;
+  redaction: RedactionSettings;
+}
+
+export interface LoadOptions {
+  /** The project (workspace) folder; `.gemini/settings.json` is read from here. */
+  projectDir: string;
+  env?: Env;
+}
+
+export function stampOf(file: string): { exists: boolean; stamp: string } {
+  try {
+    const st = fs.statSync(file);
+    return { exists: true, stamp: `${st.mtimeMs}:${st.size}:${st.ino}` };
+  } catch {
+    return { exists: false, stamp: 'missing' };
+  }
+}
+
+function readLayer(file: string, source: Source, extension?: string): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
+  const { exists, stamp } = stampOf(file);
+  const info: SettingsFile = { source, file, exists, stamp, extension };
+  if (!exists) return { info, problems: [] };
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    return { info, problems: [{ file, path: '', message: `cannot read: ${(err as Error).message}`, severity: 'error' }] };
+  }
+  if (text.trim() === '') return { info, problems: [] };
+  const parsed = parseJsonc(text);
+  if (!parsed.ok) return { info, problems: [{ file, path: '', message: parsed.message, severity: 'error' }] };
+  const layer = validateLayer(parsed.value, file, source, extension);
+  return { layer, info, problems: layer.problems };
+}
+
+/** Extensions live in `~/.gemini/extensions/<name>/`, hooks in `hooks/hooks.json` or the manifest's `hooks`. */
+function extensionFiles(env: Env): Array<{ file: string; name: string }> {
+  const dir = extensionsDir(env);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  const out: Array<{ file: string; name: string }> = [];
+  for (const name of names) {
+    for (const rel of ['hooks/hooks.json', 'gemini-extension.json']) {
+      const file = path.join(dir, name, rel);
+      if (fs.existsSync(file)) out.push({ file, name });
+    }
+  }
+  return out;
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
+}
+
+/** The files that make up the configuration for a project, in source priority order. */
+export function settingsFiles(opts: LoadOptions): Array<{ file: string; source: Source; extension?: string }> {
+  const env = opts.env ?? process.env;
+  const user = userSettingsPath(env);
+  const project = projectSettingsPath(opts.projectDir);
+  const list: Array<{ file: string; source: Source; extension?: string }> = [];
+  // A project opened in the home folder would read the user file twice.
+  if (!samePath(project, user)) list.push({ file: project, source: 'project' });
+  list.push({ file: user, source: 'user' });
+  list.push({ file: systemSettingsPath(env), source: 'system' });
+  for (const ext of extensionFiles(env)) list.push({ file: ext.file, source: 'extensions', extension: ext.name });
+  return list;
+}
+
+export function loadConfig(opts: LoadOptions): LoadedConfig {
+  const files: SettingsFile[] = [];
+  const problems: ConfigProblem[] = [];
+  const entries: HookEntry[] = [];
+  const layers: Partial<Record<Source, LayerResult>> = {};
+  const disabled = new Set<string>();
+  for (const { file, source, extension } of settingsFiles(opts)) {
+    const r = readLayer(file, source, extension);
+    files.push(r.info);
+    problems.push(...r.problems);
+    if (!r.layer) continue;
+    if (source !== 'extensions') layers[source] = r.layer;
+    entries.push(...r.layer.entries);
+    for (const d of r.layer.disabled) disabled.add(d);
+  }
+  const sys = layers.system?.settings;
+  const usr = layers.user?.settings;
+  const prj = layers.project?.settings;
+  // Security settings come from the user and system layers only: a project must not be able to
+  // turn off the gates that protect the user from that project.
+  const folderTrustEnabled = sys?.security?.folderTrust?.enabled ?? usr?.security?.folderTrust?.enabled ?? true;
+  const red = [sys, usr].map((s) => s?.security?.environmentVariableRedaction);
+  const redaction: RedactionSettings = {
+    enabled: red[0]?.enabled ?? red[1]?.enabled ?? true,
+    allowed: [...new Set([...(red[0]?.allowed ?? []), ...(red[1]?.allowed ?? [])])],
+    blocked: [
+      ...new Set([...(red[0]?.blocked ?? []), ...(red[1]?.blocked ?? []), ...(prj?.security?.environmentVariableRedaction?.blocked ?? [])]),
+    ],
+  };
+  const hooksEnabled = sys?.hooksConfig?.enabled ?? prj?.hooksConfig?.enabled ?? usr?.hooksConfig?.enabled ?? true;
+  for (const e of entries) e.enabled = hooksEnabled && !disabled.has(e.hook.type === 'command' ? e.hook.name || e.hook.command : e.hook.name);
+  return { projectDir: opts.projectDir, files, entries, problems, disabled: [...disabled], hooksEnabled, folderTrustEnabled, redaction };
+}
+
+/** True when any settings file changed since `config` was loaded. */
+export function isStale(config: LoadedConfig, opts: LoadOptions): boolean {
+  const now = settingsFiles(opts);
+  if (now.length !== config.files.length) return true;
+  return now.some((f, i) => f.file !== config.files[i].file || stampOf(f.file).stamp !== config.files[i].stamp);
+}

@@ -1,0 +1,37 @@
+import os from 'node:os';
+import path from 'node:path';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The home that holds `.gemini/`: `$GEMINI_CLI_HOME` when set, as in Gemini CLI. */
+export function geminiHome(env: Env = process.env): string {
+  return env.GEMINI_CLI_HOME || os.homedir();
+}
+
+export function userGeminiDir(env: Env = process.env): string {
+  return path.join(geminiHome(env), '.gemini');
+}
+
+export function userSettingsPath(env: Env = process.env): string {
+  return path.join(userGeminiDir(env), 'settings.json');
+}
+
+export function systemSettingsPath(env: Env = process.env): string {
+  return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || '/etc/gemini-cli/settings.json';
+}
+
+export function projectSettingsPath(projectDir: string): string {
+  return path.join(projectDir, '.gemini', 'settings.json');
+}
+
+export function extensionsDir(env: Env = process.env): string {
+  return path.join(userGeminiDir(env), 'extensions');
+}
+
+export function trustedFoldersPath(env: Env = process.env): string {
+  return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(userGeminiDir(env), 'trustedFolders.json');
+}
+
+export function trustedHooksPath(env: Env = process.env): string {
+  return path.join(userGeminiDir(env), 'trusted_hooks.json');
+}

@@ -1,0 +1,25 @@
+/** A configuration problem: where it is (file and JSON path) and what is wrong. */
+export interface ConfigProblem {
+  file: string;
+  /** JSON path inside the file, e.g. `hooks.BeforeTool[0].hooks[1].command`; empty for the whole file. */
+  path: string;
+  message: string;
+  /** Errors drop the piece they name; warnings keep it. */
+  severity: 'error' | 'warning';
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  const where = p.path ? `${p.file}: ${p.path}` : p.file;
+  return `${p.severity}: ${where}: ${p.message}`;
+}
+
+/** Renders a path from segments: `hooks`, `BeforeTool`, 0 -> `hooks.BeforeTool[0]`. */
+export function jsonPath(segments: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(s)) out += out ? `.${s}` : s;
+    else out += `[${JSON.stringify(s)}]`;
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { EVENT_NAMES, type EventName } from '../events/names.js';
+import type { AnyHookInput } from '../events/input.js';
+import type { HookOutput } from '../events/output.js';
+
+/** One command hook as written in settings.json. */
+export const CommandHookConfig = z
+  .object({
+    type: z.literal('command'),
+    command: z.string().min(1, 'command must not be empty'),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    timeout: z.number().int('timeout must be a whole number of milliseconds').positive('timeout must be a positive number of milliseconds').optional(),
+    env: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+export type CommandHookConfig = z.infer<typeof CommandHookConfig>;
+
+/** One entry of `hooks.<Event>`: a matcher and the hooks it guards. */
+export const HookDefinition = z
+  .object({
+    matcher: z.string().optional(),
+    sequential: z.boolean().optional(),
+    hooks: z.array(CommandHookConfig),
+  })
+  .strict();
+
+export const HooksBlock = z.partialRecord(z.enum(EVENT_NAMES), z.array(HookDefinition));
+
+/** The parts of settings.json Hookline reads. */
+export const Settings = z
+  .object({
+    hooks: HooksBlock.optional(),
+    hooksConfig: z
+      .object({
+        enabled: z.boolean().optional(),
+        disabled: z.array(z.string()).optional(),
+        notifications: z.boolean().optional(),
+      })
+      .loose()
+      .optional(),
+    security: z
+      .object({
+        folderTrust: z.object({ enabled: z.boolean().optional() }).loose().optional(),
+        environmentVariableRedaction: z
+          .object({
+            enabled: z.boolean().optional(),
+            allowed: z.array(z.string()).optional(),
+            blocked: z.array(z.string()).optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose();
+
+export type Source = 'runtime' | 'project' | 'user' | 'system' | 'extensions';
+export const SOURCE_PRIORITY: Record<Source, number> = { runtime: 0, project: 1, user: 2, system: 3, extensions: 4 };
+
+/** An in-process hook registered in code. */
+export interface FunctionHook {
+  type: 'runtime';
+  name: string;
+  action: (input: AnyHookInput, ctx: { signal: AbortSignal }) => Promise<HookOutput | void | null | undefined> | HookOutput | void | null | undefined;
+  timeout?: number;
+  description?: string;
+}
+
+export type HookSpec = CommandHookConfig | FunctionHook;
+
+/** A hook as the engine knows it after loading: where it came from and whether it may run. */
+export interface HookEntry {
+  event: EventName;
+  source: Source;
+  /** Settings file it came from (absent for runtime hooks). */
+  file?: string;
+  /** JSON path of the hook inside its file. */
+  path?: string;
+  extension?: string;
+  matcher?: string;
+  sequential?: boolean;
+  hook: HookSpec;
+  enabled: boolean;
+}
+
+/** The name used to enable or disable a hook: its name, or its command. */
+export function displayName(hook: HookSpec): string {
+  if (hook.type === 'command') return hook.name || hook.command;
+  return hook.name;
+}
+
+/** Identity used for dedupe and fingerprints: `name:command`. */
+export function hookKey(hook: HookSpec): string {
+  return `${hook.name ?? ''}:${hook.type === 'command' ? hook.command : ''}`;
+}

@@ -1,0 +1,38 @@
+import { CATALOG } from '../events/catalog.js';
+import type { EventName } from '../events/names.js';
+
+/** A matcher compiled once: a predicate over the value the event is matched on. */
+export type CompiledMatcher = (value: string | undefined) => boolean;
+
+const ALWAYS: CompiledMatcher = () => true;
+
+/**
+ * Tool events: unanchored, case-sensitive regex on the tool name; an invalid regex falls back to
+ * exact equality. Trigger events (SessionStart, SessionEnd, PreCompress): exact equality.
+ * Other events ignore the matcher. No matcher, "" or "*" matches everything.
+ */
+export function compileMatcher(event: EventName, matcher: string | undefined): CompiledMatcher {
+  if (matcher === undefined) return ALWAYS;
+  const m = matcher.trim();
+  if (m === '' || m === '*') return ALWAYS;
+  const on = CATALOG[event].matchOn;
+  if (on.kind === 'none') return ALWAYS;
+  if (on.kind === 'trigger') return (v) => v === undefined || v === '' || v === m;
+  let re: RegExp;
+  try {
+    re = new RegExp(m);
+  } catch {
+    return (v) => v === undefined || v === '' || v === m;
+  }
+  // A plain name (no regex syntax) needs no regex engine.
+  if (/^[\w-]+$/.test(m)) return (v) => v === undefined || v === '' || v.includes(m);
+  return (v) => v === undefined || v === '' || re.test(v);
+}
+
+/** The value an input is matched on, or undefined when the event has none. */
+export function matchValue(event: EventName, input: Record<string, unknown>): string | undefined {
+  const on = CATALOG[event].matchOn;
+  if (on.kind === 'none') return undefined;
+  const v = on.kind === 'tool' ? input.tool_name : input[on.field];
+  return typeof v === 'string' ? v : undefined;
+}

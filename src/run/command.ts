@@ -1,0 +1,179 @@
+import { spawn } from 'node:child_process';
+import { parseHookText } from '../decide/parse.js';
+import type { RunResult } from './result.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Past this much stdout the hook is stopped: no decision needs a megabyte. */
+export const STDOUT_LIMIT = 1024 * 1024;
+const STDERR_LIMIT = 1024 * 1024;
+/** Between SIGTERM and SIGKILL. Short, so a hook is always over within its timeout + 1 s. */
+export const KILL_GRACE_MS = 400;
+/** After the shell exits, how long leftover pipe holders get before the run is closed anyway. */
+const DRAIN_MS = 100;
+
+export interface CommandRun {
+  /** The command after variable expansion, run with `bash -c`. */
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** The JSON text written to stdin. */
+  stdin: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  shell?: string;
+}
+
+function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+class Capped {
+  private chunks: Buffer[] = [];
+  size = 0;
+  over = false;
+  constructor(private readonly limit: number) {}
+  push(b: Buffer): void {
+    if (this.over) return;
+    const room = this.limit - this.size;
+    if (b.length > room) {
+      if (room > 0) this.chunks.push(b.subarray(0, room));
+      this.size = this.limit;
+      this.over = true;
+      return;
+    }
+    this.chunks.push(b);
+    this.size += b.length;
+  }
+  bytes(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+  }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decode(buf: Buffer): { text: string; valid: boolean } {
+  try {
+    return { text: strictUtf8.decode(buf), valid: true };
+  } catch {
+    return { text: buf.toString('utf8'), valid: false };
+  }
+}
+
+/**
+ * Runs one command hook in its own process group. Every path ends in a RunResult: the group is
+ * killed on timeout (SIGTERM, then SIGKILL), on a stdout flood, on abort, and once the shell has
+ * exited (so a background child holding the pipe cannot delay the result or outlive the hook).
+ */
+export function runCommand(run: CommandRun): Promise<RunResult> {
+  const started = performance.now();
+  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return new Promise((resolve) => {
+    const out = new Capped(STDOUT_LIMIT);
+    const err = new Capped(STDERR_LIMIT);
+    let failure: string | undefined;
+    let timedOut = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let exited = false;
+    let done = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const child = spawn(run.shell ?? 'bash', ['-c', run.command], {
+      cwd: run.cwd,
+      env: run.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const pid = child.pid;
+
+    const stop = (why: string | undefined) => {
+      if (why && !failure) failure = why;
+      killGroup(pid, 'SIGTERM');
+      timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS));
+      // Whatever still holds the pipes, the run is over shortly after SIGKILL.
+      timers.push(setTimeout(finish, KILL_GRACE_MS + DRAIN_MS + 50));
+    };
+
+    function finish(): void {
+      if (done) return;
+      done = true;
+      for (const t of timers) clearTimeout(t);
+      run.signal?.removeEventListener('abort', onAbort);
+      killGroup(pid, 'SIGKILL');
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      const durationMs = performance.now() - started;
+      const stdout = decode(out.bytes());
+      const stderr = decode(err.bytes()).text;
+      const base = { exitCode, signal: exitSignal, stdout: stdout.text, stderr, durationMs };
+      if (timedOut) {
+        resolve({ ...base, success: false, timedOut: true, error: `Hook timed out after ${timeoutMs}ms` });
+        return;
+      }
+      if (failure) {
+        resolve({ ...base, success: false, error: failure });
+        return;
+      }
+      // As the reference: a signal death counts as exit 0 for the plain-text fallback.
+      const parsed = parseHookText(stdout.text, stderr, exitCode ?? 0);
+      let error: string | undefined;
+      if (exitSignal) error = `Hook killed by signal ${exitSignal}`;
+      else if (!stdout.valid) error = 'stdout is not valid UTF-8 (bad bytes were replaced)';
+      resolve({ ...base, ...parsed, success: exitCode === 0 && !error, ...(error ? { error } : {}) });
+    }
+
+    const onAbort = () => stop('Hook cancelled');
+    if (run.signal) {
+      if (run.signal.aborted) onAbort();
+      else run.signal.addEventListener('abort', onAbort, { once: true });
+    }
+
+    timers.push(
+      setTimeout(() => {
+        if (exited) return;
+        timedOut = true;
+        stop(undefined);
+      }, timeoutMs),
+    );
+
+    child.stdout!.on('data', (b: Buffer) => {
+      out.push(b);
+      if (out.over && !failure) stop(`stdout larger than ${STDOUT_LIMIT} bytes`);
+    });
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
+
+    let closedStreams = 0;
+    const onStreamEnd = () => {
+      closedStreams++;
+      if (closedStreams === 2 && exited) finish();
+    };
+    child.stdout!.on('close', onStreamEnd);
+    child.stderr!.on('close', onStreamEnd);
+
+    child.on('exit', (code, signal) => {
+      exited = true;
+      exitCode = code;
+      exitSignal = signal;
+      // Background children must not outlive the hook nor hold its pipes open.
+      killGroup(pid, 'SIGKILL');
+      if (closedStreams === 2) finish();
+      else timers.push(setTimeout(finish, DRAIN_MS));
+    });
+
+    child.on('error', (e) => {
+      failure = `cannot start hook: ${e.message}`;
+      exited = true;
+      finish();
+    });
+
+    child.stdin!.on('error', () => {
+      // EPIPE: the hook exited without reading its input. That is allowed.
+    });
+    child.stdin!.end(run.stdin);
+  });
+}

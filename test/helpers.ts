@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
+export const HOOKS = path.join(FIXTURES, 'hooks');
+export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+
+export interface Project {
+  /** The project (workspace) folder. */
+  dir: string;
+  /** GEMINI_CLI_HOME: holds .gemini/settings.json, trustedFolders.json, trusted_hooks.json. */
+  home: string;
+  /** An environment pointing Hookline at this project's home, with no system settings. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ProjectOptions {
+  /** Project `.gemini/settings.json` content (object or raw text). */
+  project?: unknown;
+  user?: unknown;
+  system?: unknown;
+  /** Trust the project folder and its hooks (default true). */
+  trusted?: boolean;
+  /** Folder name, to test paths with spaces and quotes. */
+  name?: string;
+}
+
+function writeSettings(file: string, content: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+}
+
+/** A throwaway project with its own home, so tests never touch the real user's settings. */
+export function makeProject(opts: ProjectOptions = {}): Project {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-test-'));
+  const dir = path.join(base, opts.name ?? 'project');
+  const home = path.join(base, 'home');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+  const systemFile = path.join(base, 'system-settings.json');
+  if (opts.project !== undefined) writeSettings(path.join(dir, '.gemini', 'settings.json'), opts.project);
+  if (opts.user !== undefined) writeSettings(path.join(home, '.gemini', 'settings.json'), opts.user);
+  if (opts.system !== undefined) writeSettings(systemFile, opts.system);
+  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemFile };
+  delete env.GEMINI_CLI_TRUST_WORKSPACE;
+  delete env.GITHUB_SHA;
+  if (opts.trusted !== false) trustProject(dir, home, opts.project);
+  return { dir, home, env };
+}
+
+/** Marks the folder trusted and every hook in `settings` fingerprinted, as `hookline trust` does. */
+export function trustProject(dir: string, home: string, settings?: unknown): void {
+  const real = fs.realpathSync(dir);
+  fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [real]: 'TRUST_FOLDER' }));
+  const keys: string[] = [];
+  const hooks = (settings as { hooks?: Record<string, unknown> } | undefined)?.hooks;
+  if (hooks && typeof hooks === 'object') {
+    for (const defs of Object.values(hooks)) {
+      if (!Array.isArray(defs)) continue;
+      for (const d of defs) for (const h of (d as { hooks?: Array<{ name?: string; command?: string }> }).hooks ?? []) keys.push(`${h.name ?? ''}:${h.command ?? ''}`);
+    }
+  }
+  fs.writeFileSync(path.join(home, '.gemini', 'trusted_hooks.json'), JSON.stringify({ [dir]: keys, [real]: keys }));
+}
+
+/** A command hook entry for settings. */
+export function cmd(command: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: 'command', command, ...extra };
+}
+
+/** Path to a fixture hook script, quoted for the shell. */
+export function hook(name: string): string {
+  return `'${path.join(HOOKS, name)}'`;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: () => any;
+}
+
+/** Runs the built `hookline` command as a real process. */
+export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** True while a process with this pid exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function tmpFile(name: string): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-')), name);
+}
