@@ -57,7 +57,7 @@ export interface FireResult {
   /** The aggregated output, as Gemini CLI merges it; undefined when no hook gave one. */
   output?: HookOutput;
   runs: HookRun[];
-  /** True when every hook that ran succeeded. */
+  /** True when no hook had an error (timeout, crash, cancel); a non-zero exit is not an error. */
   success: boolean;
   sequential: boolean;
 }
@@ -266,14 +266,14 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       const output = aggregate(event, outputs);
       // Deliberate fix: a chain's rewrites accumulate instead of the last hook's object winning.
       if (output && toolInput) output.hookSpecificOutput = { ...output.hookSpecificOutput, tool_input: toolInput };
-      return { event, input, output, runs, success: runs.every((r) => r.success), sequential: true };
+      return { event, input, output, runs, success: runs.every((r) => !r.error), sequential: true };
     }
     const results = await Promise.all(plan.entries.map((e, i) => this.execute(e, event, input, i, plan.entries.length, opts.signal)));
     for (const r of results) {
       runs.push(r);
       if (r.output) outputs.push(r.output);
     }
-    return { event, input, output: aggregate(event, outputs), runs, success: runs.every((r) => r.success), sequential: false };
+    return { event, input, output: aggregate(event, outputs), runs, success: runs.every((r) => !r.error), sequential: false };
   }
 
   plansDir(): string {

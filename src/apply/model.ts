@@ -4,9 +4,7 @@ import { effectiveReason, isBlocking, isPlainObject, specific, stops, systemMess
 
 export type BeforeModelEffect =
   | { action: 'call'; request: LLMRequest; systemMessage?: string }
-  /** Use this response instead of calling the model. */
-  | { action: 'synthetic'; request: LLMRequest; response: LLMResponse; systemMessage?: string }
-  /** Do not call the model; end the turn with `reason`. */
+  /** Do not call the model; `response`, when given, is the answer instead (a synthetic response). */
   | { action: 'block'; reason: string; response?: LLMResponse; systemMessage?: string }
   | { action: 'stop'; reason: string; systemMessage?: string };
 
@@ -14,7 +12,10 @@ function asResponse(v: unknown): LLMResponse | undefined {
   return isPlainObject(v) && Array.isArray(v.candidates) ? (v as LLMResponse) : undefined;
 }
 
-/** BeforeModel: an `llm_request` partial overrides the request; an `llm_response` replaces the call. */
+/**
+ * BeforeModel: an `llm_request` partial overrides the request. A deny skips the model call, and an
+ * `llm_response` given with it is used as the answer; without a deny it is ignored, as in the reference.
+ */
 export function applyBeforeModel(output: HookOutput | undefined, request: LLMRequest): BeforeModelEffect {
   const msg = systemMessage(output);
   if (!output) return { action: 'call', request };
@@ -26,7 +27,6 @@ export function applyBeforeModel(output: HookOutput | undefined, request: LLMReq
   const next = isPlainObject(partial)
     ? ({ ...request, ...partial, config: { ...request.config, ...(isPlainObject(partial.config) ? partial.config : {}) } } as LLMRequest)
     : request;
-  if (response) return { action: 'synthetic', request: next, response, systemMessage: msg };
   return { action: 'call', request: next, systemMessage: msg };
 }
 

@@ -1,25 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseJson } from '../config/jsonc.js';
 
 /** A usage error: printed as one line on stderr, exit status 1. */
 export class UsageError extends Error {}
 
 export function readInput(source: string | undefined): Record<string, unknown> {
   if (source === undefined) return {};
+  const label = source === '-' ? 'input (stdin)' : `input file ${source}`;
   let text: string;
   try {
     text = source === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(source, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read input ${source === '-' ? 'from stdin' : `file ${source}`}: ${(err as Error).message}`);
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT') throw new UsageError(`${label} not found (${path.resolve(source)})`);
+    if (e.code === 'EISDIR') throw new UsageError(`${label} is a folder, not a JSON file`);
+    throw new UsageError(`cannot read ${label}: ${e.message}`);
   }
   if (!text.trim()) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`input ${source === '-' ? '(stdin)' : source} is not valid JSON: ${(err as Error).message}`);
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new UsageError(`${label}: ${parsed.message}`);
+  const value = parsed.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new UsageError(`${label} must be a JSON object with the event's fields, got ${got}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`input ${source === '-' ? '(stdin)' : source} must be a JSON object with the event's fields`);
   return value as Record<string, unknown>;
 }
 

@@ -3,6 +3,7 @@ import { displayName } from '../config/schema.js';
 import { formatProblem } from '../config/problems.js';
 import { EVENT_NAMES } from '../events/names.js';
 import { resolveDir, warn } from './io.js';
+import { reportHeld } from './trust.js';
 
 export interface ListedHook {
   event: string;
@@ -40,6 +41,7 @@ export function summary(hooks: ListedHook[]): string {
 export function list(opts: { cwd?: string; json?: boolean }): void {
   const engine = new HookEngine({ cwd: resolveDir(opts.cwd), watchConfig: false });
   for (const p of engine.problems) warn(formatProblem(p));
+  reportHeld(engine);
   const hooks = listHooks(engine);
   if (opts.json) {
     process.stdout.write(JSON.stringify({ hooks, summary: summary(hooks) }, null, 2) + '\n');

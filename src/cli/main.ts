@@ -6,6 +6,7 @@ import { validate } from './validate.js';
 import { setAll, setHook } from './manage.js';
 import { trust } from './trust.js';
 import { UsageError } from './io.js';
+import { agentCommand } from './agent.js';
 
 const program = new Command();
 program.name('hookline').description('Run, inspect and manage AI agent hooks.').exitOverride().showHelpAfterError();
@@ -56,6 +57,23 @@ program
   .option('--check', 'only list what is untrusted; exit 1 if anything is')
   .action((dir: string | undefined, opts) => {
     process.exitCode = trust(dir, opts);
+  });
+
+program
+  .command('agent')
+  .description('run the reference agent: every hook event at its point of a real agent loop')
+  .option('-p, --prompt <text>', 'run one prompt non-interactively and print the answer')
+  .option('--model <spec>', 'scripted:FILE | openai-compatible:MODEL | gemini:MODEL | anthropic:MODEL (or HOOKLINE_MODEL)')
+  .option('--base-url <url>', 'base URL of an openai-compatible server (or HOOKLINE_BASE_URL)')
+  .option('--approval-mode <mode>', 'default | auto_edit | yolo', 'default')
+  .option('--resume [session]', 'resume the latest session, or the one with this id')
+  .option('--display-hooks', 'print one line per hook run')
+  .option('--record <file>', "append the model's answers to a script file")
+  .option('--cwd <dir>', 'project folder (default: the current folder)')
+  .option('--max-steps <n>', 'model calls per turn at most', '25')
+  .option('--compress-threshold <tokens>', 'compress the history past this many estimated tokens')
+  .action(async (opts) => {
+    process.exitCode = await agentCommand(opts);
   });
 
 try {

@@ -3,7 +3,7 @@ import { HookEngine } from '../engine.js';
 import { displayName } from '../config/schema.js';
 import { writeTrustedFolder } from '../trust/folders.js';
 import { trustHooks, untrustedHooks } from '../trust/fingerprints.js';
-import { resolveDir, warn } from './io.js';
+import { resolveDir, UsageError, warn } from './io.js';
 
 /** Says on stderr which workspace hooks will not run here, and how to change that. */
 export function reportHeld(engine: HookEngine): void {
@@ -28,8 +28,12 @@ export function trust(dirArg: string | undefined, opts: { check?: boolean }): nu
     process.stdout.write(pending.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : 'every workspace hook is trusted\n');
     return engine.trustedFolder && !pending.length ? 0 : 1;
   }
-  writeTrustedFolder(dir, 'TRUST_FOLDER');
-  trustHooks(dir, engine.loaded.entries);
+  try {
+    writeTrustedFolder(dir, 'TRUST_FOLDER');
+    trustHooks(dir, engine.loaded.entries);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   process.stdout.write(`trusted folder ${path.resolve(dir)}\n`);
   process.stdout.write(pending.length ? `trusted ${pending.length} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
   return 0;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseJsonc } from './jsonc.js';
 import { validateLayer, type LayerResult } from './validate.js';
-import { extensionsDir, projectSettingsPath, systemSettingsPath, userSettingsPath, type Env } from './paths.js';
+import { extensionsDir, projectSettingsPath, samePath, systemSettingsPath, trustedFoldersPath, trustedHooksPath, userSettingsPath, type Env } from './paths.js';
 import type { HookEntry, Source } from './schema.js';
 import type { ConfigProblem } from './problems.js';
 
@@ -32,6 +32,8 @@ export interface LoadedConfig {
   hooksEnabled: boolean;
   folderTrustEnabled: boolean;
   redaction: RedactionSettings;
+  /** Change stamps of trustedFolders.json and trusted_hooks.json: trusting elsewhere reloads too. */
+  trustStamp: string;
 }
 
 export interface LoadOptions {
@@ -85,14 +87,6 @@ function extensionFiles(env: Env): Array<{ file: string; name: string }> {
   return out;
 }
 
-function samePath(a: string, b: string): boolean {
-  try {
-    return fs.realpathSync(a) === fs.realpathSync(b);
-  } catch {
-    return path.resolve(a) === path.resolve(b);
-  }
-}
-
 /** The files that make up the configuration for a project, in source priority order. */
 export function settingsFiles(opts: LoadOptions): Array<{ file: string; source: Source; extension?: string }> {
   const env = opts.env ?? process.env;
@@ -107,7 +101,13 @@ export function settingsFiles(opts: LoadOptions): Array<{ file: string; source: 
   return list;
 }
 
+/** Stamps of the trust files, read before the settings so a change in between is not missed. */
+function trustStampOf(env: Env): string {
+  return [trustedFoldersPath(env), trustedHooksPath(env)].map((f) => stampOf(f).stamp).join('|');
+}
+
 export function loadConfig(opts: LoadOptions): LoadedConfig {
+  const trustStamp = trustStampOf(opts.env ?? process.env);
   const files: SettingsFile[] = [];
   const problems: ConfigProblem[] = [];
   const entries: HookEntry[] = [];
@@ -138,11 +138,12 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   };
   const hooksEnabled = sys?.hooksConfig?.enabled ?? prj?.hooksConfig?.enabled ?? usr?.hooksConfig?.enabled ?? true;
   for (const e of entries) e.enabled = hooksEnabled && !disabled.has(e.hook.type === 'command' ? e.hook.name || e.hook.command : e.hook.name);
-  return { projectDir: opts.projectDir, files, entries, problems, disabled: [...disabled], hooksEnabled, folderTrustEnabled, redaction };
+  return { projectDir: opts.projectDir, files, entries, problems, disabled: [...disabled], hooksEnabled, folderTrustEnabled, redaction, trustStamp };
 }
 
 /** True when any settings file changed since `config` was loaded. */
 export function isStale(config: LoadedConfig, opts: LoadOptions): boolean {
+  if (trustStampOf(opts.env ?? process.env) !== config.trustStamp) return true;
   const now = settingsFiles(opts);
   if (now.length !== config.files.length) return true;
   return now.some((f, i) => f.file !== config.files[i].file || stampOf(f.file).stamp !== config.files[i].stamp);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -34,4 +35,16 @@ export function trustedFoldersPath(env: Env = process.env): string {
 
 export function trustedHooksPath(env: Env = process.env): string {
   return path.join(userGeminiDir(env), 'trusted_hooks.json');
+}
+
+/** True when two paths name the same file or folder (symlinks resolved when they exist). */
+export function samePath(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  return real(a) === real(b);
 }

@@ -10,8 +10,12 @@ export const CommandHookConfig = z
     command: z.string().min(1, 'command must not be empty'),
     name: z.string().optional(),
     description: z.string().optional(),
-    timeout: z.number().int('timeout must be a whole number of milliseconds').positive('timeout must be a positive number of milliseconds').optional(),
-    env: z.record(z.string(), z.string()).optional(),
+    timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
+    // Numbers and booleans are accepted as the reference does (the process sees their text).
+    env: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .transform((env) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])))
+      .optional(),
   })
   .strict();
 export type CommandHookConfig = z.infer<typeof CommandHookConfig>;

@@ -19,20 +19,97 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function closest(name: string): string | undefined {
+/** Event names of other agents' hook systems, for a helpful hint. */
+const FOREIGN_EVENTS: Record<string, EventName> = {
+  pretooluse: 'BeforeTool',
+  posttooluse: 'AfterTool',
+  userpromptsubmit: 'BeforeAgent',
+  stop: 'AfterAgent',
+  precompact: 'PreCompress',
+};
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** The event a misspelt (or another agent's) event name most likely meant. */
+export function closestEvent(name: string): EventName | undefined {
   const lower = name.toLowerCase();
-  return EVENT_NAMES.find((e) => e.toLowerCase() === lower || e.toLowerCase().includes(lower) || lower.includes(e.toLowerCase()));
+  if (FOREIGN_EVENTS[lower]) return FOREIGN_EVENTS[lower];
+  let best: { event: EventName; d: number } | undefined;
+  for (const e of EVENT_NAMES) {
+    const d = editDistance(lower, e.toLowerCase());
+    if (!best || d < best.d) best = { event: e, d };
+  }
+  if (best && best.d <= Math.max(2, Math.floor(name.length / 4))) return best.event;
+  return EVENT_NAMES.find((e) => lower.includes(e.toLowerCase()) || e.toLowerCase().includes(lower));
+}
+
+const article = (what: string) => (/^[aeiou]/.test(what) ? `an ${what}` : `a ${what}`);
+
+function typeName(received: string | undefined): string {
+  if (!received) return '';
+  return `, got ${received === 'null' || received === 'undefined' ? received : article(received)}`;
 }
 
 function issuesToProblems(file: string, base: Array<string | number>, issues: z.core.$ZodIssue[]): ConfigProblem[] {
   return issues.map((issue) => {
     const path = jsonPath([...base, ...(issue.path as Array<string | number>)]);
+    const field = issue.path.length ? `"${String(issue.path.at(-1))}"` : 'value';
     let message = issue.message;
     if (issue.code === 'unrecognized_keys') message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-    else if (issue.code === 'invalid_type') message = `${issue.path.length ? `"${String(issue.path.at(-1))}"` : 'value'} must be ${issue.expected === 'record' ? 'an object' : `a ${issue.expected}`}`;
-    else if (issue.code === 'invalid_value' && issue.path.at(-1) === 'type') message = `unknown hook type; expected "command"`;
+    else if (issue.code === 'invalid_type' && issue.expected !== 'int') {
+      const received = /received (\w+)/.exec(issue.message)?.[1];
+      const expected = issue.expected === 'record' ? 'object' : issue.expected;
+      message = `${field} must be ${article(expected)}${typeName(received)}`;
+    } else if (issue.code === 'invalid_union' && issue.errors.every((e) => e.length === 1 && e[0].code === 'invalid_type')) {
+      const expected = issue.errors.map((e) => (e[0] as { expected: string }).expected);
+      const received = /received (\w+)/.exec(issue.errors[0][0].message)?.[1];
+      message = `${field} must be ${article(expected.slice(0, -1).join(', '))} or ${expected.at(-1)}${typeName(received)}`;
+    } else if (issue.code === 'invalid_value' && issue.path.at(-1) === 'type') message = `unknown hook type; expected "command"`;
+    if (issue.path[0] === 'env' && issue.path.length === 2 && issue.code !== 'unrecognized_keys') message = `"env" must map names to strings; ${message}`;
     return { file, path, message, severity: 'error' as const };
   });
+}
+
+/** Removes the value at `path` (an array element is spliced out) so the rest can be read. */
+function dropAt(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  if (!path.length) return false;
+  let parent: unknown = root;
+  for (const k of path.slice(0, -1)) {
+    if (typeof parent !== 'object' || parent === null) return false;
+    parent = (parent as Record<PropertyKey, unknown>)[k];
+  }
+  const last = path[path.length - 1];
+  if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1);
+  else if (typeof parent === 'object' && parent !== null) delete (parent as Record<PropertyKey, unknown>)[last];
+  else return false;
+  return true;
+}
+
+/**
+ * Reads the non-hook settings leniently: each invalid value is reported and left out, and the
+ * rest is kept (a bad `hooksConfig.enabled` must not lose `hooksConfig.disabled` or `security`).
+ */
+function readSettings(value: Record<string, unknown>, file: string): { settings: z.infer<typeof Settings>; problems: ConfigProblem[] } {
+  const schema = Settings.omit({ hooks: true });
+  const copy = structuredClone({ ...value, hooks: undefined }) as Record<string, unknown>;
+  const problems: ConfigProblem[] = [];
+  for (let round = 0; round < 20; round++) {
+    const r = schema.safeParse(copy);
+    if (r.success) return { settings: r.data, problems };
+    problems.push(...issuesToProblems(file, [], r.error.issues));
+    // Splice array elements from the highest index down so earlier indexes stay valid.
+    const paths = r.error.issues.map((i) => i.path).sort((a, b) => Number(b.at(-1)) - Number(a.at(-1)) || 0);
+    if (!paths.map((p) => dropAt(copy, p)).some(Boolean)) break;
+  }
+  return { settings: {}, problems };
 }
 
 /** Validates one hook; returns it when it can run, with every problem found either way. */
@@ -52,6 +129,17 @@ function validateHook(raw: unknown, file: string, at: Array<string | number>, ev
   const known = new Set(Object.keys(CommandHookConfig.shape));
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   const problems: ConfigProblem[] = unknown.map((k) => ({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' }));
+  // Accepted as the reference accepts them, but probably not what was meant: said as warnings.
+  if (typeof raw.timeout === 'number' && raw.timeout > 0 && !Number.isInteger(raw.timeout)) {
+    problems.push({ file, path: jsonPath([...at, 'timeout']), message: `timeout ${raw.timeout} is not a whole number of milliseconds (used as given)`, severity: 'warning' });
+  }
+  if (isObject(raw.env)) {
+    for (const [k, v] of Object.entries(raw.env)) {
+      if (typeof v === 'number' || typeof v === 'boolean') {
+        problems.push({ file, path: jsonPath([...at, 'env', k]), message: `"env" values are strings; ${JSON.stringify(v)} is passed as the text "${String(v)}"`, severity: 'warning' });
+      }
+    }
+  }
   const trimmed = Object.fromEntries(Object.entries(raw).filter(([k]) => known.has(k)));
   const parsed = CommandHookConfig.safeParse(trimmed);
   if (!parsed.success) return { problems: [...problems, ...issuesToProblems(file, at, parsed.error.issues)] };
@@ -88,12 +176,8 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
     problems.push({ file, path: '', message: 'settings must be a JSON object', severity: 'error' });
     return empty;
   }
-  // The non-hook parts are read leniently: a bad `security` block must not drop the hooks.
-  const settingsParse = Settings.omit({ hooks: true }).safeParse({ ...value, hooks: undefined });
-  let settings: z.infer<typeof Settings> = {};
-  if (settingsParse.success) settings = settingsParse.data;
-  else problems.push(...issuesToProblems(file, [], settingsParse.error.issues));
-
+  const { settings, problems: settingsProblems } = readSettings(value, file);
+  problems.push(...settingsProblems);
   const disabled = [...(settings.hooksConfig?.disabled ?? [])];
   const hooks = value.hooks;
   if (hooks === undefined) return { entries, problems, settings, disabled };
@@ -107,7 +191,7 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
       continue;
     }
     if (!isEventName(key)) {
-      const hint = closest(key);
+      const hint = closestEvent(key);
       problems.push({
         file,
         path: jsonPath(['hooks', key]),

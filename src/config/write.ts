@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseJsonc } from './jsonc.js';
-import { projectSettingsPath, userSettingsPath, type Env } from './paths.js';
+import { parseJsonc, setJsoncValue } from './jsonc.js';
+import { projectSettingsPath, samePath, userSettingsPath, type Env } from './paths.js';
 
 export type Scope = 'workspace' | 'user';
 
@@ -29,14 +29,34 @@ export function readDisabled(file: string): string[] {
   return Array.isArray(hc?.disabled) ? hc.disabled.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** Writes `hooksConfig.disabled`, keeping every other setting. Written atomically. */
+/**
+ * Writes `hooksConfig.disabled`, keeping every other setting and the file's comments and layout.
+ * Written atomically (a temporary file, then a rename).
+ */
 export function writeDisabled(file: string, disabled: string[]): void {
-  const settings = readObject(file);
-  const hc = typeof settings.hooksConfig === 'object' && settings.hooksConfig !== null ? (settings.hooksConfig as Record<string, unknown>) : {};
-  settings.hooksConfig = { ...hc, disabled };
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    // A missing file is created.
+  }
+  let out: string;
+  if (!text.trim()) out = JSON.stringify({ hooksConfig: { disabled } }, null, 2) + '\n';
+  else {
+    try {
+      out = setJsoncValue(text, ['hooksConfig', 'disabled'], disabled);
+    } catch (err) {
+      throw new Error(`${file}: ${(err as Error).message}; fix it before changing hooks`);
+    }
+  }
+  writeFileAtomic(file, out);
+}
+
+/** Writes a whole file so that a reader never sees it half written (temporary file, then rename). */
+export function writeFileAtomic(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n');
+  fs.writeFileSync(tmp, text);
   fs.renameSync(tmp, file);
 }
 
@@ -44,8 +64,8 @@ export function writeDisabled(file: string, disabled: string[]): void {
 export function scopes(projectDir: string, env: Env = process.env): ScopeFile[] {
   const user = userSettingsPath(env);
   const workspace = projectSettingsPath(projectDir);
-  const same = path.resolve(user) === path.resolve(workspace);
-  return same ? [{ scope: 'user', file: user }] : [{ scope: 'workspace', file: workspace }, { scope: 'user', file: user }];
+  // A project opened in the home folder has one settings file, the user's (as loading reads it).
+  return samePath(user, workspace) ? [{ scope: 'user', file: user }] : [{ scope: 'workspace', file: workspace }, { scope: 'user', file: user }];
 }
 
 const label = (s: ScopeFile) => `${s.scope} (${s.file})`;
@@ -76,7 +96,8 @@ export function enableAll(projectDir: string, names: string[], env: Env = proces
   const disabled = new Set(all.flatMap((s) => readDisabled(s.file)));
   const count = names.filter((n) => disabled.has(n)).length;
   if (!count) return 'All hooks are already enabled.';
-  for (const s of all) if (readDisabled(s.file).length) writeDisabled(s.file, []);
+  // As Gemini CLI: an empty list in both the workspace and the user settings.
+  for (const s of all) writeDisabled(s.file, []);
   return `Enabled ${count} hook(s) successfully.`;
 }
 

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseHookText } from '../decide/parse.js';
 import type { RunResult } from './result.js';
 
@@ -54,16 +56,6 @@ class Capped {
   }
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-function decode(buf: Buffer): { text: string; valid: boolean } {
-  try {
-    return { text: strictUtf8.decode(buf), valid: true };
-  } catch {
-    return { text: buf.toString('utf8'), valid: false };
-  }
-}
-
 /**
  * Runs one command hook in its own process group. Every path ends in a RunResult: the group is
  * killed on timeout (SIGTERM, then SIGKILL), on a stdout flood, on abort, and once the shell has
@@ -83,7 +75,10 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
     let done = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const child = spawn(run.shell ?? 'bash', ['-c', run.command], {
+    const shell = run.shell ?? 'bash';
+    // stdin is a socket, so bash would take us for rshd and source ~/.bashrc when SHLVL is unset.
+    const args = path.basename(shell) === 'bash' ? ['--norc', '-c', run.command] : ['-c', run.command];
+    const child = spawn(shell, args, {
       cwd: run.cwd,
       env: run.env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -108,9 +103,10 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       child.stdout?.destroy();
       child.stderr?.destroy();
       const durationMs = performance.now() - started;
-      const stdout = decode(out.bytes());
-      const stderr = decode(err.bytes()).text;
-      const base = { exitCode, signal: exitSignal, stdout: stdout.text, stderr, durationMs };
+      // Invalid UTF-8 is replaced, not an error: the reference decodes the same way.
+      const stdout = out.bytes().toString('utf8');
+      const stderr = err.bytes().toString('utf8');
+      const base = { exitCode, signal: exitSignal, stdout, stderr, durationMs };
       if (timedOut) {
         resolve({ ...base, success: false, timedOut: true, error: `Hook timed out after ${timeoutMs}ms` });
         return;
@@ -120,10 +116,9 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
         return;
       }
       // As the reference: a signal death counts as exit 0 for the plain-text fallback.
-      const parsed = parseHookText(stdout.text, stderr, exitCode ?? 0);
-      let error: string | undefined;
-      if (exitSignal) error = `Hook killed by signal ${exitSignal}`;
-      else if (!stdout.valid) error = 'stdout is not valid UTF-8 (bad bytes were replaced)';
+      const parsed = parseHookText(stdout, stderr, exitCode ?? 0);
+      // Unlike the reference (exit code 0, no error), a killed hook is reported, as a timeout is.
+      const error = exitSignal ? `Hook killed by signal ${exitSignal}` : undefined;
       resolve({ ...base, ...parsed, success: exitCode === 0 && !error, ...(error ? { error } : {}) });
     }
 
@@ -165,8 +160,10 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       else timers.push(setTimeout(finish, DRAIN_MS));
     });
 
-    child.on('error', (e) => {
-      failure = `cannot start hook: ${e.message}`;
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      // A missing cwd also fails as "spawn bash ENOENT", which blames the wrong thing.
+      const missingCwd = e.code === 'ENOENT' && !fs.existsSync(run.cwd);
+      failure = `cannot start hook: ${missingCwd ? `working folder ${run.cwd} does not exist` : e.message}`;
       exited = true;
       finish();
     });

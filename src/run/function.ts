@@ -12,18 +12,22 @@ export async function runFunction(hook: FunctionHook, input: AnyHookInput, signa
   const started = performance.now();
   const timeoutMs = hook.timeout ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onOuterAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`Hook timed out after ${timeoutMs}ms`), { timedOut: true })), timeoutMs);
+    controller.signal.addEventListener('abort', () => reject(new Error('Hook cancelled')), { once: true });
+  });
+  // Once the race is settled nobody listens; a later abort must not become an unhandled rejection.
+  stopped.catch(() => {});
+  const onOuterAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onOuterAbort();
+  else signal?.addEventListener('abort', onOuterAbort, { once: true });
   const base = { exitCode: null, stdout: '', stderr: '' };
   try {
-    const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`Hook timed out after ${timeoutMs}ms`), { timedOut: true })), timeoutMs);
-      controller.signal.addEventListener('abort', () => reject(new Error('Hook cancelled')), { once: true });
-    });
     // structuredClone keeps a hook from mutating the engine's copy of the input.
     const value = await Promise.race([Promise.resolve(hook.action(structuredClone(input), { signal: controller.signal })), stopped]);
-    const output = value === null || value === undefined ? undefined : (value as HookOutput);
+    // As for command hooks, only an object is an output.
+    const output = value !== null && typeof value === 'object' ? (value as HookOutput) : undefined;
     return { ...base, exitCode: 0, success: true, output, outputFormat: output ? 'json' : undefined, durationMs: performance.now() - started };
   } catch (err) {
     controller.abort();

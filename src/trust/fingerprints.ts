@@ -1,24 +1,55 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { trustedHooksPath, type Env } from '../config/paths.js';
+import { parseJsonc } from '../config/jsonc.js';
+import { writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/schema.js';
 
-/** `~/.gemini/trusted_hooks.json`: `{ "<projectRoot>": ["name:command", ...] }`. */
-export function readTrustedHooks(env: Env = process.env): Record<string, string[]> {
+type TrustedHooks = Record<string, string[]>;
+
+/**
+ * Reads `~/.gemini/trusted_hooks.json`: `{ "<projectRoot>": ["name:command", ...] }`. A missing
+ * file is empty; an unreadable one throws when `strict` (before it would be overwritten), else it
+ * counts as empty (nothing trusted).
+ */
+function read(env: Env, strict: boolean): TrustedHooks {
+  const file = trustedHooksPath(env);
+  let text: string;
   try {
-    const value = JSON.parse(fs.readFileSync(trustedHooksPath(env), 'utf8')) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-    const out: Record<string, string[]> = {};
-    for (const [k, v] of Object.entries(value)) if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
-    return out;
-  } catch {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || !strict) return {};
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (!text.trim()) return {};
+  const parsed = parseJsonc(text);
+  const value = parsed.ok ? parsed.value : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (strict) throw new Error(`${file}: ${parsed.ok ? 'must be a JSON object' : parsed.message}; fix or remove it, nothing was trusted`);
     return {};
+  }
+  const out: TrustedHooks = {};
+  for (const [k, v] of Object.entries(value)) if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
+  return out;
+}
+
+export function readTrustedHooks(env: Env = process.env): TrustedHooks {
+  return read(env, false);
+}
+
+/** The same folder may be recorded under another spelling of its path (a symlink): both count. */
+function rootsOf(projectRoot: string): string[] {
+  try {
+    const real = fs.realpathSync(projectRoot);
+    return real === projectRoot ? [projectRoot] : [projectRoot, real];
+  } catch {
+    return [projectRoot];
   }
 }
 
 /** The fingerprints already trusted for a project. */
 export function trustedKeys(projectRoot: string, env: Env = process.env): Set<string> {
-  return new Set(readTrustedHooks(env)[projectRoot] ?? []);
+  const all = readTrustedHooks(env);
+  return new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
 }
 
 /** Workspace hooks whose `name:command` is not trusted yet (new, or changed since trusted). */
@@ -27,21 +58,23 @@ export function untrustedHooks(projectRoot: string, entries: readonly HookEntry[
   return entries.filter((e) => e.source === 'project' && e.hook.type === 'command' && !keys.has(hookKey(e.hook)));
 }
 
+/**
+ * Records the workspace hooks of a project as trusted; returns the keys added. Throws rather than
+ * overwrite a trusted_hooks.json it cannot read (it holds every other project's fingerprints).
+ */
 export function trustHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): string[] {
-  const all = readTrustedHooks(env);
+  const all = read(env, true);
+  const known = new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
   const keys = new Set(all[projectRoot] ?? []);
   const added: string[] = [];
   for (const e of entries) {
     if (e.source !== 'project' || e.hook.type !== 'command') continue;
     const k = hookKey(e.hook);
-    if (!keys.has(k)) {
-      keys.add(k);
-      added.push(k);
-    }
+    if (!known.has(k)) added.push(k);
+    keys.add(k);
   }
+  if (!added.length && all[projectRoot]) return added;
   all[projectRoot] = [...keys];
-  const file = trustedHooksPath(env);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(all, null, 2) + '\n');
+  writeFileAtomic(trustedHooksPath(env), JSON.stringify(all, null, 2) + '\n');
   return added;
 }

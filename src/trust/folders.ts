@@ -1,23 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { trustedFoldersPath, type Env } from '../config/paths.js';
-import { parseJsonc } from '../config/jsonc.js';
+import { parseJsonc, setJsoncValue } from '../config/jsonc.js';
+import { writeFileAtomic } from '../config/write.js';
 
 /** Trust levels as Gemini CLI writes them in trustedFolders.json. */
 export type TrustLevel = 'TRUST_FOLDER' | 'TRUST_PARENT' | 'DO_NOT_TRUST';
 
-export function readTrustedFolders(env: Env = process.env): Record<string, TrustLevel> {
+/**
+ * Reads trustedFolders.json. A missing file has no rules; an unreadable one throws when `strict`
+ * (before it would be overwritten) and otherwise has no rules, so nothing is trusted.
+ */
+export function readTrustedFolders(env: Env = process.env, strict = false): Record<string, TrustLevel> {
   const file = trustedFoldersPath(env);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || !strict) return {};
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (!text.trim()) return {};
+  const parsed = parseJsonc(text);
+  const value = parsed.ok ? parsed.value : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (strict) throw new Error(`${file}: ${parsed.ok ? 'must be a JSON object' : parsed.message}; fix or remove it, nothing was trusted`);
     return {};
   }
-  const parsed = parseJsonc(text);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return {};
   const out: Record<string, TrustLevel> = {};
-  for (const [k, v] of Object.entries(parsed.value as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(value)) {
     if (v === 'TRUST_FOLDER' || v === 'TRUST_PARENT' || v === 'DO_NOT_TRUST') out[k] = v;
   }
   return out;
@@ -54,8 +65,10 @@ export function isFolderTrusted(dir: string, env: Env = process.env): boolean {
 
 export function writeTrustedFolder(dir: string, level: TrustLevel, env: Env = process.env): void {
   const file = trustedFoldersPath(env);
-  const all = readTrustedFolders(env);
-  all[real(dir)] = level;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(all, null, 2) + '\n');
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const all = readTrustedFolders(env, true);
+  const key = real(dir);
+  if (all[key] === level) return;
+  // Written as a targeted edit: the user's other rules, comments and layout stay as they are.
+  writeFileAtomic(file, text.trim() ? setJsoncValue(text, [key], level) : JSON.stringify({ [key]: level }, null, 2) + '\n');
 }

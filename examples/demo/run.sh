@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The demo: the reference agent on a scripted model, with four hooks doing their work.
+# It runs in a throwaway home, so your own ~/.gemini is never touched.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+hookline="node $here/../../dist/cli/main.js"
+export GEMINI_CLI_HOME="$(mktemp -d)"
+trap 'rm -rf "$GEMINI_CLI_HOME"' EXIT
+
+$hookline trust "$here" >/dev/null
+echo "\$ hookline agent -p 'Tidy up and tell me about the config' --display-hooks"
+echo
+$hookline agent --cwd "$here" --model "scripted:$here/script.jsonl" --approval-mode yolo --display-hooks \
+  -p "Tidy up the build folder and tell me about the config."

@@ -1,0 +1,78 @@
+import readline from 'node:readline';
+import { displayName } from '../config/schema.js';
+import { disableHook, enableHook } from '../config/write.js';
+import { listHooks, summary } from '../cli/list.js';
+import type { Agent } from './loop.js';
+
+const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /quit';
+
+/** The interactive session: one prompt a line, slash commands, approvals asked on the terminal. */
+export async function interactive(agent: Agent, io: { out: NodeJS.WritableStream; input: NodeJS.ReadableStream }): Promise<void> {
+  const rl = readline.createInterface({ input: io.input, output: io.out, terminal: Boolean((io.input as NodeJS.ReadStream).isTTY) });
+  const write = (s: string) => io.out.write(s);
+  const lines = rl[Symbol.asyncIterator]();
+  write(`hookline agent · session ${agent.session.id} · ${summary(listHooks(agent.engine))}\n${HELP}\n`);
+  let reason: 'exit' | 'prompt_input_exit' = 'prompt_input_exit';
+  for (;;) {
+    write('> ');
+    const next = await lines.next();
+    if (next.done) break;
+    const line = next.value.trim();
+    if (!line) continue;
+    if (line === '/quit' || line === '/exit') {
+      reason = 'exit';
+      break;
+    }
+    if (line === '/clear') {
+      await agent.clear();
+      write('conversation cleared\n');
+    } else if (line === '/compress') {
+      await agent.compress('manual');
+    } else if (line.startsWith('/hooks')) {
+      hooksCommand(agent, line.slice('/hooks'.length).trim(), write);
+    } else if (line.startsWith('/')) {
+      write(`unknown command ${line.split(/\s/)[0]}; ${HELP}\n`);
+    } else {
+      await agent.turn(line);
+      write('\n');
+    }
+  }
+  rl.close();
+  await agent.end(reason);
+}
+
+function hooksCommand(agent: Agent, args: string, write: (s: string) => void): void {
+  const [sub, ...rest] = args.split(/\s+/);
+  const name = rest.join(' ');
+  const engine = agent.engine;
+  if (!sub || sub === 'list' || sub === 'panel') {
+    for (const h of listHooks(engine)) write(`  ${h.event}${h.matcher ? ` (${h.matcher})` : ''} · ${h.name} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
+    write(`${summary(listHooks(engine))}\n`);
+    return;
+  }
+  if ((sub === 'enable' || sub === 'disable') && name) {
+    const known = engine.hooks().some((e) => displayName(e.hook) === name);
+    if (!known) {
+      write(`no hook named "${name}"\n`);
+      return;
+    }
+    const isRuntime = engine.hooks().some((e) => e.source === 'runtime' && displayName(e.hook) === name);
+    write((isRuntime ? `${sub}d runtime hook "${name}"` : sub === 'enable' ? enableHook(name, engine.projectDir) : disableHook(name, engine.projectDir)) + '\n');
+    engine.reload();
+    engine.setEnabled(name, sub === 'enable');
+    return;
+  }
+  write(`usage: /hooks [list | enable <name> | disable <name>]\n`);
+}
+
+/** Asks a yes/no question on the terminal. */
+export function terminalConfirm(input: NodeJS.ReadStream, output: NodeJS.WritableStream): (q: string) => Promise<boolean> {
+  return (question) =>
+    new Promise((resolve) => {
+      const rl = readline.createInterface({ input, output, terminal: true });
+      rl.question(`${question} [y/N] `, (a) => {
+        rl.close();
+        resolve(/^y(es)?$/i.test(a.trim()));
+      });
+    });
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { wrapLanguageModel } from 'ai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { ScriptedModel } from './scripted.js';
+
+export class ModelConfigError extends Error {}
+
+export interface ModelOptions {
+  /** `scripted:FILE`, `openai-compatible:MODEL`, `gemini:MODEL` or `anthropic:MODEL`. */
+  spec: string;
+  /** Base URL for openai-compatible servers (Ollama, llama.cpp, vLLM). */
+  baseUrl?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Append each scripted call's prompt here (tests, debugging). */
+  scriptLog?: string;
+}
+
+function need(env: NodeJS.ProcessEnv, names: string[], what: string): string {
+  for (const n of names) if (env[n]) return env[n]!;
+  throw new ModelConfigError(`${what} needs an API key in ${names.join(' or ')}`);
+}
+
+/** Builds the model named by a spec. Keys come from the environment, never from flags or files. */
+export function createModel(opts: ModelOptions): LanguageModelV3 {
+  const env = opts.env ?? process.env;
+  const i = opts.spec.indexOf(':');
+  const kind = i === -1 ? opts.spec : opts.spec.slice(0, i);
+  const rest = i === -1 ? '' : opts.spec.slice(i + 1);
+  switch (kind) {
+    case 'scripted':
+      if (!rest) throw new ModelConfigError('scripted model needs a file: --model scripted:FILE');
+      return ScriptedModel.fromFile(rest, opts.scriptLog);
+    case 'openai-compatible': {
+      const baseURL = opts.baseUrl ?? env.HOOKLINE_BASE_URL ?? env.OPENAI_BASE_URL;
+      if (!baseURL) throw new ModelConfigError('openai-compatible needs a base URL: --base-url http://localhost:11434/v1 (or HOOKLINE_BASE_URL)');
+      if (!rest) throw new ModelConfigError('openai-compatible needs a model name: --model openai-compatible:MODEL');
+      const apiKey = env.HOOKLINE_API_KEY ?? env.OPENAI_API_KEY;
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(rest);
+    }
+    case 'gemini':
+      return createGoogleGenerativeAI({ apiKey: need(env, ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'gemini') })(rest || 'gemini-2.5-flash');
+    case 'anthropic':
+      return createAnthropic({ apiKey: need(env, ['ANTHROPIC_API_KEY'], 'anthropic') })(rest || 'claude-sonnet-4-5');
+    default:
+      throw new ModelConfigError(`unknown model "${opts.spec}": use scripted:FILE, openai-compatible:MODEL, gemini:MODEL or anthropic:MODEL`);
+  }
+}
+
+/** Wraps a model so every streamed answer is appended to `file` as a script line. */
+export function recording(model: LanguageModelV3, file: string): LanguageModelV3 {
+  return wrapLanguageModel({
+    model,
+    middleware: {
+      specificationVersion: 'v3',
+      wrapStream: async ({ doStream }) => {
+        const result = await doStream();
+        let text = '';
+        const toolCalls: Array<{ name: string; args: unknown }> = [];
+        const tee = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          transform(part, controller) {
+            if (part.type === 'text-delta') text += part.delta;
+            else if (part.type === 'tool-call') {
+              let args: unknown = {};
+              try {
+                args = JSON.parse(part.input || '{}');
+              } catch {
+                args = { raw: part.input };
+              }
+              toolCalls.push({ name: part.toolName, args });
+            }
+            controller.enqueue(part);
+          },
+          flush() {
+            const line: Record<string, unknown> = {};
+            if (text) line.text = text;
+            if (toolCalls.length) line.toolCalls = toolCalls;
+            fs.appendFileSync(file, JSON.stringify(line) + '\n');
+          },
+        });
+        return { ...result, stream: result.stream.pipeThrough(tee) };
+      },
+    },
+  }) as LanguageModelV3;
+}

@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+
+export interface ToolContext {
+  cwd: string;
+  signal: AbortSignal;
+  /** sanitised env for child processes */
+  env: Record<string, string>;
+  /** run_shell_command's time limit in ms (default 120 000). */
+  timeoutMs?: number;
+}
+
+export interface ToolResult {
+  llmContent: string;
+  returnDisplay: string;
+  error?: { message: string; type: string };
+}
+
+export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
+  name: string; // Gemini CLI name, e.g. 'read_file'
+  description: string; // for the model
+  parameters: S; // zod schema, Gemini CLI argument names (e.g. file_path, old_string, dir_path)
+  kind: 'read' | 'edit' | 'execute'; // edit and execute need the user's approval in default mode; auto_edit approves 'edit' only
+  /** one line for approval prompts and notifications, e.g. `WriteFile src/a.ts` or `Shell ls -la` */
+  title(args: z.infer<S>): string;
+  run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function defineTool<S extends z.ZodObject>(t: AgentTool<S>): AgentTool<S> {
+  return t;
+}

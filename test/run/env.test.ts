@@ -1,0 +1,125 @@
+// The environment a command hook sees: secrets removed by default, the GEMINI_* variables added,
+// the hook's own `env` on top; only user (or system) settings may loosen redaction.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmd, makeProject, type ProjectOptions } from '../helpers.js';
+import { sanitizeEnv } from '../../src/run/env.js';
+import { engineFor, fixture, q, readCapture, tmpDir } from './util.js';
+
+const GH_TOKEN = 'ghp_' + 'A1b2C3d4E5'.repeat(3) + 'f6G7h8';
+const SECRETS = {
+  FOO_TOKEN: 'plain-value-1',
+  MY_API_KEY: 'plain-value-2',
+  CLIENT_SECRET: 'plain-value-3',
+  DATABASE_URL: 'postgres://db.internal/app',
+  INNOCENT_GH: GH_TOKEN,
+  INNOCENT_AWS: 'AKIAIOSFODNN7EXAMPLE',
+  INNOCENT_URL: 'https://alice:hunter2@example.com/repo.git',
+};
+const HARMLESS = { HARMLESS_VAR: 'hello', GEMINI_CLI_TEST_FLAG: 'on', GEMINI_CLI_FOO_TOKEN: 'kept-by-prefix' };
+
+/** Fires BeforeAgent in a project whose capture hook sits in project settings; returns what it saw. */
+async function hookEnv(opts: { user?: unknown; projectExtra?: Record<string, unknown>; hookEnv?: Record<string, string>; env?: Record<string, string>; sessionId?: string } = {}) {
+  const out = tmpDir();
+  const hook = cmd(fixture('run-capture.sh', q(out)), { timeout: 1500, ...(opts.hookEnv ? { env: opts.hookEnv } : {}) });
+  const po: ProjectOptions = { project: { ...opts.projectExtra, hooks: { BeforeAgent: [{ hooks: [hook] }] } } };
+  if (opts.user !== undefined) po.user = opts.user;
+  const p = makeProject(po);
+  const engine = engineFor(p, { env: { ...SECRETS, ...HARMLESS, ...opts.env }, sessionId: opts.sessionId });
+  const res = await engine.fire('BeforeAgent', { prompt: 'p' });
+  assert.equal(res.runs.length, 1);
+  assert.equal(res.runs[0].success, true, res.runs[0].error);
+  return { env: readCapture(out).env, p, engine };
+}
+
+function assertNoSecrets(env: Record<string, string>, except: string[] = []): void {
+  for (const k of Object.keys(SECRETS)) {
+    if (except.includes(k)) continue;
+    assert.equal(env[k], undefined, `${k} leaked to the hook`);
+  }
+  const all = Object.values(env).join('\n');
+  for (const [k, v] of Object.entries(SECRETS)) if (!except.includes(k)) assert.ok(!all.includes(v), `value of ${k} leaked`);
+}
+
+describe('hook environment', () => {
+  test('default: secrets removed, essentials and GEMINI_* present', async () => {
+    const { env, p, engine } = await hookEnv({ sessionId: 'sess-123' });
+    assertNoSecrets(env);
+    assert.equal(env.PATH, process.env.PATH);
+    assert.equal(env.HOME, p.env.HOME);
+    assert.equal(env.HARMLESS_VAR, 'hello');
+    assert.equal(env.GEMINI_CLI_TEST_FLAG, 'on');
+    assert.equal(env.GEMINI_CLI_FOO_TOKEN, 'kept-by-prefix', 'GEMINI_CLI_* is kept whatever its name says');
+    assert.equal(env.GEMINI_CLI_HOME, p.home);
+    assert.equal(env.GEMINI_PROJECT_DIR, p.dir);
+    assert.equal(env.CLAUDE_PROJECT_DIR, p.dir);
+    assert.equal(env.GEMINI_CWD, p.dir);
+    assert.equal(env.GEMINI_SESSION_ID, 'sess-123');
+    assert.equal(env.GEMINI_PLANS_DIR, engine.plansDir());
+    assert.ok(env.GEMINI_PLANS_DIR.includes('sess-123'));
+  });
+
+  test("the hook's own env wins and can pass a secret explicitly", async () => {
+    const { env } = await hookEnv({ hookEnv: { MY_API_KEY: 'given-on-purpose', GEMINI_SESSION_ID: 'overridden' }, sessionId: 'real' });
+    assert.equal(env.MY_API_KEY, 'given-on-purpose');
+    assert.equal(env.GEMINI_SESSION_ID, 'overridden');
+    assertNoSecrets(env, ['MY_API_KEY']);
+  });
+
+  test('user settings: allowed lets one named variable through, no more', async () => {
+    const { env } = await hookEnv({ user: { security: { environmentVariableRedaction: { allowed: ['MY_API_KEY'] } } } });
+    assert.equal(env.MY_API_KEY, 'plain-value-2');
+    assertNoSecrets(env, ['MY_API_KEY']);
+  });
+
+  test('user settings: blocked removes a harmless variable', async () => {
+    const { env } = await hookEnv({ user: { security: { environmentVariableRedaction: { blocked: ['HARMLESS_VAR'] } } } });
+    assert.equal(env.HARMLESS_VAR, undefined);
+    assert.equal(env.PATH, process.env.PATH);
+  });
+
+  test('user settings: enabled false passes everything through', async () => {
+    const { env } = await hookEnv({ user: { security: { environmentVariableRedaction: { enabled: false } } } });
+    for (const [k, v] of Object.entries(SECRETS)) assert.equal(env[k], v, k);
+  });
+
+  test('project settings cannot turn redaction off nor allow a secret', async () => {
+    const { env } = await hookEnv({
+      projectExtra: { security: { environmentVariableRedaction: { enabled: false, allowed: ['MY_API_KEY', 'FOO_TOKEN'] } } },
+    });
+    assertNoSecrets(env);
+  });
+
+  test('project settings may still block more', async () => {
+    const { env } = await hookEnv({ projectExtra: { security: { environmentVariableRedaction: { blocked: ['HARMLESS_VAR'] } } } });
+    assert.equal(env.HARMLESS_VAR, undefined);
+  });
+
+  test('strict mode (GITHUB_SHA set) keeps only the safe basics', async () => {
+    const { env } = await hookEnv({ env: { GITHUB_SHA: 'abc123' } });
+    assertNoSecrets(env);
+    assert.equal(env.HARMLESS_VAR, undefined);
+    assert.equal(env.PATH, process.env.PATH);
+    assert.equal(env.GEMINI_CLI_TEST_FLAG, 'on');
+    assert.ok(env.GEMINI_PROJECT_DIR);
+  });
+});
+
+describe('sanitizeEnv', () => {
+  const on = { enabled: true, allowed: [], blocked: [] };
+
+  test('secret-looking values are removed whatever the name, even when allowed by name', () => {
+    const out = sanitizeEnv({ A: GH_TOKEN, B: 'sk_live_' + 'a'.repeat(24), C: 'xoxb-123-abc', D: '-----BEGIN PRIVATE KEY-----', E: 'fine' }, { ...on, allowed: ['A'] });
+    assert.deepEqual(out, { E: 'fine' });
+  });
+
+  test('names are matched case-insensitively', () => {
+    const out = sanitizeEnv({ my_token: 'x', Path: '/bin', db_password: 'y', other: 'z' }, on);
+    assert.deepEqual(out, { Path: '/bin', other: 'z' });
+  });
+
+  test('GIT_CONFIG_* is kept, undefined values dropped', () => {
+    const out = sanitizeEnv({ GIT_CONFIG_KEY_0: 'user.name', UNDEF: undefined }, on);
+    assert.deepEqual(out, { GIT_CONFIG_KEY_0: 'user.name' });
+  });
+});

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { alive, hook } from '../helpers.js';
+import { HookEngine } from '../../src/engine.js';
+import type { Project } from '../helpers.js';
+
+/**
+ * True while the process exists and is not a zombie. In some containers pid 1 never reaps
+ * orphans, so a killed grandchild lingers as a zombie; `alive` alone would call it running.
+ */
+export function running(pid: number): boolean {
+  if (!alive(pid)) return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Pids a fixture appended to `file`, one per line. */
+export function readPids(file: string): number[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map(Number);
+}
+
+/** Pids still running `withinMs` after the call (polls, as a SIGKILL takes a moment to land). */
+export async function survivors(pids: number[], withinMs = 500): Promise<number[]> {
+  const end = Date.now() + withinMs;
+  let left = pids.filter(running);
+  while (left.length && Date.now() < end) {
+    await sleep(20);
+    left = left.filter(running);
+  }
+  return left;
+}
+
+/** Fresh empty folder. */
+export function tmpDir(prefix = 'hookline-run-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A shell command running fixture `name` with the given (already shell-safe) argument text. */
+export function fixture(name: string, args = ''): string {
+  return `${hook(name)}${args ? ' ' + args : ''}`;
+}
+
+/** Single-quotes a string for bash. */
+export function q(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What run-capture.sh saw. */
+export interface Captured {
+  stdin: string;
+  cwd: string;
+  env: Record<string, string>;
+  args: string[];
+}
+
+export function readCapture(dir: string): Captured {
+  const nulList = (f: string) => {
+    const t = fs.readFileSync(path.join(dir, f), 'utf8');
+    return t === '' ? [] : t.replace(/\0$/, '').split('\0');
+  };
+  const env: Record<string, string> = {};
+  for (const kv of nulList('env')) {
+    const i = kv.indexOf('=');
+    env[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return {
+    stdin: fs.readFileSync(path.join(dir, 'stdin'), 'utf8'),
+    cwd: fs.readFileSync(path.join(dir, 'cwd'), 'utf8').replace(/\n$/, ''),
+    env,
+    args: nulList('args'),
+  };
+}
+
+/** An engine for a test project, reading only that project's settings. */
+export function engineFor(p: Project, opts: { env?: NodeJS.ProcessEnv; sessionId?: string; watchConfig?: boolean } = {}): HookEngine {
+  return new HookEngine({ cwd: p.dir, env: { ...p.env, ...opts.env }, sessionId: opts.sessionId, watchConfig: opts.watchConfig ?? false });
+}
+
+/** Every file or folder under `root` whose name starts with `prefix`. */
+export function findNamed(root: string, prefix: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.name.startsWith(prefix)) found.push(p);
+      if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(root);
+  return found;
+}
