@@ -12,6 +12,7 @@ import { userGeminiDir } from './config/paths.js';
 import { Planner, type Plan } from './plan/plan.js';
 import { matchValue } from './plan/matcher.js';
 import { runCommand } from './run/command.js';
+import { PersistentProcess } from './run/persistent.js';
 import { runFunction } from './run/function.js';
 import { sanitizeEnv } from './run/env.js';
 import { expandCommand } from './run/expand.js';
@@ -32,6 +33,11 @@ export interface EngineOptions {
   env?: NodeJS.ProcessEnv;
   /** Re-read settings files when they change (checked before each event). Default: true. */
   watchConfig?: boolean;
+  /**
+   * How often (ms) the settings files are checked for changes: a check stats every file, too
+   * costly for every event on a hot path. Default 200; 0 checks before every event.
+   */
+  configCheckIntervalMs?: number;
 }
 
 /** One hook's run, as reported by `fire`. */
@@ -47,6 +53,7 @@ export interface HookRun {
   stdout: string;
   stderr: string;
   error?: string;
+  warning?: string;
   timedOut?: boolean;
 }
 
@@ -84,6 +91,14 @@ export interface EngineEvents {
   warning: [string];
 }
 
+// Parallel hooks share one input object: serialise it once, not once per hook.
+const serialised = new WeakMap<object, string>();
+function stdinFor(input: AnyHookInput): string {
+  let s = serialised.get(input);
+  if (s === undefined) serialised.set(input, (s = JSON.stringify(input)));
+  return s;
+}
+
 const BLOCKED_UNTRUSTED = 'Security: Blocked execution of project hook in untrusted folder';
 
 /**
@@ -97,6 +112,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   transcriptPath: string;
   private readonly env: NodeJS.ProcessEnv;
   private readonly watch: boolean;
+  private readonly checkEvery: number;
+  private lastCheck = 0;
   private config!: LoadedConfig;
   private baseEnv!: Record<string, string>;
   private planner!: Planner;
@@ -104,6 +121,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private folderTrusted = false;
   private runtime: HookEntry[] = [];
   private runtimeDisabled = new Set<string>();
+  private persistent = new Map<string, PersistentProcess>();
 
   constructor(opts: EngineOptions = {}) {
     super();
@@ -113,6 +131,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     this.transcriptPath = opts.transcriptPath ?? '';
     this.env = opts.env ?? process.env;
     this.watch = opts.watchConfig ?? true;
+    this.checkEvery = opts.configCheckIntervalMs ?? 200;
     this.reload();
   }
 
@@ -236,7 +255,13 @@ export class HookEngine extends EventEmitter<EngineEvents> {
 
   /** The plan an event would run, without running it. */
   plan(event: EventName, fields: Record<string, unknown> = {}): Plan | undefined {
-    if (this.watch && isStale(this.config, { projectDir: this.projectDir, env: this.env })) this.reload();
+    if (this.watch) {
+      const now = this.checkEvery ? Date.now() : 0;
+      if (!this.checkEvery || now - this.lastCheck >= this.checkEvery) {
+        this.lastCheck = now;
+        if (isStale(this.config, { projectDir: this.projectDir, env: this.env })) this.reload();
+      }
+    }
     return this.planner.plan(event, matchValue(event, fields));
   }
 
@@ -276,6 +301,12 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     return { event, input, output: aggregate(event, outputs), runs, success: runs.every((r) => !r.error), sequential: false };
   }
 
+  /** Stops persistent hook processes. The engine can still fire; they start again on demand. */
+  close(): void {
+    for (const p of this.persistent.values()) p.close();
+    this.persistent.clear();
+  }
+
   plansDir(): string {
     const slug = path.basename(this.projectDir).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
     return path.join(userGeminiDir(this.env), 'tmp', slug, this.sessionId, 'plans');
@@ -303,7 +334,14 @@ export class HookEngine extends EventEmitter<EngineEvents> {
         ...entry.hook.env,
       };
       const command = expandCommand(entry.hook.command, { projectDir: this.projectDir, cwd, plansDir, sessionId: input.session_id });
-      result = await runCommand({ command, cwd, env, stdin: JSON.stringify(input), timeoutMs: entry.hook.timeout, signal });
+      if (entry.hook.persistent) {
+        const key = `${entry.source}\0${entry.file ?? ''}\0${command}`;
+        let proc = this.persistent.get(key);
+        if (!proc) this.persistent.set(key, (proc = new PersistentProcess({ command, cwd: this.projectDir, env })));
+        result = await proc.request(input, entry.hook.timeout, signal);
+      } else {
+        result = await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal });
+      }
     }
     const run: HookRun = {
       name,
@@ -317,6 +355,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       stdout: result.stdout,
       stderr: result.stderr,
       ...(result.error ? { error: `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}: ${result.error}` } : {}),
+      ...(result.warning ? { warning: `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}: ${result.warning}` } : {}),
       ...(result.timedOut ? { timedOut: true } : {}),
     };
     const end: HookEndEvent = {

@@ -24,6 +24,7 @@ import {
 import { estimateTokens, fromStableMessages, toModelMessages, toStableRequest, type Message, type ToolCall, type ToolOutcome } from './history.js';
 import type { Session } from './session.js';
 import type { AgentTool, ToolContext } from './tools/types.js';
+import { findTool } from './tools/index.js';
 import { hookLine } from './display.js';
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo';
@@ -84,6 +85,8 @@ export class Agent {
   private readonly o: AgentOptions;
   private hookCount = 0;
   private sessionPrefix: string | undefined;
+  /** Each model call's text since the user's prompt, for AfterAgent's `prompt_response`. */
+  private responses: string[] = [];
   private mode: ApprovalMode;
 
   constructor(opts: AgentOptions) {
@@ -155,12 +158,18 @@ export class Agent {
 
   /** One user turn: BeforeAgent, model and tool steps, AfterAgent (with capped retries). */
   async turn(prompt: string): Promise<TurnResult> {
-    let current = prompt;
+    // Non-interactive SessionStart context is part of the first prompt, as hooks see it.
+    const original = this.sessionPrefix ? prependSessionContext(prompt, this.sessionPrefix) : prompt;
+    this.sessionPrefix = undefined;
+    this.responses = [];
+    let current = original;
     let stopHookActive = false;
     for (let retries = 0; ; retries++) {
       const r = await this.singleTurn(current, stopHookActive);
       if (r.status !== 'done') return r;
-      const aa = await this.fire('AfterAgent', { prompt: current, prompt_response: r.text, stop_hook_active: stopHookActive });
+      // As in Gemini CLI: the user's original prompt, and every model answer since it (retries included).
+      const response = this.responses.filter(Boolean).join('\n') || '[no response text]';
+      const aa = await this.fire('AfterAgent', { prompt: original, prompt_response: response, stop_hook_active: stopHookActive });
       const e = applyAfterAgent(aa.output, retries, this.o.maxRetries ?? MAX_AFTER_AGENT_RETRIES);
       this.show(e.systemMessage);
       if (e.clearContext) {
@@ -182,12 +191,7 @@ export class Agent {
     }
   }
 
-  private async singleTurn(prompt: string, stopHookActive: boolean): Promise<TurnResult> {
-    let text = prompt;
-    if (this.sessionPrefix) {
-      text = prependSessionContext(text, this.sessionPrefix);
-      this.sessionPrefix = undefined;
-    }
+  private async singleTurn(text: string, stopHookActive: boolean): Promise<TurnResult> {
     const ba = await this.fire('BeforeAgent', { prompt: text });
     const e = applyBeforeAgent(ba.output);
     this.show(e.systemMessage);
@@ -239,6 +243,7 @@ export class Agent {
         // A synthetic response stands in for the model's answer.
         const synthetic = responseText(be.response);
         this.o.io.text(synthetic);
+        this.responses.push(synthetic);
         this.session.push({ role: 'model', text: synthetic });
         return { status: 'done', text: answer + synthetic };
       }
@@ -248,12 +253,14 @@ export class Agent {
       const selection = applyToolSelection(ts.output, this.o.tools.map((t) => t.name));
       const { text, calls } = await this.callModel(request, callHistory, selection.mode, selection.allowed);
       answer += text;
+      this.responses.push(text);
       this.session.push({ role: 'model', text, ...(calls.length ? { toolCalls: calls } : {}) });
       if (!calls.length) return { status: 'done', text: answer };
       const results: ToolOutcome[] = [];
       for (const call of calls) {
-        const offered = selection.mode !== 'NONE' && selection.allowed.includes(call.name);
-        const r = offered || !this.o.tools.some((t) => t.name === call.name)
+        const canonical = findTool(this.o.tools, call.name)?.name ?? call.name;
+        const offered = selection.mode !== 'NONE' && selection.allowed.includes(canonical);
+        const r = offered || !findTool(this.o.tools, call.name)
           ? await this.runTool(call)
           : { outcome: { id: call.id, name: call.name, output: `Tool "${call.name}" is not available for this call: a BeforeToolSelection hook restricted the tools.`, isError: true } };
         this.o.io.notice(`🔧 ${call.name} ${JSON.stringify(call.args)} → ${r.outcome.isError ? r.outcome.output.split('\n')[0] : 'done'}`);
@@ -337,7 +344,7 @@ export class Agent {
   /** One tool call through BeforeTool, approval, the tool, AfterTool and a possible tail call. */
   private async runTool(call: ToolCall, originalName?: string): Promise<{ outcome: ToolOutcome; stop?: string }> {
     const fail = (output: string): { outcome: ToolOutcome } => ({ outcome: { id: call.id, name: originalName ?? call.name, output, isError: true } });
-    const t = this.o.tools.find((x) => x.name === call.name);
+    const t = findTool(this.o.tools, call.name);
     if (!t) return fail(`Tool "${call.name}" not found. Available tools: ${this.o.tools.map((x) => x.name).join(', ')}`);
     const parsed = t.parameters.safeParse(call.args);
     if (!parsed.success) return fail(`Invalid parameters for ${t.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`);

@@ -2,6 +2,7 @@ import { HookEngine } from '../engine.js';
 import { EVENT_FIELDS } from '../events/input.js';
 import { EVENT_NAMES, isEventName } from '../events/names.js';
 import { formatProblem, jsonPath } from '../config/problems.js';
+import { closestEvent } from '../config/validate.js';
 import { readInput, resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
 
@@ -23,7 +24,10 @@ function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, un
 }
 
 export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
-  if (!isEventName(eventArg)) throw new UsageError(`unknown event "${eventArg}"; expected one of ${EVENT_NAMES.join(', ')}`);
+  if (!isEventName(eventArg)) {
+    const hint = closestEvent(eventArg);
+    throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${EVENT_NAMES.join(', ')}`);
+  }
   const event = eventArg;
   const fields = readInput(opts.input);
   checkFields(event, fields);
@@ -38,7 +42,10 @@ export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
   reportHeld(engine);
   const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
   const result = await engine.fire(event, own);
-  for (const r of result.runs) if (r.error) warn(r.error);
+  for (const r of result.runs) {
+    if (r.error) warn(r.error);
+    if (r.warning) warn(`warning: ${r.warning}`);
+  }
   const out = {
     output: result.output ?? null,
     runs: result.runs.map((r) => ({

@@ -6,7 +6,6 @@ import { validate } from './validate.js';
 import { setAll, setHook } from './manage.js';
 import { trust } from './trust.js';
 import { UsageError } from './io.js';
-import { agentCommand } from './agent.js';
 
 const program = new Command();
 program.name('hookline').description('Run, inspect and manage AI agent hooks.').exitOverride().showHelpAfterError();
@@ -73,6 +72,8 @@ program
   .option('--max-steps <n>', 'model calls per turn at most', '25')
   .option('--compress-threshold <tokens>', 'compress the history past this many estimated tokens')
   .action(async (opts) => {
+    // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
+    const { agentCommand } = await import('./agent.js');
     process.exitCode = await agentCommand(opts);
   });
 

@@ -4,7 +4,7 @@ export interface ConfigProblem {
   /** JSON path inside the file, e.g. `hooks.BeforeTool[0].hooks[1].command`; empty for the whole file. */
   path: string;
   message: string;
-  /** Errors drop the piece they name; warnings keep it. */
+  /** Errors are mistakes to fix (`hookline validate` exits 1); most drop the piece they name, an invalid regex matcher is kept and compared exactly. Warnings keep everything. */
   severity: 'error' | 'warning';
 }
 

@@ -10,6 +10,8 @@ export const CommandHookConfig = z
     command: z.string().min(1, 'command must not be empty'),
     name: z.string().optional(),
     description: z.string().optional(),
+    /** Start once and exchange one JSON line per event (see src/run/persistent.ts). */
+    persistent: z.boolean().optional(),
     timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
     // Numbers and booleans are accepted as the reference does (the process sees their text).
     env: z

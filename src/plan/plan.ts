@@ -20,6 +20,8 @@ interface Indexed {
  */
 export class Planner {
   private byEvent = new Map<EventName, Indexed[]>();
+  /** Plans by event and matched value: agents fire the same few tool names over and over. */
+  private memo = new Map<string, Plan | undefined>();
 
   constructor(entries: readonly HookEntry[]) {
     const sorted = [...entries].sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
@@ -39,6 +41,16 @@ export class Planner {
   plan(event: EventName, matchOn: string | undefined): Plan | undefined {
     const list = this.byEvent.get(event);
     if (!list) return undefined;
+    const key = matchOn === undefined ? event : `${event}\0${matchOn}`;
+    const hit = this.memo.get(key);
+    if (hit !== undefined || this.memo.has(key)) return hit;
+    if (this.memo.size > 1000) this.memo.clear();
+    const plan = this.compute(event, list, matchOn);
+    this.memo.set(key, plan);
+    return plan;
+  }
+
+  private compute(event: EventName, list: Indexed[], matchOn: string | undefined): Plan | undefined {
     const seen = new Set<string>();
     const entries: HookEntry[] = [];
     let sequential = false;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseHookText } from '../decide/parse.js';
@@ -103,10 +104,12 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       child.stdout?.destroy();
       child.stderr?.destroy();
       const durationMs = performance.now() - started;
-      // Invalid UTF-8 is replaced, not an error: the reference decodes the same way.
-      const stdout = out.bytes().toString('utf8');
+      // Invalid UTF-8 is replaced, not an error (the reference decodes the same way), but said.
+      const raw = out.bytes();
+      const stdout = raw.toString('utf8');
+      const warning = isUtf8(raw) ? undefined : 'stdout is not valid UTF-8 (invalid bytes were replaced with U+FFFD)';
       const stderr = err.bytes().toString('utf8');
-      const base = { exitCode, signal: exitSignal, stdout, stderr, durationMs };
+      const base = { exitCode, signal: exitSignal, stdout, stderr, durationMs, ...(warning ? { warning } : {}) };
       if (timedOut) {
         resolve({ ...base, success: false, timedOut: true, error: `Hook timed out after ${timeoutMs}ms` });
         return;

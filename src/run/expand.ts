@@ -66,8 +66,23 @@ interface Frame {
   parens: number;
 }
 
-/** Walks the command once, tracking quotes and substitutions, and replaces the variables in place. */
+/** Replaces `$GEMINI_PROJECT_DIR` and friends, each escaped for the quoting context it lands in. */
 export function expandCommand(command: string, values: ExpandValues): string {
+  return expandVariables(command, (text, i) => {
+    VARS.lastIndex = i;
+    const m = VARS.exec(text);
+    return m ? { length: m[0].length, value: valueOf(m[1], values) } : undefined;
+  });
+}
+
+/**
+ * Finds a variable at `text[i]` (a `$`): its length in the command and its value, or undefined
+ * to leave the text alone. Dialects with other variable names (SpatialAgent's `$QUERY`) reuse the walker.
+ */
+export type VariableLookup = (text: string, i: number) => { length: number; value: string } | undefined;
+
+/** Walks the command once, tracking quotes and substitutions, and replaces the variables in place. */
+export function expandVariables(command: string, lookup: VariableLookup): string {
   if (!command.includes('$')) return command;
   let out = '';
   let f: Frame = { ctx: 'bare', end: '', parens: 0 };
@@ -81,11 +96,10 @@ export function expandCommand(command: string, values: ExpandValues): string {
     const c = command[i];
     const next = command[i + 1] ?? '';
     if (c === '$') {
-      VARS.lastIndex = i;
-      const m = VARS.exec(command);
-      if (m) {
-        out += escapeFor(valueOf(m[1], values), f.ctx);
-        i += m[0].length;
+      const v = lookup(command, i);
+      if (v) {
+        out += escapeFor(v.value, f.ctx);
+        i += v.length;
         continue;
       }
     }

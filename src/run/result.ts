@@ -11,6 +11,8 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   error?: string;
+  /** Something odd that did not make the run fail (e.g. invalid UTF-8 on stdout). */
+  warning?: string;
   timedOut?: boolean;
   durationMs: number;
 }

@@ -27,7 +27,7 @@ describe('hookline fire: usage errors exit 1 with one clear line on stderr', () 
     assert.deepEqual(p.ran(), [], 'no hook runs after a usage error');
   };
 
-  test('unknown event', () => usage(['BeforeTools'], /^hookline: unknown event "BeforeTools"; expected one of BeforeTool, /));
+  test('unknown event', () => usage(['BeforeTools'], /^hookline: unknown event "BeforeTools" \(did you mean "BeforeTool"\?\); expected one of BeforeTool, /));
 
   test('input that is not JSON: where and what', () => {
     const f = file('bad.json', '{\n  "tool_name": "x",\n  "tool_input": {,}\n}\nnot json\n');

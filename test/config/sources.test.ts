@@ -199,7 +199,7 @@ describe('security settings come from user and system settings only', () => {
 describe('reloading', () => {
   test('an engine with the default watchConfig re-reads a settings file that changed', async () => {
     const p = projectWith((m) => ({ user: { hooks: { BeforeTool: [{ hooks: [mark(m, 'first')] }] } } }));
-    const engine = new HookEngine({ cwd: p.dir, env: p.env });
+    const engine = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0 });
     await engine.fire('BeforeTool', TOOL);
     assert.deepEqual(p.ran(), ['first']);
     write(p.userFile, { hooks: { BeforeTool: [{ hooks: [mark(p.marker, 'second-hook')] }] } });
@@ -209,7 +209,7 @@ describe('reloading', () => {
 
   test('a settings file that appears later is picked up, and one that breaks is reported', async () => {
     const p = projectWith(() => ({}));
-    const engine = new HookEngine({ cwd: p.dir, env: p.env });
+    const engine = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0 });
     await engine.fire('BeforeTool', TOOL);
     write(p.systemFile, { hooks: { BeforeTool: [{ hooks: [mark(p.marker, 'late')] }] } });
     await engine.fire('BeforeTool', TOOL);

@@ -93,7 +93,7 @@ describe('workspace hooks and folder trust', () => {
 
   test('a running engine notices the folder being trusted, and trust being taken back', async () => {
     const p = layered(false);
-    const engine = new HookEngine({ cwd: p.dir, env: p.env });
+    const engine = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0 });
     await engine.fire('BeforeTool', TOOL);
     assert.equal(fs.existsSync(p.wsMarker), false);
     trustAll(p);

@@ -7,7 +7,7 @@ import { cmd, makeProject, runCli, tmpFile } from '../helpers.js';
 import { runCommand } from '../../src/run/command.js';
 import type { RunResult } from '../../src/run/result.js';
 import type { HookRun } from '../../src/engine.js';
-import { engineFor, fixture, q, readPids, survivors } from './util.js';
+import { engineFor, fixture, q, readPids, sleep, survivors } from './util.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
 const BIG_RESPONSE = 'x'.repeat(10 * 1024 * 1024);
@@ -258,9 +258,12 @@ describe('timeout', () => {
   test('an aborted event stops its command hook at once', async () => {
     const pidFile = tmpFile('pids');
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 150);
     const t0 = performance.now();
-    const r = await runCommand({ command: fixture('run-trap-term.sh', q(pidFile)), cwd: process.cwd(), env: ENV, stdin: '{}', timeoutMs: 1500, signal: ac.signal });
+    const running = runCommand({ command: fixture('run-trap-term.sh', q(pidFile)), cwd: process.cwd(), env: ENV, stdin: '{}', timeoutMs: 1500, signal: ac.signal });
+    // Abort once the hook has started its child.
+    while (readPids(pidFile).length < 2 && performance.now() - t0 < 1000) await sleep(10);
+    ac.abort();
+    const r = await running;
     assert.equal(r.error, 'Hook cancelled');
     assert.equal(r.success, false);
     assert.equal(r.output, undefined);

@@ -82,7 +82,10 @@ export class ScriptedModel implements LanguageModelV3 {
 
   private take(options: LanguageModelV3CallOptions): ScriptLine {
     this.calls.push(options);
-    if (this.log) fs.appendFileSync(this.log, JSON.stringify({ call: this.next + 1, prompt: options.prompt, toolChoice: options.toolChoice, tools: options.tools?.map((t) => t.name) }) + '\n');
+    if (this.log) {
+      const { prompt, toolChoice, tools, temperature, maxOutputTokens, topP, topK } = options;
+      fs.appendFileSync(this.log, JSON.stringify({ call: this.next + 1, prompt, toolChoice, tools: tools?.map((t) => t.name), temperature, maxOutputTokens, topP, topK }) + '\n');
+    }
     const line = this.lines[this.next];
     if (!line) throw new ScriptError(`the model script ${this.source} has no line for model call ${this.next + 1} (it has ${this.lines.length} line${this.lines.length === 1 ? '' : 's'})`);
     this.next++;

@@ -13,9 +13,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const parameters = z.object({
   pattern: z.string().describe("The glob pattern to match against (e.g., '**/*.py', 'docs/*.md')."),
   dir_path: z.string().optional().describe('Optional: The path of the directory to search within. If omitted, searches the workspace root.'),
-  case_sensitive: z.boolean().optional().describe('Optional: Whether the search should be case-sensitive. Defaults to false.'),
-  respect_git_ignore: z.boolean().optional().describe('Optional: Whether to respect .gitignore patterns when finding files. Only available in git repositories. Defaults to true.'),
-  respect_gemini_ignore: z.boolean().optional().describe('Optional: Whether to respect .geminiignore patterns when finding files. Defaults to true.'),
+  case_sensitive: z.boolean().optional().describe('Optional: match case exactly. Defaults to false.'),
+  respect_git_ignore: z.boolean().optional().describe('Optional: skip files matched by .gitignore (git repositories only). Defaults to true.'),
+  respect_gemini_ignore: z.boolean().optional().describe('Optional: skip files matched by .geminiignore. Defaults to true.'),
 });
 
 /** Files changed in the last day first (newest first), then the rest by path. */

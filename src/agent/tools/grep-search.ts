@@ -89,7 +89,7 @@ function format(a: Args, found: Line[], matchCount: number, where: string, limit
 }
 
 export const grepSearch = defineTool({
-  name: 'grep_search',
+  name: 'search_file_content',
   description:
     'Searches file contents for a regular expression (RE2 syntax: no backreferences or lookaround) and returns matching lines with their file and line number, ' +
     `case-insensitive unless case_sensitive is true. Max ${DEFAULT_TOTAL_MAX_MATCHES} matches unless total_max_matches says otherwise. ` +
@@ -161,7 +161,9 @@ export const grepSearch = defineTool({
       if (matches === 0) return;
       matchCount += matches;
       found.push(...out);
-      fileLines.set(label, lines);
+      // only the auto-context below (1-3 matches) needs whole files, so do not hold on to more
+      if (matchCount <= 3) fileLines.set(label, lines);
+      else fileLines.clear();
     };
 
     try {

@@ -11,10 +11,11 @@ export { defineTool } from './types.js';
 export type { AgentTool, ToolContext, ToolResult } from './types.js';
 
 /**
- * Old tool names Gemini CLI still accepts (tool-names.js TOOL_LEGACY_ALIASES):
- * 0.61 registers the search tool as `grep_search`.
+ * Other names for the same tool. Gemini CLI 0.61 registers the search tool as `grep_search` and
+ * keeps `search_file_content` as its legacy alias; Hookline's documented name is
+ * `search_file_content`, and a model that calls `grep_search` reaches the same tool.
  */
-export const TOOL_ALIASES: Readonly<Record<string, string>> = { search_file_content: 'grep_search' };
+export const TOOL_ALIASES: Readonly<Record<string, string>> = { grep_search: 'search_file_content' };
 
 /** The agent's built-in tools, with Gemini CLI's names and argument names. */
 export function builtinTools(): AgentTool[] {

@@ -10,15 +10,15 @@ import { defineTool } from './types.js';
 const MAX_ENTRIES = 5000;
 
 const parameters = z.object({
-  dir_path: z.string().describe('The path to the directory to list'),
-  ignore: z.array(z.string()).optional().describe('List of glob patterns to ignore'),
+  dir_path: z.string().describe('The directory to list.'),
+  ignore: z.array(z.string()).optional().describe('Optional: glob patterns; entries whose name matches one are left out.'),
   file_filtering_options: z
     .object({
-      respect_git_ignore: z.boolean().optional().describe('Optional: Whether to respect .gitignore patterns when listing files. Only available in git repositories. Defaults to true.'),
-      respect_gemini_ignore: z.boolean().optional().describe('Optional: Whether to respect .geminiignore patterns when listing files. Defaults to true.'),
+      respect_git_ignore: z.boolean().optional().describe('Optional: leave out entries matched by .gitignore (git repositories only). Defaults to true.'),
+      respect_gemini_ignore: z.boolean().optional().describe('Optional: leave out entries matched by .geminiignore. Defaults to true.'),
     })
     .optional()
-    .describe('Optional: Whether to respect ignore patterns from .gitignore or .geminiignore'),
+    .describe('Optional: which ignore files to honour.'),
 });
 
 interface Entry {

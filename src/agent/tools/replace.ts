@@ -92,7 +92,7 @@ export const replace = defineTool({
   kind: 'edit',
   title: (a) => {
     const snip = (s: string) => s.split('\n')[0].slice(0, 30) + (s.length > 30 ? '...' : '');
-    if (a.old_string === '') return oneLine(`Edit Create ${a.file_path}`);
+    if (a.old_string === '') return oneLine(`Edit ${a.file_path} (new file)`);
     return oneLine(`Edit ${a.file_path}: ${snip(a.old_string)} => ${snip(a.new_string)}`);
   },
   async run(a, ctx) {

@@ -1,0 +1,246 @@
+// `npm run bench`: each case beside its baseline in the same run; medians, p95 and ratios.
+// Writes bench/results.md. Not part of the tests: numbers are reported, never asserted.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { HookEngine } from '../src/engine.js';
+import { ensureReference, referenceSystem } from './reference.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const QUICK = process.argv.includes('--quick');
+const n = (full: number) => (QUICK ? Math.max(2, Math.ceil(full / 5)) : full);
+
+interface Row {
+  case: string;
+  baseline: string;
+  base: number[];
+  subject: number[];
+  unit: 'ms' | 'µs';
+  target?: string;
+  met?: boolean;
+  note?: string;
+}
+const rows: Row[] = [];
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+/** Runs baseline and subject alternately, so drift on a busy machine hits both alike. */
+async function pair(count: number, base: () => Promise<unknown>, subject: () => Promise<unknown>, warm = 2): Promise<[number[], number[]]> {
+  for (let i = 0; i < warm; i++) {
+    await base();
+    await subject();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < count; i++) {
+    a.push(await time(base));
+    b.push(await time(subject));
+  }
+  return [a, b];
+}
+
+function project(hooks: unknown): { dir: string; env: NodeJS.ProcessEnv } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-bench-'));
+  const dir = path.join(base, 'project');
+  fs.mkdirSync(path.join(dir, '.gemini'), { recursive: true });
+  fs.mkdirSync(path.join(base, 'home', '.gemini'), { recursive: true });
+  fs.writeFileSync(path.join(dir, '.gemini', 'settings.json'), JSON.stringify({ hooks }));
+  const env = { ...process.env, GEMINI_CLI_HOME: path.join(base, 'home'), GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json') };
+  return { dir, env };
+}
+
+const engines: HookEngine[] = [];
+function engine(hooks: unknown): HookEngine {
+  const p = project(hooks);
+  const e = new HookEngine({ cwd: p.dir, env: p.env, sessionId: 'bench-session' });
+  e.on('warning', () => {});
+  engines.push(e);
+  return e;
+}
+
+const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
+const ALLOW = `cat >/dev/null; echo '{"decision":"allow"}'`;
+const TOOL_INPUT = { command: 'ls -la' };
+
+/** The floor: what spawning the hook costs with nothing around it. */
+function rawSpawn(command: string, stdin: string, cwd: string): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', command], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.on('data', () => {});
+    child.stderr.on('data', () => {});
+    child.on('close', () => resolve());
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+  });
+}
+
+async function floor(): Promise<void> {
+  const e = engine({ BeforeTool: [{ hooks: [cmd(ALLOW)] }] });
+  const input = JSON.stringify({ ...e.baseInput('BeforeTool'), tool_name: 'run_shell_command', tool_input: TOOL_INPUT });
+  const [a, b] = await pair(n(80), () => rawSpawn(ALLOW, input, e.cwd), () => e.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: TOOL_INPUT }), 5);
+  const ratio = median(b) / median(a);
+  rows.push({ case: '1 command hook: engine overhead', baseline: 'raw `bash -c` spawn from Node', base: a, subject: b, unit: 'ms', target: '≤ 1.10×', met: ratio <= 1.1 });
+}
+
+async function againstReference(): Promise<void> {
+  if (!ensureReference()) {
+    rows.push({ case: 'against Gemini CLI', baseline: '—', base: [NaN], subject: [NaN], unit: 'ms', note: 'reference engine could not be installed' });
+    return;
+  }
+  const big = 'x'.repeat(10 * 1024 * 1024);
+  const cases: Array<{ name: string; hooks: unknown; count: number; event?: 'AfterTool'; response?: unknown; target: string; goal: (r: number) => boolean }> = [
+    { name: '1 hook', hooks: { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, count: 40, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
+    { name: '8 parallel hooks', hooks: { BeforeTool: [{ hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] }, count: 20, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
+    { name: '8 sequential hooks', hooks: { BeforeTool: [{ sequential: true, hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] }, count: 12, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
+    { name: '10 MB tool_response', event: 'AfterTool', response: { llmContent: big, returnDisplay: 'big' }, hooks: { AfterTool: [{ hooks: [cmd(ALLOW)] }] }, count: 10, target: '≤ 0.5×', goal: (r) => r <= 0.5 },
+    {
+      name: 'slow hook (timeout 500 ms, sleeps 3 s) among 3 fast',
+      hooks: { BeforeTool: [{ hooks: [cmd('sleep 3; echo {}', { timeout: 500 }), cmd(`${ALLOW} # a`), cmd(`${ALLOW} # b`), cmd(`${ALLOW} # c`)] }] },
+      count: 3,
+      target: '≤ 0.5×',
+      goal: (r) => r <= 0.5,
+    },
+    { name: 'grandchild holds stdout 2 s', hooks: { BeforeTool: [{ hooks: [cmd(`(sleep 2) & echo '{"decision":"allow"}'`)] }] }, count: 3, target: '≤ 0.5×', goal: (r) => r <= 0.5 },
+  ];
+  for (const c of cases) {
+    const e = engine(c.hooks);
+    const ref = await referenceSystem(c.hooks, e.cwd);
+    const fields = c.event === 'AfterTool' ? { tool_name: 'read_file', tool_input: TOOL_INPUT, tool_response: c.response } : { tool_name: 'run_shell_command', tool_input: TOOL_INPUT };
+    const [a, b] = await pair(
+      n(c.count),
+      () => (c.event === 'AfterTool' ? ref.afterTool('read_file', TOOL_INPUT, c.response) : ref.beforeTool('run_shell_command', TOOL_INPUT)),
+      () => e.fire(c.event ?? 'BeforeTool', fields),
+      c.count > 5 ? 2 : 0,
+    );
+    const r = median(b) / median(a);
+    rows.push({ case: `vs Gemini CLI: ${c.name}`, baseline: 'Gemini CLI 0.61 engine, same settings', base: a, subject: b, unit: 'ms', target: c.target, met: c.goal(r) });
+  }
+}
+
+async function noMatch(): Promise<void> {
+  const loop = async (fn: () => Promise<unknown>, count: number) => {
+    const out: number[] = [];
+    for (let round = 0; round < 15; round++) {
+      const t0 = performance.now();
+      for (let i = 0; i < count; i++) await fn();
+      out.push(((performance.now() - t0) / count) * 1000);
+    }
+    return out;
+  };
+  const noop = async () => undefined;
+  const none = engine({});
+  const base = await loop(noop, 5000);
+  const a = await loop(() => none.fire('BeforeTool', { tool_name: 'read_file', tool_input: {} }), 5000);
+  rows.push({ case: 'no hook matches', baseline: 'an empty async call', base, subject: a, unit: 'µs', target: '≤ 5 µs', met: median(a) <= 5 });
+  const thousand = engine({ BeforeTool: Array.from({ length: 1000 }, (_, i) => ({ matcher: `^tool_${i}$`, hooks: [cmd(`echo ${i}`)] })) });
+  let k = 0;
+  const distinct = await loop(() => thousand.fire('BeforeTool', { tool_name: `other_tool_${k++}`, tool_input: {} }), 2000);
+  rows.push({ case: '1,000 configured hooks, none matches (new tool name each time)', baseline: 'an empty async call', base, subject: distinct, unit: 'µs', target: '≤ 100 µs', met: median(distinct) <= 100 });
+  const same = await loop(() => thousand.fire('BeforeTool', { tool_name: 'read_file', tool_input: {} }), 5000);
+  rows.push({ case: '1,000 configured hooks, none matches (same tool name)', baseline: 'an empty async call', base, subject: same, unit: 'µs', target: '≤ 100 µs', met: median(same) <= 100 });
+}
+
+async function persistentHooks(): Promise<void> {
+  const langs: Array<[string, string, number]> = [
+    ['Node', `node '${path.join(HERE, 'hooks', 'node-hook.mjs')}'`, 15],
+    ['Python', `python3 '${path.join(HERE, 'hooks', 'python-hook.py')}'`, 20],
+  ];
+  for (const [lang, command, count] of langs) {
+    const oneShot = engine({ BeforeTool: [{ hooks: [cmd(command)] }] });
+    const pers = engine({ BeforeTool: [{ hooks: [cmd(command, { persistent: true })] }] });
+    const fields = { tool_name: 'run_shell_command', tool_input: TOOL_INPUT };
+    const a: number[] = [];
+    for (let i = 0; i < n(count) + 2; i++) a.push(await time(() => oneShot.fire('BeforeTool', fields)));
+    const b: number[] = [];
+    for (let i = 0; i < 200; i++) await pers.fire('BeforeTool', fields);
+    for (let i = 0; i < n(3000); i++) b.push(await time(() => pers.fire('BeforeTool', fields)));
+    const r = median(a.slice(2)) / median(b);
+    const met = lang === 'Node' ? median(b) <= 0.3 && r >= 100 : r >= 10;
+    rows.push({ case: `${lang} hook, persistent process`, baseline: `the same ${lang} hook, one-shot process`, base: a.slice(2), subject: b, unit: 'ms', target: lang === 'Node' ? '≤ 0.3 ms and ≥ 100× faster' : 'faster', met, note: `${fmt(r)}× faster` });
+  }
+}
+
+async function coldStart(): Promise<void> {
+  const p = project({ BeforeTool: [{ hooks: [cmd(ALLOW)] }] });
+  const input = path.join(p.dir, 'input.json');
+  fs.writeFileSync(input, JSON.stringify({ tool_name: 'run_shell_command', tool_input: TOOL_INPUT }));
+  const run = (args: string[]) => () =>
+    new Promise<void>((resolve) => {
+      const c = spawn(process.execPath, args, { cwd: p.dir, env: p.env, stdio: 'ignore' });
+      c.on('close', () => resolve());
+    });
+  const [a, b] = await pair(n(12), run(['-e', '0']), run([path.join(ROOT, 'dist', 'cli', 'main.js'), 'fire', 'BeforeTool', '--input', input]), 1);
+  rows.push({ case: 'cold start: `hookline fire` with 1 hook', baseline: '`node -e 0`', base: a, subject: b, unit: 'ms', note: `${fmt(median(b) - median(a))} ms over Node's own start` });
+}
+
+/** Peak memory of firing a 10 MB event, measured in a fresh process. */
+function memory(): void {
+  const script = `
+    import { HookEngine } from ${JSON.stringify(path.join(ROOT, 'dist', 'engine.js'))};
+    const big = 'x'.repeat(10 * 1024 * 1024);
+    const e = new HookEngine({ cwd: process.cwd() });
+    await e.fire('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: { llmContent: 'warm', returnDisplay: '' } });
+    globalThis.gc(); globalThis.gc();
+    const before = process.resourceUsage().maxRSS;
+    const r = await e.fire('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: { llmContent: big, returnDisplay: '' } });
+    const after = process.resourceUsage().maxRSS;
+    console.log(JSON.stringify({ before, after, ok: r.runs[0]?.success }));`;
+  const p = project({ AfterTool: [{ hooks: [cmd(ALLOW)] }] });
+  const file = path.join(p.dir, 'mem.mjs');
+  fs.writeFileSync(file, script);
+  const out = spawnSync(process.execPath, ['--expose-gc', file], { cwd: p.dir, env: p.env, encoding: 'utf8' });
+  try {
+    const { before, after } = JSON.parse(out.stdout.trim().split('\n').pop()!);
+    const copies = ((after - before) * 1024) / (10 * 1024 * 1024);
+    rows.push({ case: 'peak memory added by a 10 MB event', baseline: 'the 10 MB payload', base: [10], subject: [((after - before) * 1024) / 1024 / 1024], unit: 'ms', target: '≤ ~2 copies', met: copies <= 2.2, note: `${copies.toFixed(2)} copies (MiB, not ms)` });
+  } catch {
+    rows.push({ case: 'peak memory added by a 10 MB event', baseline: '—', base: [NaN], subject: [NaN], unit: 'ms', note: `measurement failed: ${out.stderr.slice(0, 200)}` });
+  }
+}
+
+function table(): string {
+  const head = '| case | baseline | baseline median | Hookline median | Hookline p95 | ratio | target | met |\n|---|---|---|---|---|---|---|---|';
+  const lines = rows.map((r) => {
+    const u = r.unit;
+    const ratio = median(r.subject) / median(r.base);
+    return `| ${r.case} | ${r.baseline} | ${fmt(median(r.base))} ${u} | ${fmt(median(r.subject))} ${u} | ${fmt(p95(r.subject))} ${u} | ${Number.isFinite(ratio) ? `${fmt(ratio)}×` : '—'} | ${r.target ?? '—'} | ${r.met === undefined ? (r.note ?? '—') : `${r.met ? 'yes' : 'no'}${r.note ? ` (${r.note})` : ''}`} |`;
+  });
+  return [head, ...lines].join('\n');
+}
+
+const sections: Array<[string, () => Promise<void> | void]> = [
+  ['floor', floor],
+  ['reference', againstReference],
+  ['no match', noMatch],
+  ['persistent', persistentHooks],
+  ['cold start', coldStart],
+  ['memory', memory],
+];
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+for (const [name, fn] of sections) {
+  if (only.length && !only.includes(name)) continue;
+  process.stderr.write(`bench: ${name}…\n`);
+  await fn();
+}
+for (const e of engines) e.close();
+
+const cpu = os.cpus();
+const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
+const md = `# Benchmark results\n\n${new Date().toISOString()} · ${machine}${QUICK ? ' · quick run' : ''}\n\nEach case runs beside its baseline in the same process, alternating, so load on the machine hits both. Ratios are Hookline ÷ baseline (below 1 is faster).\n\n${table()}\n`;
+fs.writeFileSync(path.join(HERE, 'results.md'), md);
+process.stdout.write(md);
+process.exit(0);

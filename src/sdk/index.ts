@@ -1,0 +1,133 @@
+/**
+ * hookline/sdk: write a hook once and run it both as a one-shot command (JSON on stdin, JSON on
+ * stdout) and as a persistent process (one JSON line per event, see src/run/persistent.ts).
+ * No runtime dependencies, so a hook starts fast.
+ */
+import type { EventName } from '../events/names.js';
+import type { HookInput } from '../events/input.js';
+import type { HookOutput } from '../events/output.js';
+import type { LLMResponse } from '../events/model.js';
+
+export type { EventName, HookInput, HookOutput };
+
+/** The input a hook receives, narrowed by `hook_event_name`. */
+export type AnyInput = { [E in EventName]: HookInput<E> & { hook_event_name: E } }[EventName];
+
+export interface HookContext {
+  /** True when running as a persistent process. */
+  persistent: boolean;
+}
+
+export type Handler = (input: AnyInput, ctx: HookContext) => HookOutput | void | undefined | Promise<HookOutput | void | undefined>;
+
+export interface DefineOptions {
+  /** Persistent mode: handle events concurrently (default: one at a time, in order). */
+  concurrent?: boolean;
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  /** Forces the mode; by default HOOKLINE_PERSISTENT=1 selects persistent mode. */
+  persistent?: boolean;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let s = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) s += chunk as string;
+  return s;
+}
+
+async function oneShot(handler: Handler, io: Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>>): Promise<number> {
+  const input = JSON.parse(await readAll(io.stdin)) as AnyInput;
+  try {
+    const out = await handler(input, { persistent: false });
+    if (out) io.stdout.write(JSON.stringify(out));
+    return 0;
+  } catch (err) {
+    io.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+async function persistent(handler: Handler, concurrent: boolean, io: Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>>): Promise<number> {
+  const reply = (msg: unknown) => io.stdout.write(JSON.stringify(msg) + '\n');
+  const handle = async (id: unknown, input: AnyInput) => {
+    try {
+      const out = await handler(input, { persistent: true });
+      reply({ id, output: out ?? null });
+    } catch (err) {
+      reply({ id, exitCode: 1, stderr: err instanceof Error ? err.message : String(err) });
+    }
+  };
+  reply({ hookline: 'ready', concurrent });
+  let buffer = '';
+  let chain: Promise<void> = Promise.resolve();
+  io.stdin.setEncoding('utf8');
+  for await (const chunk of io.stdin) {
+    buffer += chunk as string;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) !== -1) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      let req: { id?: unknown; input?: AnyInput };
+      try {
+        req = JSON.parse(line);
+      } catch {
+        io.stderr.write(`hookline/sdk: ignoring a line that is not JSON\n`);
+        continue;
+      }
+      if (concurrent) void handle(req.id, req.input as AnyInput);
+      else chain = chain.then(() => handle(req.id, req.input as AnyInput));
+    }
+  }
+  await chain;
+  return 0;
+}
+
+/** Runs `handler` as this process's hook, in whichever mode Hookline started it. */
+export async function defineHook(handler: Handler, opts: DefineOptions = {}): Promise<void> {
+  const io = { stdin: opts.stdin ?? process.stdin, stdout: opts.stdout ?? process.stdout, stderr: opts.stderr ?? process.stderr };
+  const isPersistent = opts.persistent ?? process.env.HOOKLINE_PERSISTENT === '1';
+  const code = isPersistent ? await persistent(handler, opts.concurrent ?? false, io) : await oneShot(handler, io);
+  if (!opts.stdout) process.exitCode = code;
+}
+
+// Output builders: small, typed shortcuts for what hooks answer most.
+
+export const allow = (extra: HookOutput = {}): HookOutput => ({ decision: 'allow', ...extra });
+export const deny = (reason: string, extra: HookOutput = {}): HookOutput => ({ decision: 'deny', reason, ...extra });
+export const ask = (systemMessage?: string): HookOutput => ({ decision: 'ask', ...(systemMessage ? { systemMessage } : {}) });
+export const stop = (stopReason: string): HookOutput => ({ continue: false, stopReason });
+export const message = (systemMessage: string): HookOutput => ({ systemMessage });
+
+/** Context for the model: SessionStart, BeforeAgent or AfterTool. */
+export const addContext = (event: 'SessionStart' | 'BeforeAgent' | 'AfterTool', additionalContext: string): HookOutput => ({
+  hookSpecificOutput: { hookEventName: event, additionalContext },
+});
+
+/** BeforeTool: arguments merged over the model's. */
+export const rewriteToolInput = (toolInput: Record<string, unknown>): HookOutput => ({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: toolInput } });
+
+/** AfterTool: run another tool whose result replaces this one's. */
+export const tailToolCall = (name: string, args: Record<string, unknown> = {}): HookOutput => ({ hookSpecificOutput: { hookEventName: 'AfterTool', tailToolCallRequest: { name, args } } });
+
+const textResponse = (text: string): LLMResponse => ({ candidates: [{ content: { role: 'model', parts: [text] }, finishReason: 'STOP' }] });
+
+/** AfterModel: replaces the chunk's text. */
+export const replaceResponse = (text: string): HookOutput => ({ hookSpecificOutput: { hookEventName: 'AfterModel', llm_response: textResponse(text) } });
+
+/** BeforeModel: skips the model call and answers `text` instead. */
+export const syntheticResponse = (text: string, reason = 'answered by a hook'): HookOutput => ({
+  decision: 'deny',
+  reason,
+  hookSpecificOutput: { hookEventName: 'BeforeModel', llm_response: textResponse(text) },
+});
+
+/** BeforeToolSelection: the tool-calling mode and the allowed tools. */
+export const selectTools = (mode: 'AUTO' | 'ANY' | 'NONE', allowedFunctionNames: string[] = []): HookOutput => ({
+  hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { mode, allowedFunctionNames } },
+});
+
+/** AfterAgent: reject the answer and send `reason` back as a new prompt. */
+export const retry = (reason: string): HookOutput => ({ decision: 'deny', reason });
