@@ -11,7 +11,8 @@ import type { ConfigProblem } from './config/problems.js';
 import { userGeminiDir } from './config/paths.js';
 import { Planner, type Plan } from './plan/plan.js';
 import { matchValue } from './plan/matcher.js';
-import { runCommand } from './run/command.js';
+import { runCommand, LARGE_INPUT } from './run/command.js';
+import { approxJsonSize } from './run/serialize.js';
 import { PersistentProcess } from './run/persistent.js';
 import { runFunction } from './run/function.js';
 import { sanitizeEnv } from './run/env.js';
@@ -91,11 +92,12 @@ export interface EngineEvents {
   warning: [string];
 }
 
-// Parallel hooks share one input object: serialise it once, not once per hook.
-const serialised = new WeakMap<object, string>();
-function stdinFor(input: AnyHookInput): string {
+// Parallel hooks share one input object: serialise it once, not once per hook. A large input is
+// streamed to each hook instead, so no full JSON copy of it is ever held.
+const serialised = new WeakMap<object, string | { json: unknown }>();
+function stdinFor(input: AnyHookInput): string | { json: unknown } {
   let s = serialised.get(input);
-  if (s === undefined) serialised.set(input, (s = JSON.stringify(input)));
+  if (s === undefined) serialised.set(input, (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? { json: input } : JSON.stringify(input)));
   return s;
 }
 

@@ -1,4 +1,3 @@
-import { metrics, trace, SpanStatusCode } from '@opentelemetry/api';
 import type { EventName } from './events/names.js';
 import type { Source } from './config/schema.js';
 
@@ -20,17 +19,45 @@ export interface HookEndEvent extends HookStartEvent {
   error?: string;
 }
 
-// No-ops until the host application registers an OpenTelemetry SDK.
-const meter = metrics.getMeter('hookline');
-const calls = meter.createCounter('hookline.hook_call.count', { description: 'Hook runs' });
-const latency = meter.createHistogram('hookline.hook_call.latency', { description: 'Hook run time', unit: 'ms' });
-const tracer = trace.getTracer('hookline');
+type Api = typeof import('@opentelemetry/api');
+interface Instruments {
+  api: Api;
+  calls: ReturnType<ReturnType<Api['metrics']['getMeter']>['createCounter']>;
+  latency: ReturnType<ReturnType<Api['metrics']['getMeter']>['createHistogram']>;
+}
 
+// @opentelemetry/api keeps its registered providers under this global. Without it no SDK is set
+// up and every record would be a no-op, so the API is not even loaded (it costs start-up time).
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+let instruments: Instruments | undefined;
+let loading: Promise<void> | undefined;
+
+function load(): void {
+  loading ??= import('@opentelemetry/api').then((api) => {
+    const meter = api.metrics.getMeter('hookline');
+    instruments = {
+      api,
+      calls: meter.createCounter('hookline.hook_call.count', { description: 'Hook runs' }),
+      latency: meter.createHistogram('hookline.hook_call.latency', { description: 'Hook run time', unit: 'ms' }),
+    };
+  });
+}
+
+/** One record per hook run: a `gemini_cli.hook_call` span plus count and latency metrics. */
 export function recordHookCall(e: HookEndEvent): void {
-  const attrs = { 'hook_event_name': e.event, 'hook_name': e.name, 'hook_source': e.source, success: e.success };
+  if (!(globalThis as Record<symbol, unknown>)[OTEL_GLOBAL]) return;
+  if (!instruments) {
+    load();
+    void loading!.then(() => recordHookCall(e));
+    return;
+  }
+  const { api, calls, latency } = instruments;
+  const attrs = { hook_event_name: e.event, hook_name: e.name, hook_source: e.source, success: e.success };
   calls.add(1, attrs);
   latency.record(e.durationMs, attrs);
-  const span = tracer.startSpan('gemini_cli.hook_call', { attributes: { ...attrs, exit_code: e.exitCode ?? -1, duration_ms: e.durationMs, ...(e.decision ? { decision: e.decision } : {}) } });
-  if (!e.success) span.setStatus({ code: SpanStatusCode.ERROR, message: e.error });
+  const span = api.trace.getTracer('hookline').startSpan('gemini_cli.hook_call', {
+    attributes: { ...attrs, exit_code: e.exitCode ?? -1, duration_ms: e.durationMs, ...(e.decision ? { decision: e.decision } : {}) },
+  });
+  if (!e.success) span.setStatus({ code: api.SpanStatusCode.ERROR, message: e.error });
   span.end();
 }

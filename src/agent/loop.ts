@@ -23,7 +23,7 @@ import {
 } from '../apply/index.js';
 import { estimateTokens, fromStableMessages, toModelMessages, toStableRequest, type Message, type ToolCall, type ToolOutcome } from './history.js';
 import type { Session } from './session.js';
-import type { AgentTool, ToolContext } from './tools/types.js';
+import type { AgentTool, ToolContext, ToolResult } from './tools/types.js';
 import { findTool } from './tools/index.js';
 import { hookLine } from './display.js';
 
@@ -266,6 +266,8 @@ export class Agent {
         this.o.io.notice(`🔧 ${call.name} ${JSON.stringify(call.args)} → ${r.outcome.isError ? r.outcome.output.split('\n')[0] : 'done'}`);
         results.push(r.outcome);
         if (r.stop) {
+          // Every call needs a result in history, or the next request to the model is malformed.
+          for (const c of calls.slice(results.length)) results.push({ id: c.id, name: c.name, output: 'Tool call not run: a hook stopped the agent before it.', isError: true });
           this.session.push({ role: 'tool', results });
           throw new StopTurn('stopped', r.stop, answer);
         }
@@ -291,6 +293,8 @@ export class Agent {
       ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
       ...(cfg.topK !== undefined ? { topK: cfg.topK } : {}),
       maxRetries: 0,
+      // Errors arrive as 'error' parts below and are reported once; the default logs a stack trace.
+      onError: () => {},
     });
     let text = '';
     let chunks = 0;
@@ -370,7 +374,14 @@ export class Agent {
       if (refused) return fail(refused);
     } else this.show(be.systemMessage);
     const ctx: ToolContext = { cwd: this.engine.cwd, signal: new AbortController().signal, env: this.o.toolEnv ?? {} };
-    const result = await t.run(args as never, ctx);
+    let result: ToolResult;
+    try {
+      result = await t.run(args as never, ctx);
+    } catch (err) {
+      // A tool that throws is a failed call the model can read, not the end of the turn.
+      const message = err instanceof Error ? err.message : String(err);
+      result = { llmContent: `Error running ${t.name}: ${message}`, returnDisplay: message, error: { message, type: 'execution_failed' } };
+    }
     let llmContent = result.llmContent + (be.inputModified ? INPUT_MODIFIED_NOTE : '');
     const at = await this.fire('AfterTool', {
       tool_name: t.name,

@@ -5,12 +5,18 @@ import { formatProblem, jsonPath } from '../config/problems.js';
 import { closestEvent } from '../config/validate.js';
 import { readInput, resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
+import { dialectOf, rejectDialectOptions } from './dialect.js';
 
 export interface FireOptions {
   input?: string;
   cwd?: string;
   sessionId?: string;
   transcriptPath?: string;
+  /** gemini (default), mm or spatialagent; the other dialects are handled in dialects.ts. */
+  dialect?: string;
+  config?: string;
+  model?: string;
+  baseUrl?: string;
 }
 
 /** Checks the types of the fields that are present; absent fields are left to the hooks. */
@@ -24,6 +30,9 @@ function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, un
 }
 
 export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
+  const dialect = dialectOf(opts.dialect);
+  if (dialect !== 'gemini') return (await import('./dialects.js')).fireDialect(dialect, eventArg, opts);
+  rejectDialectOptions(opts);
   if (!isEventName(eventArg)) {
     const hint = closestEvent(eventArg);
     throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${EVENT_NAMES.join(', ')}`);

@@ -18,6 +18,10 @@ program
   .option('--cwd <dir>', 'session folder (default: the current folder)')
   .option('--session-id <id>', 'session id (default: a new one)')
   .option('--transcript-path <path>', 'transcript file path')
+  .option('--dialect <name>', 'gemini | mm | spatialagent: event names, input and configuration of that hook system', 'gemini')
+  .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json)")
+  .option('--model <spec>', 'spatialagent prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
+  .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
   .action(async (event: string, opts) => fire(event, opts));
 
 program
@@ -32,8 +36,10 @@ program
   .description('report every configuration problem (exit 1 on errors)')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .action((opts) => {
-    process.exitCode = validate(opts);
+  .option('--dialect <name>', 'gemini | mm | spatialagent', 'gemini')
+  .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json)")
+  .action(async (opts) => {
+    process.exitCode = await validate(opts);
   });
 
 for (const [cmd, enabled] of [['enable', true], ['disable', false]] as const) {

@@ -1,9 +1,13 @@
 import { HookEngine } from '../engine.js';
 import { formatProblem } from '../config/problems.js';
 import { resolveDir } from './io.js';
+import { dialectOf, rejectDialectOptions } from './dialect.js';
 
 /** Prints every configuration problem; exit status 1 when any is an error. */
-export function validate(opts: { cwd?: string; json?: boolean }): number {
+export function validate(opts: { cwd?: string; json?: boolean; dialect?: string; config?: string }): number | Promise<number> {
+  const dialect = dialectOf(opts.dialect);
+  if (dialect !== 'gemini') return import('./dialects.js').then((m) => m.validateDialect(dialect, opts));
+  rejectDialectOptions(opts);
   const engine = new HookEngine({ cwd: resolveDir(opts.cwd), watchConfig: false });
   const problems = engine.problems;
   const errors = problems.filter((p) => p.severity === 'error').length;

@@ -24,9 +24,22 @@ export function compileMatcher(event: EventName, matcher: string | undefined): C
   } catch {
     return (v) => v === undefined || v === '' || v === m;
   }
-  // A plain name (no regex syntax) needs no regex engine.
-  if (/^[\w-]+$/.test(m)) return (v) => v === undefined || v === '' || v.includes(m);
+  // Plain names (`write_file`, `write_file|replace`) need no regex engine: a substring test.
+  if (/^[\w-]+(\|[\w-]+)*$/.test(m)) {
+    const names = m.split('|');
+    return (v) => v === undefined || v === '' || names.some((n) => v.includes(n));
+  }
   return (v) => v === undefined || v === '' || re.test(v);
+}
+
+/**
+ * The exact names a tool matcher accepts when it is an anchored list of plain names
+ * (`^read_file$`, `^(write_file|replace)$`), so a planner can look hooks up by name.
+ */
+export function exactNames(event: EventName, matcher: string | undefined): string[] | undefined {
+  if (matcher === undefined || CATALOG[event].matchOn.kind !== 'tool') return undefined;
+  const m = /^\^(?:\((?:\?:)?([\w-]+(?:\|[\w-]+)*)\)|([\w-]+))\$$/.exec(matcher.trim());
+  return m ? (m[1] ?? m[2]).split('|') : undefined;
 }
 
 /** The value an input is matched on, or undefined when the event has none. */

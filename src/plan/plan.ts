@@ -1,6 +1,6 @@
 import { hookKey, SOURCE_PRIORITY, type HookEntry } from '../config/schema.js';
 import type { EventName } from '../events/names.js';
-import { compileMatcher, type CompiledMatcher } from './matcher.js';
+import { compileMatcher, exactNames, type CompiledMatcher } from './matcher.js';
 
 export interface Plan {
   event: EventName;
@@ -12,6 +12,15 @@ interface Indexed {
   entry: HookEntry;
   match: CompiledMatcher;
   key: string;
+  /** Position in priority order, to merge indexed and scanned hooks back in order. */
+  order: number;
+}
+
+/** One event's hooks: those with an exact-name matcher by name, the rest in a list to scan. */
+interface EventIndex {
+  all: Indexed[];
+  byName: Map<string, Indexed[]>;
+  scan: Indexed[];
 }
 
 /**
@@ -19,17 +28,22 @@ interface Indexed {
  * short array (empty for events nobody hooks).
  */
 export class Planner {
-  private byEvent = new Map<EventName, Indexed[]>();
+  private byEvent = new Map<EventName, EventIndex>();
   /** Plans by event and matched value: agents fire the same few tool names over and over. */
   private memo = new Map<string, Plan | undefined>();
 
   constructor(entries: readonly HookEntry[]) {
     const sorted = [...entries].sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
+    let order = 0;
     for (const entry of sorted) {
       if (!entry.enabled) continue;
-      let list = this.byEvent.get(entry.event);
-      if (!list) this.byEvent.set(entry.event, (list = []));
-      list.push({ entry, match: compileMatcher(entry.event, entry.matcher), key: hookKey(entry.hook) });
+      let index = this.byEvent.get(entry.event);
+      if (!index) this.byEvent.set(entry.event, (index = { all: [], byName: new Map(), scan: [] }));
+      const h: Indexed = { entry, match: compileMatcher(entry.event, entry.matcher), key: hookKey(entry.hook), order: order++ };
+      index.all.push(h);
+      const names = exactNames(entry.event, entry.matcher);
+      if (!names) index.scan.push(h);
+      else for (const n of new Set(names)) index.byName.set(n, [...(index.byName.get(n) ?? []), h]);
     }
   }
 
@@ -39,15 +53,23 @@ export class Planner {
 
   /** Enabled hooks for the event, matched, deduplicated by `name:command` (first wins). */
   plan(event: EventName, matchOn: string | undefined): Plan | undefined {
-    const list = this.byEvent.get(event);
-    if (!list) return undefined;
+    const index = this.byEvent.get(event);
+    if (!index) return undefined;
     const key = matchOn === undefined ? event : `${event}\0${matchOn}`;
     const hit = this.memo.get(key);
     if (hit !== undefined || this.memo.has(key)) return hit;
     if (this.memo.size > 1000) this.memo.clear();
-    const plan = this.compute(event, list, matchOn);
+    const plan = this.compute(event, this.candidates(index, matchOn), matchOn);
     this.memo.set(key, plan);
     return plan;
+  }
+
+  /** Hooks that may match: every hook without a value, else the named ones plus those to scan. */
+  private candidates(index: EventIndex, value: string | undefined): Indexed[] {
+    if (!value || !index.byName.size) return index.all;
+    const named = index.byName.get(value);
+    if (!named) return index.scan;
+    return [...named, ...index.scan].sort((a, b) => a.order - b.order);
   }
 
   private compute(event: EventName, list: Indexed[], matchOn: string | undefined): Plan | undefined {

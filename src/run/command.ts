@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseHookText } from '../decide/parse.js';
+import { writeJson } from './serialize.js';
 import type { RunResult } from './result.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -19,8 +22,8 @@ export interface CommandRun {
   command: string;
   cwd: string;
   env: Record<string, string>;
-  /** The JSON text written to stdin. */
-  stdin: string;
+  /** What the hook reads on stdin: JSON text, or a value to serialise (large inputs). */
+  stdin: string | { json: unknown };
   timeoutMs?: number;
   signal?: AbortSignal;
   shell?: string;
@@ -79,12 +82,14 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
     const shell = run.shell ?? 'bash';
     // stdin is a socket, so bash would take us for rshd and source ~/.bashrc when SHLVL is unset.
     const args = path.basename(shell) === 'bash' ? ['--norc', '-c', run.command] : ['-c', run.command];
+    const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
     const child = spawn(shell, args, {
       cwd: run.cwd,
       env: run.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
       detached: true,
     });
+    if (stdinFd !== undefined) fs.closeSync(stdinFd);
     const pid = child.pid;
 
     const stop = (why: string | undefined) => {
@@ -171,9 +176,33 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       finish();
     });
 
-    child.stdin!.on('error', () => {
-      // EPIPE: the hook exited without reading its input. That is allowed.
-    });
-    child.stdin!.end(run.stdin);
+    if (child.stdin) {
+      child.stdin.on('error', () => {
+        // EPIPE: the hook exited without reading its input. That is allowed.
+      });
+      child.stdin.end(run.stdin as string);
+    }
   });
+}
+
+/** Inputs past this size reach the hook through an unlinked temp file instead of a pipe. */
+export const LARGE_INPUT = 1024 * 1024;
+
+/**
+ * Writes a large input to a private temp file in 1 MiB slices and returns a read descriptor on
+ * it, already unlinked: the hook reads it at memory speed, and Hookline never holds a second
+ * full copy of the input as a Buffer (a pipe write would).
+ */
+function inputFile(input: string | { json: unknown }): number {
+  const file = path.join(os.tmpdir(), `hookline-input-${process.pid}-${randomUUID()}`);
+  const w = fs.openSync(file, 'wx', 0o600);
+  try {
+    if (typeof input !== 'string') writeJson(w, input.json);
+    else for (let i = 0; i < input.length; i += LARGE_INPUT) fs.writeSync(w, input.slice(i, i + LARGE_INPUT));
+  } finally {
+    fs.closeSync(w);
+  }
+  const r = fs.openSync(file, 'r');
+  fs.unlinkSync(file);
+  return r;
 }

@@ -4,10 +4,10 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { tmpFile } from '../helpers.js';
-import { agentProject, fixture, on, readJsonl, respond, texts, transcripts, when, lastUser } from './e2e-util.js';
+import { agentProject, fixture, on, readJsonl, respond, texts, transcripts, when, lastUser, type AgentProject } from './e2e-util.js';
 
 /** The messages recorded in the project's session transcript. */
-const transcriptText = (p: { home: string; dir: string }): string => transcripts(p as never).map((f) => fs.readFileSync(f, 'utf8')).join('');
+const transcriptText = (p: AgentProject): string => transcripts(p).map((f) => fs.readFileSync(f, 'utf8')).join('');
 
 describe('BeforeAgent', () => {
   test('additionalContext reaches the model with the prompt, escaped, for this turn', async () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tmpFile } from '../helpers.js';
-import { agentProject, on, readJsonl, respond, texts, lastUser, type AgentProject } from './e2e-util.js';
+import { agentProject, hookEntry, on, readJsonl, respond, texts, lastUser, type AgentProject } from './e2e-util.js';
 
 const inputs = (log: string) => readJsonl(log).map((i) => `${i.hook_event_name}:${i.source ?? i.reason ?? i.trigger ?? ''}`);
 
@@ -64,6 +64,35 @@ describe('SessionStart and SessionEnd', () => {
     const r = await p.run({ prompt: 'hi', script: [{ text: 'x' }], args: ['--resume'] });
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /no saved session/);
+  });
+});
+
+describe('interactive commands', () => {
+  test('/hooks disable and enable switch a hook off and on for the next prompts', async () => {
+    const p = agentProject({ hooks: { BeforeAgent: [{ hooks: [hookEntry(respond(null, { decision: 'deny', reason: 'gate closed' }), { name: 'gate' })] }] } });
+    const input = 'one\n/hooks disable gate\ntwo\n/hooks enable gate\nthree\n/quit\n';
+    const r = await p.run({ input, script: [{ text: 'answer two' }, { text: 'unused' }] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.calls.length, 1, 'only the prompt sent while the hook was off reached the model');
+    assert.deepEqual(texts(r.calls[0], 'user'), ['two']);
+    assert.equal((r.stderr.match(/Prompt blocked by hook: gate closed/g) ?? []).length, 2);
+    assert.match(r.stdout, /Hook "gate" disabled/);
+  });
+
+  test('AfterAgent clearContext: the next prompt starts from an empty history', async () => {
+    const p = agentProject({ hooks: { AfterAgent: on(respond(null, { hookSpecificOutput: { hookEventName: 'AfterAgent', clearContext: true } })) } });
+    const r = await p.run({ input: 'my name is Ada\nwhat is my name?\n/quit\n', script: [{ text: 'Hi Ada' }, { text: 'I do not know' }] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(texts(r.calls[1], 'user'), ['what is my name?']);
+    assert.deepEqual(texts(r.calls[1], 'assistant'), []);
+  });
+
+  test('an unknown command is reported and the session goes on', async () => {
+    const p = agentProject({});
+    const r = await p.run({ input: '/frobnicate\nhello\n/quit\n', script: [{ text: 'hi there' }] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /unknown command \/frobnicate/);
+    assert.match(r.stdout, /hi there/);
   });
 });
 
@@ -153,7 +182,7 @@ describe('the exact input of every event', () => {
 
   test("each event's own fields", () => {
     assert.ok(all, 'needs the first test');
-    const own = (i: any) => Object.fromEntries(Object.entries(i).filter(([k]) => !BASE.includes(k)));
+    const own = (i: any): any => Object.fromEntries(Object.entries(i).filter(([k]) => !BASE.includes(k)));
     const byEvent = (e: string) => all.filter((i) => i.hook_event_name === e).map(own);
     const prompt = 'copy a.txt to b.txt';
     assert.deepEqual(byEvent('SessionStart'), [{ source: 'startup' }]);

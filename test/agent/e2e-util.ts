@@ -63,10 +63,8 @@ export interface AgentRun {
 }
 
 export interface AgentProject extends Project {
-  /** Folder beside the project for logs and scripts. */
+  /** Folder beside the project for the scripts and model-call logs. */
   base: string;
-  /** A path in `base`, e.g. for a hook's stdin log. */
-  file: (name: string) => string;
   run: (opts: RunOptions) => Promise<AgentRun>;
 }
 
@@ -89,8 +87,7 @@ let runs = 0;
 export function agentProject(settings: Record<string, unknown> = {}): AgentProject {
   const p = makeProject({ project: settings });
   const base = path.dirname(p.dir);
-  const file = (name: string) => path.join(base, name);
-  return { ...p, base, file, run: (opts) => runAgent(p, base, opts) };
+  return { ...p, base, run: (opts) => runAgent(p, base, opts) };
 }
 
 async function runAgent(p: Project, base: string, opts: RunOptions): Promise<AgentRun> {
@@ -155,16 +152,6 @@ export function toolResults(call: ModelCall): ToolResultSeen[] {
   for (const m of call.prompt) {
     if (m.role !== 'tool' || !Array.isArray(m.content)) continue;
     for (const p of m.content) if (p.type === 'tool-result') out.push({ toolCallId: p.toolCallId, toolName: p.toolName, type: p.output?.type, value: String(p.output?.value ?? '') });
-  }
-  return out;
-}
-
-/** Tool calls the model made earlier, as replayed to it in a call's prompt. */
-export function toolCallsSeen(call: ModelCall): Array<{ toolCallId: string; toolName: string; input: unknown }> {
-  const out: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
-  for (const m of call.prompt) {
-    if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
-    for (const p of m.content) if (p.type === 'tool-call') out.push({ toolCallId: p.toolCallId, toolName: p.toolName, input: p.input });
   }
   return out;
 }

@@ -107,7 +107,7 @@ function allNames(dir: string): string[] {
 describe('builtin tools', () => {
   test('have Gemini CLI names, kinds and argument names', () => {
     const byName = Object.fromEntries(builtinTools().map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(byName).sort(), ['glob', 'list_directory', 'read_file', 'replace', 'run_shell_command', 'search_file_content', 'write_file']);
+    assert.deepEqual(Object.keys(byName).sort(), ['glob', 'list_directory', 'read_file', 'replace', 'run_code', 'run_shell_command', 'search_file_content', 'write_file']);
     const keys = (n: string) => Object.keys(byName[n].parameters.shape).sort();
     assert.deepEqual(keys('read_file'), ['end_line', 'file_path', 'start_line']);
     assert.deepEqual(keys('write_file'), ['content', 'file_path']);

@@ -129,7 +129,7 @@ describe('runtime hooks through the engine', () => {
 
   test('they survive reload() and a settings change', async () => {
     const p = makeProject({ user: {} });
-    const engine = engineFor(p, { watchConfig: true });
+    const engine = engineFor(p, { watchConfig: true, configCheckIntervalMs: 0 });
     let n = 0;
     engine.register({ event: 'SessionStart', name: 'counter', action: () => { n++; } });
     engine.reload();

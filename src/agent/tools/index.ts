@@ -4,6 +4,7 @@ import { listDirectory } from './list-directory.js';
 import { readFile } from './read-file.js';
 import { replace } from './replace.js';
 import { runShellCommand } from './shell.js';
+import { runCode } from './run-code.js';
 import type { AgentTool } from './types.js';
 import { writeFile } from './write-file.js';
 
@@ -19,7 +20,7 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = { grep_search: 'se
 
 /** The agent's built-in tools, with Gemini CLI's names and argument names. */
 export function builtinTools(): AgentTool[] {
-  return [readFile, writeFile, replace, listDirectory, glob, grepSearch, runShellCommand];
+  return [readFile, writeFile, replace, listDirectory, glob, grepSearch, runShellCommand, runCode];
 }
 
 /** Looks a tool up by name, accepting legacy aliases. */

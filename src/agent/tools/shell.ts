@@ -59,7 +59,7 @@ function untrusted(text: string): string {
   return `<untrusted_context>\n${text.replaceAll('</untrusted_context>', '&lt;/untrusted_context&gt;')}\n</untrusted_context>`;
 }
 
-function report(o: Outcome, timeoutMs: number): ToolResult {
+export function report(o: Outcome, timeoutMs: number): ToolResult {
   if (o.aborted || o.timedOut) {
     const why = o.timedOut
       ? `Command was automatically cancelled because it exceeded the timeout of ${timeoutMs >= 60_000 ? `${(timeoutMs / 60_000).toFixed(1)} minutes` : `${timeoutMs / 1000} seconds`}.`

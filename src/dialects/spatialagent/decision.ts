@@ -59,7 +59,8 @@ export function findDecisionJson(text: string): Decision | undefined {
  * case, as a whole word, with its -s/-ed/-ing forms: blocks, blocked, blocking, denies, denied,
  * denying, rejects, rejected, rejecting) that is not negated. An occurrence is negated when one
  * of the three words before it, in the same clause, is a negation: not, no, never, nothing,
- * none, neither, nor, without, cannot, or a word ending in n't (don't, doesn't, shouldn't…).
+ * none, neither, nor, without, cannot, or a word ending in n't (don't, doesn't, shouldn't…, also
+ * written without the apostrophe).
  * A clause ends at . , ; : ! ? a line break, or the word "but".
  *
  * So "do not block", "don't deny", "no reason to reject", "not blocking", "there is nothing to
@@ -67,7 +68,7 @@ export function findDecisionJson(text: string): Decision | undefined {
  * block. Words that merely contain a keyword (unblocked, blockchain, denylist) do not count.
  */
 const KEYWORD = /\b(?:block(?:s|ed|ing)?|den(?:y|ies|ied|ying)|reject(?:s|ed|ing)?)\b/gi;
-const NEGATIONS = new Set(['not', 'no', 'never', 'nothing', 'none', 'neither', 'nor', 'without', 'cannot']);
+const NEGATIONS = new Set(['not', 'no', 'never', 'nothing', 'none', 'neither', 'nor', 'without', 'cannot', 'dont', 'doesnt', 'didnt', 'isnt', 'shouldnt', 'wont', 'cant']);
 
 function isNegation(word: string): boolean {
   const w = word.toLowerCase().replace(/’/g, "'");

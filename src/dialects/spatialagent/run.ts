@@ -1,0 +1,166 @@
+/**
+ * Runs SpatialAgent hooks. An event's hooks run in order; the first `block` stops the chain and
+ * is the result. `bash` hooks: exit 0 approves, non-zero blocks, and a JSON
+ * `{"decision", "reason"}` in the output decides instead when present. `prompt` hooks: the
+ * agent's model answers the prompt. A hook that errors (cannot start, times out, its model
+ * fails, its output floods) approves, as the seed says.
+ */
+import os from 'node:os';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { runCommand } from '../../run/command.js';
+import type { SaEvent } from './events.js';
+import type { SaConfig, SaHook } from './config.js';
+import { saMatches } from './matcher.js';
+import { contextEnv, expandPlain, expandShell, normalizeContext, type SaContext } from './variables.js';
+import { decideFromAnswer, findDecisionJson } from './decision.js';
+
+export interface SaFireOptions {
+  /** The project folder: bash hooks run here. Default: process.cwd(). */
+  cwd?: string;
+  /** SpatialAgent hands its own environment (plus the variables) to hooks. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The agent's model, for prompt hooks. Without one a prompt hook approves ("No LLM for prompt hook"). */
+  model?: LanguageModelV3;
+  signal?: AbortSignal;
+  /** Numbers the display lines across a turn. Default: from 1. */
+  counter?: { next: number };
+}
+
+export interface SaOutput {
+  decision: 'approve' | 'block';
+  /** Why it blocked; '' when it approves. */
+  reason: string;
+}
+
+export interface SaRun {
+  n: number;
+  event: SaEvent;
+  type: 'bash' | 'prompt';
+  /** Where the hook is in the settings file. */
+  path: string;
+  /** The command as written (bash). */
+  command?: string;
+  /** The prompt as written (prompt). */
+  prompt?: string;
+  /** What ran: the command with its variables filled in (shell-escaped), or the prompt sent to the model. */
+  expanded: string;
+  exitCode: number | null;
+  /** False when the hook errored (it then approves). */
+  success: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  /** The model's answer (prompt hooks). */
+  answer?: string;
+  error?: string;
+  timedOut?: boolean;
+  decision: 'approve' | 'block';
+  reason: string;
+  line: string;
+}
+
+export interface SaFireResult {
+  event: SaEvent;
+  context: SaContext;
+  output: SaOutput;
+  runs: SaRun[];
+  lines: string[];
+}
+
+type Outcome = Omit<SaRun, 'n' | 'event' | 'type' | 'path' | 'command' | 'prompt' | 'line'>;
+
+function signalCode(sig: NodeJS.Signals): number {
+  return -(os.constants.signals[sig] ?? 1);
+}
+
+export async function runSaBashHook(hook: SaHook, context: SaContext, opts: SaFireOptions = {}): Promise<Outcome> {
+  const expanded = expandShell(hook.command!, context);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, contextEnv(context));
+  const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash' });
+  const base = { expanded, exitCode: r.exitCode, durationMs: Math.round(r.durationMs * 1000) / 1000, stdout: r.stdout, stderr: r.stderr };
+  const errored = (error: string): Outcome => ({ ...base, success: false, error, ...(r.timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error });
+  if (r.timedOut) return errored(`Hook timed out after ${hook.timeoutSeconds}s`);
+  // Killed by us (cancel, stdout flood) or never started: an error. Killed by anything else: a non-zero exit.
+  if (r.error && !r.error.startsWith('Hook killed by signal')) return errored(`Hook error: ${r.error}`);
+  // As SpatialAgent: the decision is looked for in stdout then stderr, and wins over the exit code.
+  const json = findDecisionJson(r.stdout + r.stderr);
+  if (json) return { ...base, success: true, ...json };
+  const code = r.signal ? signalCode(r.signal) : r.exitCode ?? 0;
+  if (code === 0) return { ...base, success: true, decision: 'approve', reason: '' };
+  return { ...base, success: true, decision: 'block', reason: `Command exited with code ${code}` };
+}
+
+export async function runSaPromptHook(hook: SaHook, context: SaContext, opts: SaFireOptions = {}): Promise<Outcome> {
+  const expanded = expandPlain(hook.prompt!, context);
+  const started = performance.now();
+  const base = { expanded, exitCode: null, stdout: '', stderr: '' };
+  const took = () => Math.round((performance.now() - started) * 1000) / 1000;
+  if (!opts.model) return { ...base, durationMs: 0, success: false, error: 'No LLM for prompt hook', decision: 'approve', reason: 'No LLM for prompt hook' };
+  // A ref'd timer, not AbortSignal.timeout: that one would let the process exit mid-wait.
+  const ac = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ac.abort(new Error('timeout'));
+  }, hook.timeoutSeconds * 1000);
+  const onCancel = () => ac.abort(new Error('cancelled'));
+  if (opts.signal?.aborted) onCancel();
+  else opts.signal?.addEventListener('abort', onCancel, { once: true });
+  const signal = ac.signal;
+  try {
+    // Loaded on demand: the AI SDK is only needed when a prompt hook runs.
+    const { generateText } = await import('ai');
+    const r = await generateText({ model: opts.model, prompt: expanded, abortSignal: signal, maxRetries: 0 });
+    const answer = r.text;
+    return { ...base, durationMs: took(), success: true, answer, stdout: answer, ...decideFromAnswer(answer) };
+  } catch (e) {
+    const error = timedOut ? `Hook timed out after ${hook.timeoutSeconds}s` : `Hook error: ${(e as Error)?.message ?? String(e)}`;
+    return { ...base, durationMs: took(), success: false, error, ...(timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error };
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCancel);
+  }
+}
+
+function firstLine(s: string, max = 60): string {
+  const line = s.split('\n')[0];
+  const chars = [...line];
+  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : line;
+}
+
+/** `🪝 <n>. <Event> · <command, or prompt: its first line> → approve | block: <reason> | approve (<error>)`. */
+export function saDisplayLine(n: number, event: SaEvent, hook: SaHook, o: Pick<Outcome, 'decision' | 'reason' | 'error'>): string {
+  const label = hook.type === 'bash' ? hook.command! : `prompt: ${firstLine(hook.prompt!)}`;
+  const decision = o.decision === 'block' ? `block${o.reason ? `: ${firstLine(o.reason, 200)}` : ''}` : o.error ? `approve (${o.error})` : 'approve';
+  return `🪝 ${n}. ${event} · ${label} → ${decision}`;
+}
+
+/** Fires one event: the matching hooks in order, until one blocks. Never throws for a hook's failure. */
+export async function fireSpatialAgent(config: SaConfig, event: SaEvent, variables: Record<string, unknown>, opts: SaFireOptions = {}): Promise<SaFireResult> {
+  const context = normalizeContext(variables);
+  const counter = opts.counter ?? { next: 1 };
+  const runs: SaRun[] = [];
+  let output: SaOutput = { decision: 'approve', reason: '' };
+  for (const hook of config.hooks[event]) {
+    if (!saMatches(hook.matcher, context)) continue;
+    if (opts.signal?.aborted) break;
+    const o = hook.type === 'bash' ? await runSaBashHook(hook, context, opts) : await runSaPromptHook(hook, context, opts);
+    const n = counter.next++;
+    runs.push({
+      n,
+      event,
+      type: hook.type,
+      path: hook.path,
+      ...(hook.type === 'bash' ? { command: hook.command } : { prompt: hook.prompt }),
+      ...o,
+      line: saDisplayLine(n, event, hook, o),
+    });
+    if (o.decision === 'block') {
+      output = { decision: 'block', reason: o.reason };
+      break;
+    }
+  }
+  return { event, context, output, runs, lines: runs.map((r) => r.line) };
+}
