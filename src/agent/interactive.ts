@@ -3,15 +3,17 @@ import { displayName } from '../config/schema.js';
 import { disableHook, enableHook } from '../config/write.js';
 import { listHooks, summary } from '../cli/list.js';
 import type { Agent } from './loop.js';
+import { mmAskAnswerLabel, mmAskDeniedCommandError, mmBannerSuffix } from '../dialects/mm/index.js';
 
-const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /quit';
+const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
 
 /** The interactive session: one prompt a line, slash commands, approvals asked on the terminal. */
 export async function interactive(agent: Agent, io: { out: NodeJS.WritableStream; input: NodeJS.ReadableStream }): Promise<void> {
   const rl = readline.createInterface({ input: io.input, output: io.out, terminal: Boolean((io.input as NodeJS.ReadStream).isTTY) });
   const write = (s: string) => io.out.write(s);
   const lines = rl[Symbol.asyncIterator]();
-  write(`hookline agent · session ${agent.session.id} · ${summary(listHooks(agent.engine))}\n${HELP}\n`);
+  const mm = agent.dialects.d.mm?.config;
+  write(`hookline agent · session ${agent.session.id} · ${summary(listHooks(agent.engine))}${mm ? mmBannerSuffix(mm) : ''}\n${HELP}\n`);
   let reason: 'exit' | 'prompt_input_exit' = 'prompt_input_exit';
   for (;;) {
     write('> ');
@@ -28,6 +30,8 @@ export async function interactive(agent: Agent, io: { out: NodeJS.WritableStream
       write('conversation cleared\n');
     } else if (line === '/compress') {
       await agent.compress('manual');
+    } else if (line.startsWith('/ask')) {
+      await askCommand(agent, line, write);
     } else if (line.startsWith('/hooks')) {
       hooksCommand(agent, line.slice('/hooks'.length).trim(), write);
     } else if (line.startsWith('/')) {
@@ -39,6 +43,26 @@ export async function interactive(agent: Agent, io: { out: NodeJS.WritableStream
   }
   rl.close();
   await agent.end(reason);
+}
+
+/** `/ask <agent> <q>`, `/ask-<agent> <q>`, `/ask-with-context-<agent> <q>`. */
+async function askCommand(agent: Agent, line: string, write: (s: string) => void): Promise<void> {
+  const m = /^\/ask(?:-with-context-(\S+)|-(\S+))?\s*([\s\S]*)$/.exec(line);
+  let name = m?.[1] ?? m?.[2];
+  let question = (m?.[3] ?? '').trim();
+  if (!name) [name, question] = [question.split(/\s+/)[0], question.split(/\s+/).slice(1).join(' ')];
+  if (!name || !question) {
+    write('usage: /ask <agent> <question> | /ask-<agent> <question> | /ask-with-context-<agent> <question>\n');
+    return;
+  }
+  const r = await agent.ask(name, question, Boolean(m?.[1]), 'command');
+  if (r.status === 'denied') write(`${mmAskDeniedCommandError(r.reason)}\n`);
+  else if (r.status === 'error') write(`ask failed: ${r.output}\n`);
+  else {
+    // The exchange joins the asking agent's history: the question as sent, the answer it reads.
+    agent.session.push({ role: 'user', text: r.message ?? question }, { role: 'model', text: `${mmAskAnswerLabel(name)}\n${r.output}` });
+    write('\n');
+  }
 }
 
 function hooksCommand(agent: Agent, args: string, write: (s: string) => void): void {

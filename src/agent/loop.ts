@@ -26,6 +26,8 @@ import type { Session } from './session.js';
 import type { AgentTool, ToolContext, ToolResult } from './tools/types.js';
 import { findTool } from './tools/index.js';
 import { hookLine } from './display.js';
+import { DialectHooks, mmAgents, mmModelOf, type Dialects } from './dialects.js';
+import { mmAnswerReplacedNotice, mmAnswerReplacedSummary, mmAskAnswer, mmAskDeniedLine, mmAskDeniedOutput, mmAskMessage, type MmAsk } from '../dialects/mm/index.js';
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo';
 
@@ -55,7 +57,16 @@ export interface AgentOptions {
   displayHooks?: boolean;
   toolEnv?: Record<string, string>;
   config?: LLMRequest['config'];
+  /** mm and SpatialAgent hooks, fired at their points beside the Gemini hooks. */
+  dialects?: Dialects;
+  /** Environment for dialect hooks (sanitised like the engine's). */
+  hookEnv?: NodeJS.ProcessEnv;
+  /** Starts the agent named in `mmConfigs` for a hand-off, at the given depth. */
+  spawnAgent?: (name: string, configFile: string, depth: number, quiet: boolean) => Agent;
 }
+
+/** Hand-offs stop here: an agent that keeps asking agents must not recurse without end. */
+export const MAX_ASK_DEPTH = 4;
 
 export type TurnStatus = 'done' | 'stopped' | 'blocked' | 'max-steps' | 'error';
 
@@ -88,10 +99,21 @@ export class Agent {
   /** Each model call's text since the user's prompt, for AfterAgent's `prompt_response`. */
   private responses: string[] = [];
   private mode: ApprovalMode;
+  readonly dialects: DialectHooks;
+  private readonly dialectCounter = { next: 1 };
+  /** Model calls in the current turn (SpatialAgent's STEP and ITERATION). */
+  private steps_ = 0;
 
   constructor(opts: AgentOptions) {
     this.o = opts;
     this.engine = opts.engine;
+    this.dialects = new DialectHooks(opts.dialects ?? {}, {
+      cwd: opts.engine.cwd,
+      modelName: opts.modelName,
+      env: opts.hookEnv ?? process.env,
+      io: { notice: (l) => opts.io.notice(l) },
+      counter: this.dialectCounter,
+    });
     this.session = opts.session;
     this.mode = opts.approvalMode ?? 'default';
     this.engine.sessionId = opts.session.id;
@@ -162,6 +184,23 @@ export class Agent {
     const original = this.sessionPrefix ? prependSessionContext(prompt, this.sessionPrefix) : prompt;
     this.sessionPrefix = undefined;
     this.responses = [];
+    this.dialectCounter.next = 1;
+    this.steps_ = 0;
+    this.promptSeen = original;
+    const r = await this.turnWithRetries(original);
+    if (this.dialects.active) {
+      const answer = this.responses.filter(Boolean).join('\n');
+      await this.dialects.turnEnd(this.promptSeen, r.status === 'stopped' && this.stoppedByPreGeneration ? r.text : answer, r.status === 'error' ? r.reason : undefined, this.steps_, r.status);
+    }
+    this.stoppedByPreGeneration = false;
+    return r;
+  }
+
+  /** What the model read for this turn (mm's postGeneration `prompt`). */
+  private promptSeen = '';
+  private stoppedByPreGeneration = false;
+
+  private async turnWithRetries(original: string): Promise<TurnResult> {
     let current = original;
     let stopHookActive = false;
     for (let retries = 0; ; retries++) {
@@ -204,7 +243,25 @@ export class Agent {
       this.o.io.notice(`Prompt blocked by hook: ${e.reason}`);
       return { status: 'blocked', text: '', reason: e.reason };
     }
-    this.session.push({ role: 'user', text: promptWithContext(text, e.context) });
+    let modelText = text;
+    if (this.dialects.active) {
+      const d = await this.dialects.turnStart(text, this.o.tools.map((t) => t.name), this.o.maxSteps ?? 25, this.session.id);
+      if (d.action === 'stop') {
+        // mm: the model is not called; the history keeps the marker and the response as the answer.
+        this.session.push({ role: 'user', text: d.history }, { role: 'model', text: d.response });
+        this.o.io.text(d.response);
+        this.promptSeen = d.history;
+        this.stoppedByPreGeneration = true;
+        return { status: 'stopped', text: d.response, reason: d.reason };
+      }
+      if (d.action === 'block') {
+        this.o.io.notice(`Blocked by hook: ${d.reason}`);
+        return { status: 'blocked', text: '', reason: d.reason };
+      }
+      modelText = d.modelText;
+    }
+    this.promptSeen = promptWithContext(modelText, e.context);
+    this.session.push({ role: 'user', text: this.promptSeen });
     if (!stopHookActive && estimateTokens(this.session.history) > (this.o.compressThreshold ?? 200_000)) await this.compress('auto');
     try {
       return await this.steps();
@@ -247,6 +304,9 @@ export class Agent {
         this.session.push({ role: 'model', text: synthetic });
         return { status: 'done', text: answer + synthetic };
       }
+      this.steps_ = step + 1;
+      const prePlan = await this.dialects.saBlocks('PrePlan', { STEP: step + 1, MESSAGES: JSON.stringify(be.request.messages), SYSTEM_PROMPT: this.o.system ?? DEFAULT_SYSTEM });
+      if (prePlan) throw new StopTurn('blocked', prePlan, answer);
       const request = be.request;
       const callHistory = request.messages === base.messages ? this.session.history : fromStableMessages(this.session.history, request.messages);
       const ts = await this.fire('BeforeToolSelection', { llm_request: request });
@@ -255,6 +315,16 @@ export class Agent {
       answer += text;
       this.responses.push(text);
       this.session.push({ role: 'model', text, ...(calls.length ? { toolCalls: calls } : {}) });
+      if (this.dialects.d.spatialagent) {
+        const acts = calls.length > 0;
+        const post = await this.dialects.saBlocks('PostPlan', { STEP: step + 1, RESPONSE: text, NEXT_STEP: acts ? 'act' : 'conclude', HAS_ACT: acts, HAS_CONCLUSION: !acts });
+        const route = post ?? (await this.dialects.saBlocks('PreRoute', {}));
+        const blocked = route ?? (acts ? undefined : await this.dialects.saBlocks('PreConclusion', {}));
+        if (blocked) {
+          if (acts) this.session.push({ role: 'tool', results: calls.map((c) => ({ id: c.id, name: c.name, output: `Tool call not run: blocked by hook: ${blocked}`, isError: true })) });
+          throw new StopTurn('blocked', blocked, answer);
+        }
+      }
       if (!calls.length) return { status: 'done', text: answer };
       const results: ToolOutcome[] = [];
       for (const call of calls) {
@@ -369,6 +439,15 @@ export class Agent {
       if (!again.success) return fail(`Tool parameter modification by hook failed validation: ${again.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       args = again.data as Record<string, unknown>;
     }
+    if (this.dialects.active) {
+      const d = await this.dialects.beforeTool(call.id, t.name, args, this.steps_);
+      if (d.deny) return fail(d.deny);
+      if (d.args !== args) {
+        const again = t.parameters.safeParse(d.args);
+        if (!again.success) return fail(`Tool input replaced by a hook is not valid: ${again.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        args = again.data as Record<string, unknown>;
+      }
+    }
     if (be.action === 'ask' || this.needsApproval(t)) {
       const refused = await this.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
       if (refused) return fail(refused);
@@ -376,7 +455,7 @@ export class Agent {
     const ctx: ToolContext = { cwd: this.engine.cwd, signal: new AbortController().signal, env: this.o.toolEnv ?? {} };
     let result: ToolResult;
     try {
-      result = await t.run(args as never, ctx);
+      result = t.name === 'ask_agent' && this.o.spawnAgent ? await this.askTool(args) : await t.run(args as never, ctx);
     } catch (err) {
       // A tool that throws is a failed call the model can read, not the end of the turn.
       const message = err instanceof Error ? err.message : String(err);
@@ -395,6 +474,7 @@ export class Agent {
     if (ae.action === 'stop') return { outcome: { id: call.id, name: originalName ?? t.name, output: ae.llmContent, isError: true }, stop: ae.message.replace(/^Agent execution stopped by hook: /, '') };
     if (ae.action === 'replace') return { outcome: { id: call.id, name: originalName ?? t.name, output: ae.llmContent, isError } };
     llmContent = ae.llmContent;
+    if (this.dialects.active) llmContent = await this.dialects.afterTool(call.id, t.name, args, llmContent, isError, this.steps_);
     if (ae.tail) {
       // The tail call's result replaces this call's result, under this call's id.
       const tail = await this.runTool({ id: call.id, name: ae.tail.name, args: ae.tail.args }, originalName ?? t.name);
@@ -402,6 +482,88 @@ export class Agent {
     }
     return { outcome: { id: call.id, name: originalName ?? t.name, output: llmContent, isError } };
   }
+
+  /** The conversation as text, for a hand-off `withContext`. */
+  private conversation(): string {
+    return this.session.history
+      .map((m) => (m.role === 'tool' ? m.results.map((r) => `[${r.name} result]\n${r.output}`).join('\n') : `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.text}`))
+      .filter(Boolean)
+      .join('\n\n');
+  }
+
+  /**
+   * A hand-off to another agent of `mmConfigs`: preAsk (deny, rewrite, context), the called agent
+   * with its own configuration's hooks one level deeper, then postAsk (replace, context).
+   */
+  async ask(agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
+    const mm = this.o.dialects?.mm;
+    const agents = mm ? mmAgents(mm.config) : {};
+    const file = agents[agent];
+    if (!mm || !file || !this.o.spawnAgent) {
+      return { status: 'error', output: `no agent "${agent}" (agents: ${Object.keys(agents).join(', ') || 'none'})` };
+    }
+    if (mm.depth + 1 > MAX_ASK_DEPTH) return { status: 'error', output: `hand-off refused: agents may ask agents only ${MAX_ASK_DEPTH} levels deep` };
+    const transcript = withContext ? this.conversation() : undefined;
+    const ask: MmAsk = { agent, config: file, agentModel: mmModelOf(file), via, withContext, depth: mm.depth, prompt, ...(transcript ? { transcript } : {}) };
+    const pre = await this.dialects.mm('preAsk', { ask });
+    if (pre?.output.action === 'deny') return { status: 'denied', output: '', reason: pre.output.reason ?? pre.output.error };
+    const sentPrompt = pre?.output.prompt ?? prompt;
+    const sentTranscript = withContext ? (pre?.output.transcript ?? transcript) : undefined;
+    const message = mmAskMessage(sentPrompt, sentTranscript || undefined, pre?.contexts ?? []);
+    const started = performance.now();
+    const hasPostAsk = mm.config.hooks.postAsk.length > 0;
+    // `--ask` holds the answer back until postAsk hooks ran; elsewhere it streams as it comes.
+    const child = this.o.spawnAgent(agent, file, mm.depth + 1, via === 'cli' && hasPostAsk);
+    let r: TurnResult;
+    try {
+      await child.start('startup');
+      r = await child.turn(message);
+      await child.end('exit');
+    } catch (err) {
+      r = { status: 'error', text: '', reason: err instanceof Error ? err.message : String(err) };
+    }
+    const error = r.status === 'error' ? (r.reason ?? 'the called agent failed') : undefined;
+    let answer = r.text;
+    const post = await this.dialects.mm('postAsk', {
+      ask: { ...ask, prompt: sentPrompt, ...(sentTranscript ? { transcript: sentTranscript } : {}) },
+      answer,
+      ...(error ? { error } : {}),
+      durationMs: Math.round(performance.now() - started),
+    });
+    const replaced = post?.output.answer !== undefined;
+    if (replaced) {
+      answer = post!.output.answer!;
+      this.o.io.notice(mmAnswerReplacedNotice(agent));
+    }
+    const output = mmAskAnswer(answer, post?.contexts ?? []);
+    if (error && !replaced) return { status: 'error', output: `${agent} failed: ${error}`, message: sentPrompt, heldAnswer: hasPostAsk };
+    return { status: 'answered', output, message: sentPrompt, replaced, heldAnswer: hasPostAsk };
+  }
+
+  /** ask_agent as a tool: the model reads the answer, or `[ask denied by a hook: …]`. */
+  private async askTool(args: Record<string, unknown>): Promise<ToolResult> {
+    const agent = String(args.agent ?? '');
+    const r = await this.ask(agent, String(args.prompt ?? ''), args.withContext === true, 'tool');
+    if (r.status === 'denied') {
+      this.o.io.notice(mmAskDeniedLine(r.reason));
+      return { llmContent: mmAskDeniedOutput(r.reason), returnDisplay: mmAskDeniedOutput(r.reason), error: { message: mmAskDeniedOutput(r.reason), type: 'policy_violation' } };
+    }
+    if (r.status === 'error') return { llmContent: r.output, returnDisplay: r.output, error: { message: r.output, type: 'execution_failed' } };
+    return { llmContent: r.output, returnDisplay: r.replaced ? mmAnswerReplacedSummary(agent, r.output) : `${agent} answered` };
+  }
+}
+
+export interface AskResult {
+  status: 'answered' | 'denied' | 'error';
+  /** What the asking agent reads (answered) or the failure (error). */
+  output: string;
+  reason?: string;
+  /** The question as sent (after preAsk). */
+  message?: string;
+  replaced?: boolean;
+  /** postAsk hooks exist: the answer is shown only once they ran. */
+  heldAnswer?: boolean;
 }
 
 export type { HookOutput };
+

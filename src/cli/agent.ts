@@ -1,13 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { HookEngine } from '../engine.js';
 import { formatProblem } from '../config/problems.js';
 import { sanitizeEnv } from '../run/env.js';
-import { Agent, type ApprovalMode } from '../agent/loop.js';
+import { Agent, type AgentIO, type AgentOptions, type ApprovalMode } from '../agent/loop.js';
 import { Session } from '../agent/session.js';
 import { builtinTools } from '../agent/tools/index.js';
+import { askAgentTool, mmAgents, type Dialects } from '../agent/dialects.js';
 import { createModel, recording, ModelConfigError } from '../agent/models/providers.js';
 import { echoModel } from '../agent/models/echo.js';
 import { ScriptError } from '../agent/models/scripted.js';
 import { interactive, terminalConfirm } from '../agent/interactive.js';
+import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAskDeniedCliLine, type MmConfig } from '../dialects/mm/index.js';
+import { defaultSaConfigPath, loadSaConfig, SaConfigReadError } from '../dialects/spatialagent/index.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
 
@@ -22,16 +28,79 @@ export interface AgentCliOptions {
   cwd?: string;
   maxSteps?: string;
   compressThreshold?: string;
+  mmConfig?: string;
+  ask?: string;
 }
 
 const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
 
+/** mm's configuration errors stop the agent, as they stop mm: `[config error: …]`, exit 1. */
+class ConfigErrors extends Error {}
+
+function readMm(file: string): MmConfig {
+  let config: MmConfig;
+  try {
+    config = loadMmConfig(file);
+  } catch (err) {
+    if (err instanceof MmConfigReadError) throw new ConfigErrors(`[config error: ${file}: ${err.message}]`);
+    throw err;
+  }
+  if (config.errors.length) throw new ConfigErrors(config.errors.map(formatMmConfigError).join('\n'));
+  return config;
+}
+
+/**
+ * The dialect configurations to load. A file inside the project folder is workspace
+ * configuration: it loads only when the folder is trusted, like `.gemini/settings.json`.
+ */
+function loadDialects(cwd: string, opts: AgentCliOptions, trusted: boolean, model: LanguageModelV3): Dialects {
+  const d: Dialects = {};
+  const inProject = (file: string) => !path.relative(cwd, path.resolve(file)).startsWith('..');
+  const mmFile = opts.mmConfig ?? defaultMmConfigPath(cwd);
+  if (fs.existsSync(mmFile)) {
+    const explicit = Boolean(opts.mmConfig || process.env.MM_CONFIG);
+    if (!explicit && inProject(mmFile) && !trusted) warn(`${cwd} is not a trusted folder: the mm hooks in ${mmFile} do not run (run: hookline trust)`);
+    else {
+      const config = readMm(mmFile);
+      d.mm = { config, display: Boolean(opts.displayHooks || config.raw.displayHooks === true), depth: 0 };
+    }
+  } else if (opts.mmConfig) throw new UsageError(`no mm configuration at ${mmFile}`);
+  const saFile = defaultSaConfigPath(cwd);
+  if (fs.existsSync(saFile)) {
+    if (!trusted) warn(`${cwd} is not a trusted folder: the SpatialAgent hooks in ${saFile} do not run (run: hookline trust)`);
+    else {
+      try {
+        const config = loadSaConfig(saFile);
+        for (const p of config.problems ?? []) warn(formatProblem(p));
+        d.spatialagent = { config, model, display: Boolean(opts.displayHooks) };
+      } catch (err) {
+        if (err instanceof SaConfigReadError) warn(err.message);
+        else throw err;
+      }
+    }
+  }
+  return d;
+}
+
 export async function agentCommand(opts: AgentCliOptions): Promise<number> {
+  try {
+    return await run(opts);
+  } catch (err) {
+    if (err instanceof ConfigErrors) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+async function run(opts: AgentCliOptions): Promise<number> {
   const cwd = resolveDir(opts.cwd);
   const mode = (opts.approvalMode ?? 'default') as ApprovalMode;
   if (!MODES.includes(mode)) throw new UsageError(`--approval-mode must be one of ${MODES.join(', ')}`);
+  if (opts.ask !== undefined && opts.prompt === undefined) throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> -p "question"');
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
-  let model;
+  let model: LanguageModelV3;
   try {
     model = spec ? createModel({ spec, baseUrl: opts.baseUrl, scriptLog: process.env.HOOKLINE_SCRIPT_LOG }) : echoModel();
   } catch (err) {
@@ -43,26 +112,62 @@ export async function agentCommand(opts: AgentCliOptions): Promise<number> {
   const engine = new HookEngine({ cwd, sessionId: session.id, transcriptPath: session.transcriptPath });
   for (const p of engine.problems) warn(formatProblem(p));
   reportHeld(engine);
+  const dialects = loadDialects(cwd, opts, engine.trustedFolder, model);
   const interactiveMode = opts.prompt === undefined;
-  const stdinTTY = Boolean(process.stdin.isTTY);
-  const agent = new Agent({
-    engine,
+  const hookEnv = sanitizeEnv(process.env, engine.loaded.redaction);
+  const io: AgentIO = {
+    text: (chunk) => process.stdout.write(chunk),
+    notice: (line) => process.stderr.write(`${line}\n`),
+    ...(process.stdin.isTTY ? { confirm: terminalConfirm(process.stdin, process.stderr) } : {}),
+  };
+  const base: Omit<AgentOptions, 'engine' | 'session' | 'tools' | 'dialects' | 'interactive'> = {
     model,
     modelName: spec ? spec.replace(/^scripted:.*$/, 'scripted') : 'embedded',
-    session,
-    tools: builtinTools(),
-    interactive: interactiveMode,
+    io,
     approvalMode: mode,
     displayHooks: opts.displayHooks,
     maxSteps: opts.maxSteps ? Number(opts.maxSteps) : undefined,
     compressThreshold: opts.compressThreshold ? Number(opts.compressThreshold) : undefined,
-    toolEnv: sanitizeEnv(process.env, engine.loaded.redaction),
-    io: {
-      text: (chunk) => process.stdout.write(chunk),
-      notice: (line) => process.stderr.write(`${line}\n`),
-      ...(stdinTTY ? { confirm: terminalConfirm(process.stdin, process.stderr) } : {}),
-    },
-  });
+    toolEnv: hookEnv,
+    hookEnv,
+  };
+  const toolsFor = (mm: MmConfig | undefined) => {
+    const agents = mm ? mmAgents(mm) : {};
+    return Object.keys(agents).length ? [...builtinTools(), askAgentTool(agents)] : builtinTools();
+  };
+  // A called agent runs its own configuration's hooks (and the project's Gemini hooks), one level deeper.
+  const spawnAgent = (_name: string, file: string, depth: number, quiet: boolean): Agent => {
+    const config = readMm(file);
+    const childSession = Session.create(cwd);
+    const childEngine = new HookEngine({ cwd, sessionId: childSession.id, transcriptPath: childSession.transcriptPath });
+    return new Agent({
+      ...base,
+      io: quiet ? { ...io, text: () => {} } : io,
+      engine: childEngine,
+      session: childSession,
+      tools: toolsFor(config),
+      interactive: false,
+      dialects: { mm: { config, display: Boolean(opts.displayHooks || config.raw.displayHooks === true), depth }, spatialagent: dialects.spatialagent },
+      spawnAgent,
+    });
+  };
+  const agent = new Agent({ ...base, engine, session, tools: toolsFor(dialects.mm?.config), interactive: interactiveMode, dialects, spawnAgent });
+
+  if (opts.ask !== undefined) {
+    const r = await agent.ask(opts.ask, opts.prompt!, false, 'cli');
+    if (r.status === 'denied') {
+      process.stderr.write(`${mmAskDeniedCliLine(r.reason)}\n`);
+      return 1;
+    }
+    if (r.status === 'error') {
+      process.stderr.write(`[ask: ${r.output}]\n`);
+      return 1;
+    }
+    if (r.heldAnswer) process.stdout.write(r.output);
+    if (!r.output.endsWith('\n')) process.stdout.write('\n');
+    return 0;
+  }
+
   await agent.start(opts.resume ? 'resume' : 'startup');
   if (interactiveMode) {
     await interactive(agent, { out: process.stdout, input: process.stdin });

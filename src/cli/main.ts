@@ -77,6 +77,8 @@ program
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .option('--max-steps <n>', 'model calls per turn at most', '25')
   .option('--compress-threshold <tokens>', 'compress the history past this many estimated tokens')
+  .option('--mm-config <file>', "an mm configuration (default: $MM_CONFIG or agent.yaml in the folder)")
+  .option('--ask <agent>', 'hand the -p question to an agent of mmConfigs and print its answer')
   .action(async (opts) => {
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
     const { agentCommand } = await import('./agent.js');
