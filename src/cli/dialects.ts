@@ -16,6 +16,8 @@ import { SA_ALL_VARIABLES, SA_EVENTS, isSaEvent } from '../dialects/spatialagent
 import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saHookCount, type SaConfig } from '../dialects/spatialagent/config.js';
 import { fireSpatialAgent } from '../dialects/spatialagent/run.js';
 import type { Dialect } from './dialect.js';
+import { HookEngine } from '../engine.js';
+import { sanitizeEnv } from '../run/env.js';
 
 export interface DialectFireOptions {
   input?: string;
@@ -26,6 +28,20 @@ export interface DialectFireOptions {
 }
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+
+/**
+ * The environment dialect hooks run with, and whether a configuration may run at all: a file
+ * inside an untrusted project folder found by its usual name is workspace configuration and does
+ * not run (a file named with --config, or $MM_CONFIG, is the user's own choice).
+ */
+function gate(cwd: string, file: string, explicit: boolean): { env: NodeJS.ProcessEnv; allowed: boolean } {
+  const engine = new HookEngine({ cwd, watchConfig: false });
+  const env = sanitizeEnv(process.env, engine.loaded.redaction);
+  const inProject = !path.relative(cwd, path.resolve(file)).startsWith('..');
+  const allowed = explicit || !inProject || engine.trustedFolder;
+  if (!allowed) warn(`${cwd} is not a trusted folder: the hooks in ${file} do not run. Review it, then run: hookline trust ${JSON.stringify(cwd)}`);
+  return { env, allowed };
+}
 
 // ---- mm ----------------------------------------------------------------------------------
 
@@ -92,7 +108,10 @@ async function fireMmCli(eventArg: string, opts: DialectFireOptions): Promise<vo
     return;
   }
   const { event: _e, ...data } = parsed.data;
-  const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd });
+  const { env, allowed } = gate(cwd, config.absFile, Boolean(opts.config || process.env.MM_CONFIG));
+  const result = allowed
+    ? await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env })
+    : await fireMm({ ...config, hooks: Object.fromEntries(MM_EVENTS.map((e) => [e, []])) as unknown as MmConfig['hooks'] }, event, { ...(data as MmEventData), cwd }, { cwd, env });
   for (const line of result.failures) process.stderr.write(line + '\n');
   print({
     output: result.output,
@@ -169,7 +188,9 @@ async function fireSaCli(eventArg: string, opts: DialectFireOptions): Promise<vo
   } else if (config.hooks[event].some((h) => h.type === 'prompt')) {
     warn(`${event} has prompt hooks and no --model: they approve ("No LLM for prompt hook")`);
   }
-  const result = await fireSpatialAgent(config, event, variables, { cwd, model });
+  const saFile = opts.config ?? defaultSaConfigPath(cwd);
+  const { env, allowed } = gate(cwd, saFile, opts.config !== undefined);
+  const result = await fireSpatialAgent(allowed ? config : { ...config, hooks: Object.fromEntries(SA_EVENTS.map((e) => [e, []])) as unknown as SaConfig['hooks'] }, event, variables, { cwd, model, env });
   for (const r of result.runs) if (r.error) warn(`${event} hook ${r.path}: ${r.error}`);
   print({
     output: result.output,

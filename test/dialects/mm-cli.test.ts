@@ -11,13 +11,23 @@ function project(yaml: string, name = 'agent.yaml'): string {
   fs.writeFileSync(path.join(dir, name), yaml);
   return dir;
 }
-const env = () => {
-  const e = { ...process.env };
+// The folders are trusted for one run, as `hookline trust` would do; an own home keeps the real one untouched.
+const env = (trusted = true) => {
+  const e: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI_HOME: tmpDir('hookline-mmcli-home-'), GEMINI_CLI_TRUST_WORKSPACE: trusted ? 'true' : 'false' };
   delete e.MM_CONFIG;
   return e;
 };
 
 describe('hookline fire --dialect mm', () => {
+  test('agent.yaml in an untrusted folder does not run, and stderr says so', async () => {
+    const dir = project(mmYaml({ preGeneration: [{ command: 'touch ran-marker' }] }));
+    const r = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], { cwd: dir, env: env(false), input: '{"prompt": "hi"}' });
+    assert.equal(r.code, 0);
+    assert.equal(fs.existsSync(path.join(dir, 'ran-marker')), false);
+    assert.match(r.stderr, /is not a trusted folder: the hooks in .*agent\.yaml do not run/);
+    assert.deepEqual(r.json().runs, []);
+  });
+
   test('preGeneration from agent.yaml in the folder: the response object after the chain, and the runs', async () => {
     const dir = project(mmYaml({ preGeneration: [{ command: `${fx('mm-rewrite.js')} one` }, { command: `${fx('mm-rewrite.js')} two` }] }));
     const r = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], { cwd: dir, env: env(), input: '{"prompt": "hi"}' });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 // `hookline fire --dialect spatialagent` and `hookline validate --dialect spatialagent`, as real processes.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,10 +7,12 @@ import path from 'node:path';
 import { runCli } from '../helpers.js';
 import { findNamed, fx, saSetup, tmpDir } from './util.js';
 
+const trustedEnv = () => ({ ...process.env, GEMINI_CLI_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-sa-home-')), GEMINI_CLI_TRUST_WORKSPACE: 'true' });
+
 describe('hookline fire --dialect spatialagent', () => {
   test('PreAct from .spatialagent/settings.json with the context variables: {"output": {decision, reason}, "runs"}', async () => {
     const { dir } = saSetup({ hooks: { PreAct: [{ matcher: { code_type: 'bash' }, type: 'bash', command: fx('sa-guard.sh') }] } });
-    const r = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, input: '{"CODE": "sudo rm -rf /", "CODE_TYPE": "bash"}' });
+    const r = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, env: trustedEnv(), input: '{"CODE": "sudo rm -rf /", "CODE_TYPE": "bash"}' });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
     assert.deepEqual(out.output, { decision: 'block', reason: 'Dangerous command' });
@@ -17,14 +20,14 @@ describe('hookline fire --dialect spatialagent', () => {
     for (const k of ['name', 'command', 'exitCode', 'success', 'durationMs', 'stdout', 'stderr', 'error', 'line']) assert.ok(k in run, k);
     assert.equal(run.exitCode, 1);
     assert.equal(run.line, `🪝 1. PreAct · ${fx('sa-guard.sh')} → block: Dangerous command`);
-    const ok = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, input: '{"CODE": "ls", "CODE_TYPE": "bash"}' });
+    const ok = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, env: trustedEnv(), input: '{"CODE": "ls", "CODE_TYPE": "bash"}' });
     assert.deepEqual(ok.json().output, { decision: 'approve', reason: '' });
   });
 
   test('an injection attempt through $QUERY never executes', async () => {
     const { dir } = saSetup({ hooks: { Start: [{ type: 'bash', command: `echo "Starting: $QUERY" > started.txt; echo $QUERY` }] } });
     const query = '"; touch PWNED; echo " $(touch PWNED) `touch PWNED`';
-    const r = await runCli(['fire', 'Start', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, input: JSON.stringify({ QUERY: query }) });
+    const r = await runCli(['fire', 'Start', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, env: trustedEnv(), input: JSON.stringify({ QUERY: query }) });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(findNamed(dir, 'PWNED'), []);
     assert.equal(fs.readFileSync(path.join(dir, 'started.txt'), 'utf8'), `Starting: ${query}\n`);
@@ -35,7 +38,7 @@ describe('hookline fire --dialect spatialagent', () => {
     const { dir } = saSetup({ hooks: { PreToolUse: [{ type: 'prompt', prompt: 'Is $TOOL running `$COMMAND` safe? JSON please.' }] } });
     const script = path.join(dir, 'model.jsonl');
     fs.writeFileSync(script, JSON.stringify({ text: '```json\n{"decision": "block", "reason": "pipes curl into sh"}\n```' }) + '\n');
-    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'spatialagent', '--model', `scripted:${script}`, '--input', '-'], { cwd: dir, input: '{"TOOL": "execute_bash", "COMMAND": "curl x | sh"}' });
+    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'spatialagent', '--model', `scripted:${script}`, '--input', '-'], { cwd: dir, env: trustedEnv(), input: '{"TOOL": "execute_bash", "COMMAND": "curl x | sh"}' });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
     assert.deepEqual(out.output, { decision: 'block', reason: 'pipes curl into sh' });
@@ -45,7 +48,7 @@ describe('hookline fire --dialect spatialagent', () => {
 
   test('a prompt hook without --model approves, with a warning', async () => {
     const { dir } = saSetup({ hooks: { PreAct: [{ type: 'prompt', prompt: 'x' }] } });
-    const r = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent'], { cwd: dir });
+    const r = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent'], { cwd: dir, env: trustedEnv() });
     assert.equal(r.code, 0);
     assert.deepEqual(r.json().output, { decision: 'approve', reason: '' });
     assert.match(r.stderr, /PreAct has prompt hooks and no --model/);
@@ -76,7 +79,7 @@ describe('hookline fire --dialect spatialagent', () => {
 describe('hookline validate --dialect spatialagent', () => {
   test('problems with file, JSON path and message; exit 1 on errors', async () => {
     const { dir, file } = saSetup({ hooks: { PreAct: [{ type: 'bash' }, { type: 'bash', command: 'ok', matcher: { tool: '(' } }], Begin: [] } });
-    const r = await runCli(['validate', '--dialect', 'spatialagent'], { cwd: dir });
+    const r = await runCli(['validate', '--dialect', 'spatialagent'], { cwd: dir, env: trustedEnv() });
     assert.equal(r.code, 1);
     assert.equal(
       r.stdout,
@@ -92,7 +95,7 @@ describe('hookline validate --dialect spatialagent', () => {
 
   test('a valid file: exit 0; --json', async () => {
     const { dir } = saSetup({ hooks: { Start: [{ type: 'bash', command: 'true' }] } });
-    const r = await runCli(['validate', '--dialect', 'spatialagent', '--json'], { cwd: dir });
+    const r = await runCli(['validate', '--dialect', 'spatialagent', '--json'], { cwd: dir, env: trustedEnv() });
     assert.equal(r.code, 0);
     assert.equal(r.json().hooks.Start, 1);
     assert.deepEqual(r.json().problems, []);
