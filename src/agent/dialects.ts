@@ -42,8 +42,8 @@ export interface DialectContext {
 }
 
 /** mm's tool and agent display: its lines, plus failure lines for onError fail and warn. */
-function showMm(d: Dialects['mm'], io: DialectIO, r: MmFireResult): void {
-  if (d?.display) for (const l of r.lines) io.notice(`  ${l}`);
+function showMm(d: Dialects['mm'], io: DialectIO, r: MmFireResult, quiet = false): void {
+  if (d?.display && !quiet) for (const l of r.lines) io.notice(`  ${l}`);
   for (const f of r.failures) io.notice(f);
 }
 
@@ -58,6 +58,9 @@ export class DialectHooks {
     private readonly ctx: DialectContext,
   ) {}
 
+  /** The turn's query as SpatialAgent's Start saw it. */
+  private query: string | undefined;
+
   get active(): boolean {
     return Boolean(this.d.mm || this.d.spatialagent);
   }
@@ -66,11 +69,13 @@ export class DialectHooks {
     return this.d.mm && this.d.mm.depth > 0 ? { depth: this.d.mm.depth } : undefined;
   }
 
-  async mm(event: MmEvent, data: MmEventData, signal?: AbortSignal): Promise<MmFireResult | undefined> {
+  /** Fires an mm event; `quiet` hides its display lines (not its failure lines). */
+  async mm(event: MmEvent, data: MmEventData, signal?: AbortSignal, quiet = false): Promise<MmFireResult | undefined> {
     const m = this.d.mm;
     if (!m || !m.config.hooks[event].length) return undefined;
-    const r = await fireMm(m.config, event, { model: this.ctx.modelName, asked: this.asked(), ...data }, { cwd: this.ctx.cwd, env: this.ctx.env, counter: this.ctx.counter, signal });
-    showMm(m, this.ctx.io, r);
+    // mm names models `<provider>/<model>`; Hookline's spec is `<provider>:<model>`.
+    const r = await fireMm(m.config, event, { model: this.ctx.modelName.replace(':', '/'), asked: this.asked(), ...data }, { cwd: this.ctx.cwd, env: this.ctx.env, counter: this.ctx.counter, signal });
+    showMm(m, this.ctx.io, r, quiet);
     return r;
   }
 
@@ -98,13 +103,16 @@ export class DialectHooks {
     | { action: 'block'; reason: string }
   > {
     let modelText = prompt;
+    this.query = prompt;
     const pg = await this.mm('preGeneration', { prompt });
     if (pg?.output.action === 'stop') {
       const reason = pg.output.reason ?? pg.output.error ?? '';
       return { action: 'stop', history: mmPromptBlocked(reason || undefined), response: pg.output.response ?? '', reason };
     }
     if (pg) modelText = mmModelPrompt(pg.output.prompt ?? prompt, pg.contexts);
-    const blocked = await this.saBlocks('Start', { QUERY: prompt, THREAD_ID: threadId, MAX_STEP: maxSteps, TOOLS: tools });
+    // SpatialAgent's QUERY is the question as mm left it (without the contexts), at Start and Stop.
+    this.query = pg?.output.prompt ?? prompt;
+    const blocked = await this.saBlocks('Start', { QUERY: this.query, THREAD_ID: threadId, MAX_STEP: maxSteps, TOOLS: tools });
     if (blocked) return { action: 'block', reason: blocked };
     return { action: 'continue', modelText, promptSeen: modelText };
   }
@@ -149,7 +157,8 @@ export class DialectHooks {
   /** End of a turn, whatever its outcome: mm postGeneration and SpatialAgent Stop (observers). */
   async turnEnd(prompt: string, answer: string, error: string | undefined, iterations: number, state: string): Promise<void> {
     await this.mm('postGeneration', { prompt, answer, ...(error ? { error } : {}) });
-    await this.sa('Stop', { QUERY: prompt, ITERATION_COUNT: iterations, CONCLUSION: answer, FINAL_STATE: state });
+    await this.sa('Stop', { QUERY: this.query ?? prompt, ITERATION_COUNT: iterations, CONCLUSION: answer, FINAL_STATE: state });
+    this.query = undefined;
   }
 }
 

@@ -8,8 +8,13 @@ import { mmAskAnswerLabel, mmAskDeniedCommandError, mmBannerSuffix } from '../di
 const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
 
 /** The interactive session: one prompt a line, slash commands, approvals asked on the terminal. */
-export async function interactive(agent: Agent, io: { out: NodeJS.WritableStream; input: NodeJS.ReadableStream }): Promise<void> {
+export async function interactive(
+  agent: Agent,
+  io: { out: NodeJS.WritableStream; input: NodeJS.ReadableStream; confirmRef?: ConfirmRef },
+): Promise<void> {
   const rl = readline.createInterface({ input: io.input, output: io.out, terminal: Boolean((io.input as NodeJS.ReadStream).isTTY) });
+  // Approvals are asked on this same readline: a second one on stdin would race it for the answer.
+  if (io.confirmRef) io.confirmRef.fn = (q) => new Promise((resolve) => rl.question(`${q} [y/N] `, (a) => resolve(/^y(es)?$/i.test(a.trim()))));
   const write = (s: string) => io.out.write(s);
   const lines = rl[Symbol.asyncIterator]();
   const mm = agent.dialects.d.mm?.config;
@@ -87,6 +92,11 @@ function hooksCommand(agent: Agent, args: string, write: (s: string) => void): v
     return;
   }
   write(`usage: /hooks [list | enable <name> | disable <name>]\n`);
+}
+
+/** Where the interactive session puts its way of asking the user, once it has one. */
+export interface ConfirmRef {
+  fn?: (question: string) => Promise<boolean>;
 }
 
 /** Asks a yes/no question on the terminal. */

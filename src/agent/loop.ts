@@ -189,7 +189,8 @@ export class Agent {
     this.promptSeen = original;
     const r = await this.turnWithRetries(original);
     if (this.dialects.active) {
-      const answer = this.responses.filter(Boolean).join('\n');
+      // mm's postGeneration `answer` is the text of the last response, not every step's text.
+      const answer = this.responses[this.responses.length - 1] ?? '';
       await this.dialects.turnEnd(this.promptSeen, r.status === 'stopped' && this.stoppedByPreGeneration ? r.text : answer, r.status === 'error' ? r.reason : undefined, this.steps_, r.status);
     }
     this.stoppedByPreGeneration = false;
@@ -505,7 +506,9 @@ export class Agent {
     if (mm.depth + 1 > MAX_ASK_DEPTH) return { status: 'error', output: `hand-off refused: agents may ask agents only ${MAX_ASK_DEPTH} levels deep` };
     const transcript = withContext ? this.conversation() : undefined;
     const ask: MmAsk = { agent, config: file, agentModel: mmModelOf(file), via, withContext, depth: mm.depth, prompt, ...(transcript ? { transcript } : {}) };
-    const pre = await this.dialects.mm('preAsk', { ask });
+    // mm lists no hook run outside a turn: `/ask…` and `--ask` hand-offs are not displayed.
+    const quiet = via !== 'tool';
+    const pre = await this.dialects.mm('preAsk', { ask }, undefined, quiet);
     if (pre?.output.action === 'deny') return { status: 'denied', output: '', reason: pre.output.reason ?? pre.output.error };
     const sentPrompt = pre?.output.prompt ?? prompt;
     const sentTranscript = withContext ? (pre?.output.transcript ?? transcript) : undefined;
@@ -513,9 +516,10 @@ export class Agent {
     const started = performance.now();
     const hasPostAsk = mm.config.hooks.postAsk.length > 0;
     // `--ask` holds the answer back until postAsk hooks ran; elsewhere it streams as it comes.
-    const child = this.o.spawnAgent(agent, file, mm.depth + 1, via === 'cli' && hasPostAsk);
     let r: TurnResult;
     try {
+      // Inside the try: a called agent whose configuration is broken fails this hand-off only.
+      const child = this.o.spawnAgent(agent, file, mm.depth + 1, via === 'cli' && hasPostAsk);
       await child.start('startup');
       r = await child.turn(message);
       await child.end('exit');
@@ -529,7 +533,7 @@ export class Agent {
       answer,
       ...(error ? { error } : {}),
       durationMs: Math.round(performance.now() - started),
-    });
+    }, undefined, quiet);
     const replaced = post?.output.answer !== undefined;
     if (replaced) {
       answer = post!.output.answer!;
@@ -537,7 +541,7 @@ export class Agent {
     }
     const output = mmAskAnswer(answer, post?.contexts ?? []);
     if (error && !replaced) return { status: 'error', output: `${agent} failed: ${error}`, message: sentPrompt, heldAnswer: hasPostAsk };
-    return { status: 'answered', output, message: sentPrompt, replaced, heldAnswer: hasPostAsk };
+    return { status: 'answered', output, answer, message: sentPrompt, replaced, heldAnswer: hasPostAsk };
   }
 
   /** ask_agent as a tool: the model reads the answer, or `[ask denied by a hook: …]`. */
@@ -549,7 +553,8 @@ export class Agent {
       return { llmContent: mmAskDeniedOutput(r.reason), returnDisplay: mmAskDeniedOutput(r.reason), error: { message: mmAskDeniedOutput(r.reason), type: 'policy_violation' } };
     }
     if (r.status === 'error') return { llmContent: r.output, returnDisplay: r.output, error: { message: r.output, type: 'execution_failed' } };
-    return { llmContent: r.output, returnDisplay: r.replaced ? mmAnswerReplacedSummary(agent, r.output) : `${agent} answered` };
+    // The summary counts the replacement answer, not the contexts after it.
+    return { llmContent: r.output, returnDisplay: r.replaced ? mmAnswerReplacedSummary(agent, r.answer ?? r.output) : `${agent} answered` };
   }
 }
 
@@ -557,6 +562,8 @@ export interface AskResult {
   status: 'answered' | 'denied' | 'error';
   /** What the asking agent reads (answered) or the failure (error). */
   output: string;
+  /** The answer after postAsk, without its contexts (answered). */
+  answer?: string;
   reason?: string;
   /** The question as sent (after preAsk). */
   message?: string;

@@ -11,7 +11,7 @@ import { askAgentTool, mmAgents, type Dialects } from '../agent/dialects.js';
 import { createModel, recording, ModelConfigError } from '../agent/models/providers.js';
 import { echoModel } from '../agent/models/echo.js';
 import { ScriptError } from '../agent/models/scripted.js';
-import { interactive, terminalConfirm } from '../agent/interactive.js';
+import { interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
 import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAskDeniedCliLine, type MmConfig } from '../dialects/mm/index.js';
 import { defaultSaConfigPath, loadSaConfig, SaConfigReadError } from '../dialects/spatialagent/index.js';
 import { resolveDir, UsageError, warn } from './io.js';
@@ -49,6 +49,11 @@ function readMm(file: string): MmConfig {
   return config;
 }
 
+/** mm's display: `--display-hooks` or `displayHooks: true`; `mm --ask` lists nothing. */
+function mmDisplay(opts: AgentCliOptions, config: MmConfig): boolean {
+  return opts.ask === undefined && Boolean(opts.displayHooks || config.raw.displayHooks === true);
+}
+
 /**
  * The dialect configurations to load. A file inside the project folder is workspace
  * configuration: it loads only when the folder is trusted, like `.gemini/settings.json`.
@@ -62,7 +67,7 @@ function loadDialects(cwd: string, opts: AgentCliOptions, trusted: boolean, mode
     if (!explicit && inProject(mmFile) && !trusted) warn(`${cwd} is not a trusted folder: the mm hooks in ${mmFile} do not run (run: hookline trust)`);
     else {
       const config = readMm(mmFile);
-      d.mm = { config, display: Boolean(opts.displayHooks || config.raw.displayHooks === true), depth: 0 };
+      d.mm = { config, display: mmDisplay(opts, config), depth: 0 };
     }
   } else if (opts.mmConfig) throw new UsageError(`no mm configuration at ${mmFile}`);
   const saFile = defaultSaConfigPath(cwd);
@@ -115,10 +120,11 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const dialects = loadDialects(cwd, opts, engine.trustedFolder, model);
   const interactiveMode = opts.prompt === undefined;
   const hookEnv = sanitizeEnv(process.env, engine.loaded.redaction);
+  const confirmRef: ConfirmRef = {};
   const io: AgentIO = {
     text: (chunk) => process.stdout.write(chunk),
     notice: (line) => process.stderr.write(`${line}\n`),
-    ...(process.stdin.isTTY ? { confirm: terminalConfirm(process.stdin, process.stderr) } : {}),
+    ...(process.stdin.isTTY ? { confirm: (q: string) => (confirmRef.fn ?? terminalConfirm(process.stdin, process.stderr))(q) } : {}),
   };
   const base: Omit<AgentOptions, 'engine' | 'session' | 'tools' | 'dialects' | 'interactive'> = {
     model,
@@ -147,7 +153,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
       session: childSession,
       tools: toolsFor(config),
       interactive: false,
-      dialects: { mm: { config, display: Boolean(opts.displayHooks || config.raw.displayHooks === true), depth }, spatialagent: dialects.spatialagent },
+      dialects: { mm: { config, display: mmDisplay(opts, config), depth }, spatialagent: dialects.spatialagent },
       spawnAgent,
     });
   };
@@ -170,7 +176,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
 
   await agent.start(opts.resume ? 'resume' : 'startup');
   if (interactiveMode) {
-    await interactive(agent, { out: process.stdout, input: process.stdin });
+    await interactive(agent, { out: process.stdout, input: process.stdin, confirmRef });
     return 0;
   }
   const result = await agent.turn(opts.prompt!);

@@ -231,11 +231,11 @@ function validateSaCli(opts: { cwd?: string; config?: string; json?: boolean }):
 
 // ---- entry points -------------------------------------------------------------------------
 
-export async function fireDialect(dialect: Exclude<Dialect, 'gemini'>, event: string, opts: DialectFireOptions): Promise<void> {
+export async function fireDialect(dialect: Exclude<Dialect, 'gemini' | 'claude'>, event: string, opts: DialectFireOptions): Promise<void> {
   return dialect === 'mm' ? fireMmCli(event, opts) : fireSaCli(event, opts);
 }
 
-export function validateDialect(dialect: Exclude<Dialect, 'gemini'>, opts: { cwd?: string; config?: string; json?: boolean }): number {
+export function validateDialect(dialect: Exclude<Dialect, 'gemini' | 'claude'>, opts: { cwd?: string; config?: string; json?: boolean }): number {
   return dialect === 'mm' ? validateMmCli(opts) : validateSaCli(opts);
 }
 

@@ -12,7 +12,7 @@ export interface FireOptions {
   cwd?: string;
   sessionId?: string;
   transcriptPath?: string;
-  /** gemini (default), mm or spatialagent; the other dialects are handled in dialects.ts. */
+  /** gemini (default), mm, spatialagent or claude; the other dialects are handled in dialects.ts and claude.ts. */
   dialect?: string;
   config?: string;
   model?: string;
@@ -31,6 +31,7 @@ function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, un
 
 export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
   const dialect = dialectOf(opts.dialect);
+  if (dialect === 'claude') return (await import('./claude.js')).fireClaudeCli(eventArg, opts);
   if (dialect !== 'gemini') return (await import('./dialects.js')).fireDialect(dialect, eventArg, opts);
   rejectDialectOptions(opts);
   if (!isEventName(eventArg)) {

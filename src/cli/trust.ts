@@ -25,7 +25,7 @@ export function trust(dirArg: string | undefined, opts: { check?: boolean }): nu
   const lines = pending.map((e) => `  - ${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`);
   if (opts.check) {
     process.stdout.write(`${dir}: folder ${engine.trustedFolder ? 'trusted' : 'not trusted'}\n`);
-    process.stdout.write(pending.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : 'every workspace hook is trusted\n');
+    process.stdout.write(pending.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : engine.trustedFolder ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');
     return engine.trustedFolder && !pending.length ? 0 : 1;
   }
   try {

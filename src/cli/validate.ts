@@ -4,8 +4,9 @@ import { resolveDir } from './io.js';
 import { dialectOf, rejectDialectOptions } from './dialect.js';
 
 /** Prints every configuration problem; exit status 1 when any is an error. */
-export function validate(opts: { cwd?: string; json?: boolean; dialect?: string; config?: string }): number | Promise<number> {
+export function validate(opts: { cwd?: string; json?: boolean; dialect?: string; config?: string; model?: string }): number | Promise<number> {
   const dialect = dialectOf(opts.dialect);
+  if (dialect === 'claude') return import('./claude.js').then((m) => m.validateClaudeCli(opts));
   if (dialect !== 'gemini') return import('./dialects.js').then((m) => m.validateDialect(dialect, opts));
   rejectDialectOptions(opts);
   const engine = new HookEngine({ cwd: resolveDir(opts.cwd), watchConfig: false });

@@ -1,34 +1,15 @@
 import fs from 'node:fs';
 import { trustedHooksPath, type Env } from '../config/paths.js';
-import { parseJsonc } from '../config/jsonc.js';
+import { readTrustFile } from './store.js';
 import { writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/schema.js';
 
 type TrustedHooks = Record<string, string[]>;
 
-/**
- * Reads `~/.gemini/trusted_hooks.json`: `{ "<projectRoot>": ["name:command", ...] }`. A missing
- * file is empty; an unreadable one throws when `strict` (before it would be overwritten), else it
- * counts as empty (nothing trusted).
- */
+/** `~/.gemini/trusted_hooks.json`: `{ "<projectRoot>": ["name:command", ...] }`. */
 function read(env: Env, strict: boolean): TrustedHooks {
-  const file = trustedHooksPath(env);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || !strict) return {};
-    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  if (!text.trim()) return {};
-  const parsed = parseJsonc(text);
-  const value = parsed.ok ? parsed.value : undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    if (strict) throw new Error(`${file}: ${parsed.ok ? 'must be a JSON object' : parsed.message}; fix or remove it, nothing was trusted`);
-    return {};
-  }
   const out: TrustedHooks = {};
-  for (const [k, v] of Object.entries(value)) if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
+  for (const [k, v] of Object.entries(readTrustFile(trustedHooksPath(env), strict))) if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
   return out;
 }
 

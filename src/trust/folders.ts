@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { trustedFoldersPath, type Env } from '../config/paths.js';
-import { parseJsonc, setJsoncValue } from '../config/jsonc.js';
+import { setJsoncValue } from '../config/jsonc.js';
+import { readTrustFile } from './store.js';
 import { writeFileAtomic } from '../config/write.js';
 
 /** Trust levels as Gemini CLI writes them in trustedFolders.json. */
@@ -12,23 +13,8 @@ export type TrustLevel = 'TRUST_FOLDER' | 'TRUST_PARENT' | 'DO_NOT_TRUST';
  * (before it would be overwritten) and otherwise has no rules, so nothing is trusted.
  */
 export function readTrustedFolders(env: Env = process.env, strict = false): Record<string, TrustLevel> {
-  const file = trustedFoldersPath(env);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || !strict) return {};
-    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  if (!text.trim()) return {};
-  const parsed = parseJsonc(text);
-  const value = parsed.ok ? parsed.value : undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    if (strict) throw new Error(`${file}: ${parsed.ok ? 'must be a JSON object' : parsed.message}; fix or remove it, nothing was trusted`);
-    return {};
-  }
   const out: Record<string, TrustLevel> = {};
-  for (const [k, v] of Object.entries(value)) {
+  for (const [k, v] of Object.entries(readTrustFile(trustedFoldersPath(env), strict))) {
     if (v === 'TRUST_FOLDER' || v === 'TRUST_PARENT' || v === 'DO_NOT_TRUST') out[k] = v;
   }
   return out;

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { CLI, HOOKS, cmd, makeProject, type Project } from '../helpers.js';
+import { CLI, HOOKS, cmd, makeProject, type Project, type ProjectOptions } from '../helpers.js';
 
 /** Quotes a word for bash. */
 export function sq(s: string): string {
@@ -83,9 +83,9 @@ export interface RunOptions {
 
 let runs = 0;
 
-/** A trusted project whose `.gemini/settings.json` is `settings`, and a runner for the agent in it. */
-export function agentProject(settings: Record<string, unknown> = {}): AgentProject {
-  const p = makeProject({ project: settings });
+/** A project (trusted unless `opts.trusted` is false) whose `.gemini/settings.json` is `settings`, and a runner for the agent in it. */
+export function agentProject(settings: Record<string, unknown> = {}, opts: Omit<ProjectOptions, 'project'> = {}): AgentProject {
+  const p = makeProject({ ...opts, project: settings });
   const base = path.dirname(p.dir);
   return { ...p, base, run: (opts) => runAgent(p, base, opts) };
 }

@@ -1,0 +1,265 @@
+/**
+ * Claude Code's hook configuration: `hooks.<Event>[] = {matcher?, hooks: [handler…]}` in
+ * `~/.claude/settings.json` (user), `<project>/.claude/settings.json` (project) and
+ * `<project>/.claude/settings.local.json` (local). Entries from every file add up; identical
+ * commands run once (see run.ts). Only `command` handlers run: `http`, `prompt`, `agent` and
+ * `mcp_tool` handlers are reported as not supported and skipped. Every problem carries the file,
+ * the JSON path and a message; a handler with an error is dropped, the rest still load.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseJson } from '../../config/jsonc.js';
+import { jsonPath, type ConfigProblem } from '../../config/problems.js';
+import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent, type ClaudeEvent } from './events.js';
+import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
+
+/** Claude Code's default command timeout, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+
+/** Handler types Claude Code has and Hookline does not run. */
+export const UNSUPPORTED_HANDLER_TYPES: readonly string[] = ['http', 'prompt', 'agent', 'mcp_tool'];
+
+/** Where a hook comes from: `explicit` is a file named with `--config`. */
+export type ClaudeSource = 'user' | 'project' | 'local' | 'explicit';
+
+export interface ClaudeHook {
+  event: ClaudeEvent;
+  source: ClaudeSource;
+  file: string;
+  /** Where it is in the file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
+  path: string;
+  /** The matcher as written. */
+  matcher?: string;
+  match: ClaudeMatcher;
+  command: string;
+  timeoutSeconds: number;
+  statusMessage?: string;
+}
+
+export interface ClaudeSettingsFile {
+  source: ClaudeSource;
+  file: string;
+  exists: boolean;
+  /** `disableAllHooks: true` in this file. */
+  disableAllHooks: boolean;
+}
+
+export interface ClaudeConfig {
+  files: ClaudeSettingsFile[];
+  /** Every runnable hook, in file order (user, project, local, explicit), then as written. */
+  hooks: ClaudeHook[];
+  problems: ConfigProblem[];
+}
+
+export interface ParsedClaudeSettings {
+  hooks: ClaudeHook[];
+  problems: ConfigProblem[];
+  disableAllHooks: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function kind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+const GROUP_KEYS = new Set(['matcher', 'hooks']);
+const COMMAND_KEYS = new Set(['type', 'command', 'timeout', 'async', 'statusMessage', 'shell', 'if', 'once']);
+
+/** Reads one settings file's text. Never throws. */
+export function parseClaudeSettings(text: string, file: string, source: ClaudeSource): ParsedClaudeSettings {
+  const problems: ConfigProblem[] = [];
+  const hooks: ClaudeHook[] = [];
+  const out: ParsedClaudeSettings = { hooks, problems, disableAllHooks: false };
+  const problem = (at: ReadonlyArray<string | number>, message: string, severity: ConfigProblem['severity'] = 'error') => {
+    const where = jsonPath(at);
+    if (!problems.some((p) => p.path === where && p.message === message)) problems.push({ file, path: where, message, severity });
+  };
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    problem([], `${parsed.message} (no hook from this file is loaded)`);
+    return out;
+  }
+  const root = parsed.value;
+  if (!isObject(root)) {
+    problem([], `settings must be a JSON object, got ${kind(root)}`);
+    return out;
+  }
+  if (root.disableAllHooks !== undefined) {
+    if (typeof root.disableAllHooks !== 'boolean') problem(['disableAllHooks'], `must be true or false, got ${kind(root.disableAllHooks)}`);
+    else out.disableAllHooks = root.disableAllHooks;
+  }
+  if (root.hooks === undefined) return out;
+  if (!isObject(root.hooks)) {
+    problem(['hooks'], `"hooks" must be an object keyed by event name, got ${kind(root.hooks)}`);
+    return out;
+  }
+  for (const [event, groups] of Object.entries(root.hooks)) {
+    if (!isClaudeEvent(event)) {
+      if (UNSUPPORTED_CLAUDE_EVENTS.includes(event)) problem(['hooks', event], `Claude Code's ${event} event is not supported by Hookline: its hooks never run`, 'warning');
+      else {
+        const hint = closestClaudeEvent(event);
+        problem(['hooks', event], `unknown event "${event}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${CLAUDE_EVENTS.join(', ')}`);
+      }
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      problem(['hooks', event], `"${event}" must be an array of matcher groups ({"matcher", "hooks"}), got ${kind(groups)}`);
+      continue;
+    }
+    groups.forEach((group, i) => {
+      const at: Array<string | number> = ['hooks', event, i];
+      if (!isObject(group)) return problem(at, `a matcher group must be an object with a "hooks" array, got ${kind(group)}`);
+      for (const k of Object.keys(group)) if (!GROUP_KEYS.has(k)) problem([...at, k], `unknown field "${k}" (ignored)`, 'warning');
+      if (group.hooks === undefined) return problem([...at, 'hooks'], 'missing "hooks" array');
+      if (!Array.isArray(group.hooks)) return problem([...at, 'hooks'], `"hooks" must be an array, got ${kind(group.hooks)}`);
+      let matcher: string | undefined;
+      if (group.matcher !== undefined && group.matcher !== null) {
+        if (typeof group.matcher !== 'string') return problem([...at, 'matcher'], `"matcher" must be a string, got ${kind(group.matcher)}`);
+        matcher = group.matcher;
+      }
+      const match = compileClaudeMatcher(matcher);
+      if (match.kind !== 'all' && !CLAUDE_CATALOG[event].matchField) {
+        problem([...at, 'matcher'], `${event} ignores matchers: these hooks run for every ${event}`, 'warning');
+      } else if (match.kind === 'exact') {
+        problem([...at, 'matcher'], `invalid regular expression (${match.error}); it is compared as an exact name instead`);
+      }
+      const effective = CLAUDE_CATALOG[event].matchField ? match : compileClaudeMatcher(undefined);
+      group.hooks.forEach((raw, j) => {
+        const hook = readHandler(raw, [...at, 'hooks', j], problem);
+        if (hook) hooks.push({ event, source, file, path: jsonPath([...at, 'hooks', j]), ...(matcher !== undefined ? { matcher } : {}), match: effective, ...hook });
+      });
+    });
+  }
+  return out;
+}
+
+type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: ConfigProblem['severity']) => void;
+
+function readHandler(raw: unknown, at: Array<string | number>, problem: Problem): { command: string; timeoutSeconds: number; statusMessage?: string } | undefined {
+  if (!isObject(raw)) {
+    problem(at, `a hook must be an object with "type" and "command", got ${kind(raw)}`);
+    return undefined;
+  }
+  if (raw.type === undefined) {
+    problem([...at, 'type'], 'missing "type" (expected "command")');
+    return undefined;
+  }
+  if (typeof raw.type === 'string' && UNSUPPORTED_HANDLER_TYPES.includes(raw.type)) {
+    problem([...at, 'type'], `"${raw.type}" hooks are not supported by Hookline (skipped); only "command" hooks run`, 'warning');
+    return undefined;
+  }
+  if (raw.type !== 'command') {
+    problem([...at, 'type'], `unknown hook type ${JSON.stringify(raw.type)}; expected "command" (or Claude Code's "http", "prompt", "agent", "mcp_tool")`);
+    return undefined;
+  }
+  for (const k of Object.keys(raw)) if (!COMMAND_KEYS.has(k)) problem([...at, k], `unknown field "${k}" (ignored)`, 'warning');
+  let ok = true;
+  const fail = (key: string, message: string) => {
+    ok = false;
+    problem([...at, key], message);
+  };
+  if (raw.command === undefined) fail('command', 'missing "command" for a command hook');
+  else if (typeof raw.command !== 'string' || !raw.command.trim()) fail('command', `"command" must be a non-empty string, got ${typeof raw.command === 'string' ? 'an empty string' : kind(raw.command)}`);
+  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+  if (raw.timeout !== undefined) {
+    if (typeof raw.timeout !== 'number' || !Number.isFinite(raw.timeout) || raw.timeout <= 0) fail('timeout', `timeout must be a positive number of seconds, got ${JSON.stringify(raw.timeout) ?? kind(raw.timeout)}`);
+    else {
+      timeoutSeconds = raw.timeout;
+      // Hooks written for Gemini CLI (milliseconds) often carry 5000 or 30000 here.
+      if (raw.timeout >= 1000) problem([...at, 'timeout'], `timeout ${raw.timeout} is in seconds (${formatSeconds(raw.timeout)}); Claude Code timeouts are seconds, not milliseconds`, 'warning');
+    }
+  }
+  if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string') fail('statusMessage', `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);
+  if (raw.async === true) problem([...at, 'async'], 'async hooks are not supported: this hook runs before the agent goes on, and its output is honoured', 'warning');
+  else if (raw.async !== undefined && typeof raw.async !== 'boolean') fail('async', `"async" must be true or false, got ${kind(raw.async)}`);
+  if (raw.once !== undefined) problem([...at, 'once'], '"once" is not supported (ignored): the hook runs every time', 'warning');
+  if (raw.shell !== undefined && raw.shell !== 'bash') {
+    ok = false;
+    problem([...at, 'shell'], `shell ${JSON.stringify(raw.shell)} is not supported by Hookline (skipped); hooks run with bash`, 'warning');
+  }
+  if (raw.if !== undefined) {
+    ok = false;
+    problem([...at, 'if'], 'the "if" permission-rule filter is not supported by Hookline (skipped)', 'warning');
+  }
+  if (!ok) return undefined;
+  return { command: raw.command as string, timeoutSeconds, ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}) };
+}
+
+function formatSeconds(s: number): string {
+  if (s < 3600) return `about ${Math.round(s / 60)} minutes`;
+  return `about ${Math.round(s / 360) / 10} hours`;
+}
+
+export class ClaudeConfigReadError extends Error {}
+
+/** Reads one settings file; a missing file has no hooks, an unreadable one throws ClaudeConfigReadError. */
+export function loadClaudeSettingsFile(file: string, source: ClaudeSource): ParsedClaudeSettings & { exists: boolean } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    const x = e as NodeJS.ErrnoException;
+    if (x.code === 'ENOENT') return { exists: false, hooks: [], problems: [], disableAllHooks: false };
+    if (x.code === 'EISDIR') throw new ClaudeConfigReadError(`Claude Code settings ${file} is a folder`);
+    throw new ClaudeConfigReadError(`cannot read Claude Code settings ${file}: ${x.message}`);
+  }
+  return { exists: true, ...parseClaudeSettings(text, file, source) };
+}
+
+/** `$HOME/.claude/settings.json`, `<project>/.claude/settings.json`, `<project>/.claude/settings.local.json`. */
+export function claudeSettingsPaths(projectDir: string, env: NodeJS.ProcessEnv = process.env): Array<{ source: ClaudeSource; file: string }> {
+  const home = env.HOME || os.homedir();
+  return [
+    { source: 'user', file: path.join(home, '.claude', 'settings.json') },
+    { source: 'project', file: path.join(projectDir, '.claude', 'settings.json') },
+    { source: 'local', file: path.join(projectDir, '.claude', 'settings.local.json') },
+  ];
+}
+
+export interface LoadClaudeOptions {
+  projectDir: string;
+  /** Finds the user's home (`HOME`). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Files to read instead of the project's two (`--config`); the user's file is still read. */
+  files?: string[];
+}
+
+/**
+ * Loads every settings file. `disableAllHooks: true` in the user's file turns every hook off; in
+ * a project file it turns off that project's hooks only (a repository must not be able to turn
+ * off the user's own hooks).
+ */
+export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
+  const places = opts.files
+    ? [claudeSettingsPaths(opts.projectDir, opts.env)[0], ...opts.files.map((file) => ({ source: 'explicit' as const, file: path.resolve(file) }))]
+    : claudeSettingsPaths(opts.projectDir, opts.env);
+  const files: ClaudeSettingsFile[] = [];
+  const problems: ConfigProblem[] = [];
+  const byFile: ClaudeHook[][] = [];
+  for (const { source, file } of places) {
+    const r = loadClaudeSettingsFile(file, source);
+    files.push({ source, file, exists: r.exists, disableAllHooks: r.disableAllHooks });
+    problems.push(...r.problems);
+    byFile.push(r.hooks);
+  }
+  const userOff = files[0].disableAllHooks;
+  const projectOff = files.some((f) => f.source !== 'user' && f.disableAllHooks);
+  const hooks = byFile.flat().filter((h) => !userOff && !(projectOff && h.source !== 'user'));
+  return { files, hooks, problems };
+}
+
+/** The configuration without the project's hooks (for an untrusted folder). */
+export function withoutProjectHooks(config: ClaudeConfig): ClaudeConfig {
+  return { ...config, hooks: config.hooks.filter((h) => h.source !== 'project' && h.source !== 'local') };
+}
+
+/** Hooks per event, for summaries. */
+export function claudeHookCounts(config: ClaudeConfig): Partial<Record<ClaudeEvent, number>> {
+  const counts: Partial<Record<ClaudeEvent, number>> = {};
+  for (const h of config.hooks) counts[h.event] = (counts[h.event] ?? 0) + 1;
+  return counts;
+}

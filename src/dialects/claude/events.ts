@@ -1,0 +1,152 @@
+/**
+ * Claude Code's hook events, as its hooks reference documents them: what each one is matched on,
+ * what exit code 2 (or `decision: "block"`) means there, and the fields of its input.
+ *
+ * Hookline fires the events below. Claude Code has more (PermissionRequest, TaskCompleted…);
+ * their hooks are reported as not supported by `validate` and never run.
+ */
+import { z } from 'zod';
+
+export const CLAUDE_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'PostCompact',
+  'Notification',
+] as const;
+export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
+
+export function isClaudeEvent(name: string): name is ClaudeEvent {
+  return (CLAUDE_EVENTS as readonly string[]).includes(name);
+}
+
+/** Events Claude Code has that Hookline does not fire: valid in settings, reported, never run. */
+export const UNSUPPORTED_CLAUDE_EVENTS: readonly string[] = [
+  'PermissionRequest',
+  'PermissionDenied',
+  'Setup',
+  'StopFailure',
+  'UserPromptExpansion',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'InstructionsLoaded',
+  'ConfigChange',
+  'CwdChanged',
+  'FileChanged',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'Elicitation',
+  'ElicitationResult',
+];
+
+/**
+ * What a block (exit code 2, or `decision: "block"` in JSON) does at this event:
+ * - `tool`: the tool does not run; the reason goes to Claude (PreToolUse, as `permissionDecision: "deny"`).
+ * - `feedback`: the tool already ran; the reason goes to Claude (PostToolUse, PostToolUseFailure).
+ * - `prompt`: the prompt is not processed and is erased; the reason goes to the user (UserPromptSubmit).
+ * - `stop`: Claude does not stop; it continues with the reason as its instruction (Stop, SubagentStop).
+ * - `compact`: the compaction does not happen (PreCompact).
+ * - `none`: nothing is blocked; exit 2's stderr is shown to the user.
+ */
+export type BlockKind = 'tool' | 'feedback' | 'prompt' | 'stop' | 'compact' | 'none';
+
+export interface ClaudeEventSpec {
+  /** The input field matchers are compared with; undefined when the event ignores matchers. */
+  matchField?: 'tool_name' | 'source' | 'reason' | 'trigger' | 'notification_type' | 'agent_type';
+  block: BlockKind;
+  /** Plain (non-JSON) stdout on exit 0 becomes context for Claude. */
+  plainTextIsContext: boolean;
+  /** `hookSpecificOutput.additionalContext` is honoured. */
+  context: boolean;
+}
+
+export const CLAUDE_CATALOG: Readonly<Record<ClaudeEvent, ClaudeEventSpec>> = {
+  PreToolUse: { matchField: 'tool_name', block: 'tool', plainTextIsContext: false, context: true },
+  PostToolUse: { matchField: 'tool_name', block: 'feedback', plainTextIsContext: false, context: true },
+  PostToolUseFailure: { matchField: 'tool_name', block: 'feedback', plainTextIsContext: false, context: true },
+  UserPromptSubmit: { block: 'prompt', plainTextIsContext: true, context: true },
+  Stop: { block: 'stop', plainTextIsContext: false, context: false },
+  SubagentStart: { matchField: 'agent_type', block: 'none', plainTextIsContext: false, context: true },
+  SubagentStop: { matchField: 'agent_type', block: 'stop', plainTextIsContext: false, context: false },
+  SessionStart: { matchField: 'source', block: 'none', plainTextIsContext: true, context: true },
+  SessionEnd: { matchField: 'reason', block: 'none', plainTextIsContext: false, context: false },
+  PreCompact: { matchField: 'trigger', block: 'compact', plainTextIsContext: false, context: false },
+  PostCompact: { matchField: 'trigger', block: 'none', plainTextIsContext: false, context: false },
+  Notification: { matchField: 'notification_type', block: 'none', plainTextIsContext: false, context: false },
+};
+
+export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+
+/** Fields every input carries. */
+export const ClaudeBaseInput = z.object({
+  session_id: z.string(),
+  transcript_path: z.string(),
+  cwd: z.string(),
+  permission_mode: z.string(),
+  hook_event_name: z.string(),
+});
+
+const tool = {
+  tool_name: z.string(),
+  tool_input: z.record(z.string(), z.unknown()),
+  tool_use_id: z.string(),
+};
+
+/** Each event's own fields, with their wire names. Unknown fields are passed to the hooks as given. */
+export const CLAUDE_EVENT_FIELDS = {
+  PreToolUse: z.object(tool).loose(),
+  PostToolUse: z.object({ ...tool, tool_response: z.unknown() }).loose(),
+  PostToolUseFailure: z.object({ ...tool, error: z.string(), is_interrupt: z.boolean() }).loose(),
+  UserPromptSubmit: z.object({ prompt: z.string() }).loose(),
+  Stop: z.object({ stop_hook_active: z.boolean(), last_assistant_message: z.string() }).loose(),
+  SubagentStart: z.object({ agent_id: z.string(), agent_type: z.string() }).loose(),
+  SubagentStop: z
+    .object({ stop_hook_active: z.boolean(), agent_id: z.string(), agent_type: z.string(), agent_transcript_path: z.string(), last_assistant_message: z.string() })
+    .loose(),
+  SessionStart: z.object({ source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.string() }).loose(),
+  SessionEnd: z.object({ reason: z.string() }).loose(),
+  PreCompact: z.object({ trigger: z.enum(['manual', 'auto']), custom_instructions: z.string() }).loose(),
+  PostCompact: z.object({ trigger: z.enum(['manual', 'auto']), compact_summary: z.string() }).loose(),
+  Notification: z.object({ message: z.string(), title: z.string(), notification_type: z.string() }).loose(),
+} satisfies Record<ClaudeEvent, z.ZodObject>;
+
+/** A close Claude Code event name for a misspelt one, or for another agent's name (Gemini CLI's). */
+const FOREIGN: Record<string, ClaudeEvent> = {
+  beforetool: 'PreToolUse',
+  aftertool: 'PostToolUse',
+  beforeagent: 'UserPromptSubmit',
+  afteragent: 'Stop',
+  precompress: 'PreCompact',
+  pretool: 'PreToolUse',
+  posttool: 'PostToolUse',
+  userprompt: 'UserPromptSubmit',
+};
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+export function closestClaudeEvent(name: string): ClaudeEvent | undefined {
+  const lower = name.toLowerCase();
+  if (FOREIGN[lower]) return FOREIGN[lower];
+  let best: { e: ClaudeEvent; d: number } | undefined;
+  for (const e of CLAUDE_EVENTS) {
+    const d = editDistance(lower, e.toLowerCase());
+    if (!best || d < best.d) best = { e, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(name.length / 4)) ? best.e : undefined;
+}

@@ -1,0 +1,168 @@
+/**
+ * Fires one Claude Code event: every matching command hook at once (`bash -c` in the project
+ * folder, the input as JSON on stdin, `CLAUDE_PROJECT_DIR` set), identical commands once, each
+ * stopped at its timeout; then the runs are read and aggregated (output.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { runCommand } from '../../run/command.js';
+import { sanitizeEnv } from '../../run/env.js';
+import { expandVariables } from '../../run/expand.js';
+import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
+import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
+import { aggregateClaude, readClaudeRun, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
+
+export interface ClaudeFireOptions {
+  /** The project folder: hooks run here, and it is `$CLAUDE_PROJECT_DIR`. Default: process.cwd(). */
+  projectDir?: string;
+  /**
+   * The environment hooks start from, used as given (`CLAUDE_PROJECT_DIR` is added). Default:
+   * process.env without secrets (`sanitizeEnv` with redaction on).
+   */
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+/** One hook's run. */
+export interface ClaudeRun {
+  command: string;
+  source: ClaudeSource;
+  file: string;
+  /** Where it is in the file, e.g. `hooks.PreToolUse[0].hooks[0]`. */
+  path: string;
+  matcher?: string;
+  timeoutSeconds: number;
+  exitCode: number | null;
+  /** Exit 0 and no error. */
+  success: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  /** A non-blocking error (its response is ignored). */
+  error?: string;
+  timedOut?: boolean;
+  /** What the run contributes, as Claude Code JSON output (see ClaudeRunReading.response). */
+  response?: ClaudeHookOutput;
+  format?: 'json' | 'text' | 'exit2';
+  /** Plain stdout shown in the transcript only. */
+  text?: string;
+  /** A one-word summary: `error`, `stop`, `deny`, `defer`, `ask`, `allow`, `block` or `ok`. */
+  outcome: string;
+}
+
+export interface ClaudeFireResult {
+  event: ClaudeEvent;
+  /** The input every hook read. */
+  input: Record<string, unknown>;
+  output: ClaudeOutput;
+  runs: ClaudeRun[];
+  /** Disagreements between hooks (e.g. two different `updatedInput`s). */
+  warnings: string[];
+}
+
+/** `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}`, substituted quoted for where they stand. */
+export function expandClaudeCommand(command: string, projectDir: string): string {
+  return expandVariables(command, (text, i) => {
+    if (text.startsWith('${CLAUDE_PROJECT_DIR}', i)) return { length: 21, value: projectDir };
+    if (text.startsWith('$CLAUDE_PROJECT_DIR', i) && !/[A-Za-z0-9_]/.test(text[i + 19] ?? '')) return { length: 19, value: projectDir };
+    return undefined;
+  });
+}
+
+/** The value an input is matched on for this event ('' when absent); undefined when the event has no matcher. */
+export function claudeMatchValue(event: ClaudeEvent, input: Record<string, unknown>): string | undefined {
+  const field = CLAUDE_CATALOG[event].matchField;
+  if (!field) return undefined;
+  const v = input[field];
+  return typeof v === 'string' ? v : '';
+}
+
+/** The hooks an event would run for this input: matching, identical commands once (the first kept). */
+export function claudeHooksFor(config: ClaudeConfig, event: ClaudeEvent, input: Record<string, unknown>): ClaudeHook[] {
+  const value = claudeMatchValue(event, input);
+  const seen = new Set<string>();
+  const out: ClaudeHook[] = [];
+  for (const h of config.hooks) {
+    if (h.event !== event || (value !== undefined && !h.match.test(value))) continue;
+    if (seen.has(h.command)) continue;
+    seen.add(h.command);
+    out.push(h);
+  }
+  return out;
+}
+
+/** The full input: the base fields filled in where missing, `hook_event_name` always the event. */
+export function buildClaudeInput(event: ClaudeEvent, fields: Record<string, unknown>, projectDir: string): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    session_id: randomUUID(),
+    transcript_path: '',
+    cwd: projectDir,
+    permission_mode: 'default',
+    ...fields,
+    hook_event_name: event,
+  };
+  if ((event === 'Stop' || event === 'SubagentStop') && input.stop_hook_active === undefined) input.stop_hook_active = false;
+  return input;
+}
+
+function outcomeOf(event: ClaudeEvent, run: Pick<ClaudeRun, 'error' | 'response'>): string {
+  if (run.error) return 'error';
+  const r = run.response;
+  if (!r) return 'ok';
+  if (r.continue === false) return 'stop';
+  const s: Record<string, unknown> = r.hookSpecificOutput ?? {};
+  if (event === 'PreToolUse') {
+    const d = (s.permissionDecision as string | undefined) ?? (r.decision === 'approve' ? 'allow' : r.decision === 'block' ? 'deny' : undefined);
+    return d ?? 'ok';
+  }
+  return r.decision === 'block' && CLAUDE_CATALOG[event].block !== 'none' ? 'block' : 'ok';
+}
+
+/** Fires one event. Never throws for a hook's failure. */
+export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, fields: Record<string, unknown> = {}, opts: ClaudeFireOptions = {}): Promise<ClaudeFireResult> {
+  const projectDir = path.resolve(opts.projectDir ?? process.cwd());
+  const input = buildClaudeInput(event, fields, projectDir);
+  const base: Record<string, string> = {};
+  const from = opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] });
+  for (const [k, v] of Object.entries(from)) if (v !== undefined) base[k] = v;
+  const env = { ...base, CLAUDE_PROJECT_DIR: projectDir };
+  const stdin = JSON.stringify(input);
+  const hooks = claudeHooksFor(config, event, input);
+  const runs = await Promise.all(
+    hooks.map(async (hook): Promise<ClaudeRun> => {
+      const r = await runCommand({
+        command: expandClaudeCommand(hook.command, projectDir),
+        cwd: projectDir,
+        env,
+        stdin,
+        timeoutMs: hook.timeoutSeconds * 1000,
+        signal: opts.signal,
+      });
+      const reading = readClaudeRun(event, r, hook.timeoutSeconds);
+      return {
+        command: hook.command,
+        source: hook.source,
+        file: hook.file,
+        path: hook.path,
+        ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
+        timeoutSeconds: hook.timeoutSeconds,
+        exitCode: r.exitCode,
+        success: r.exitCode === 0 && !reading.error,
+        durationMs: Math.round(r.durationMs * 1000) / 1000,
+        stdout: r.stdout,
+        stderr: r.stderr,
+        ...(reading.error ? { error: reading.error } : {}),
+        ...(r.timedOut ? { timedOut: true } : {}),
+        ...(reading.response ? { response: reading.response } : {}),
+        ...(reading.format ? { format: reading.format } : {}),
+        ...(reading.text !== undefined ? { text: reading.text } : {}),
+        outcome: outcomeOf(event, reading),
+      };
+    }),
+  );
+  const { output, warnings } = aggregateClaude(
+    event,
+    runs.map((r) => ({ command: r.command, where: `${r.file} ${r.path}`, reading: { response: r.response, error: r.error } })),
+  );
+  return { event, input, output, runs, warnings };
+}

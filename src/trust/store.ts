@@ -1,0 +1,25 @@
+import fs from 'node:fs';
+import { parseJsonc } from '../config/jsonc.js';
+
+/**
+ * Reads a trust file as a JSON object. A missing or empty file is `{}`; an unreadable or broken
+ * one throws when `strict` (before it would be overwritten and lose other projects' entries),
+ * and otherwise counts as `{}`, so nothing is trusted.
+ */
+export function readTrustFile(file: string, strict: boolean): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || !strict) return {};
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (!text.trim()) return {};
+  const parsed = parseJsonc(text);
+  const value = parsed.ok ? parsed.value : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (strict) throw new Error(`${file}: ${parsed.ok ? 'must be a JSON object' : parsed.message}; fix or remove it, nothing was trusted`);
+    return {};
+  }
+  return value as Record<string, unknown>;
+}
