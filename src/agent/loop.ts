@@ -475,7 +475,8 @@ export class Agent {
     if (ae.action === 'stop') return { outcome: { id: call.id, name: originalName ?? t.name, output: ae.llmContent, isError: true }, stop: ae.message.replace(/^Agent execution stopped by hook: /, '') };
     if (ae.action === 'replace') return { outcome: { id: call.id, name: originalName ?? t.name, output: ae.llmContent, isError } };
     llmContent = ae.llmContent;
-    if (this.dialects.active) llmContent = await this.dialects.afterTool(call.id, t.name, args, llmContent, isError, this.steps_);
+    // SpatialAgent's IS_ERROR also counts a program that exited non-zero.
+    if (this.dialects.active) llmContent = await this.dialects.afterTool(call.id, t.name, args, llmContent, isError || (result.exitCode ?? 0) !== 0, this.steps_);
     if (ae.tail) {
       // The tail call's result replaces this call's result, under this call's id.
       const tail = await this.runTool({ id: call.id, name: ae.tail.name, args: ae.tail.args }, originalName ?? t.name);

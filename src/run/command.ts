@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseHookText } from '../decide/parse.js';
 import { writeJson } from './serialize.js';
+import { reapLater, RUN_ID_VAR } from './reap.js';
 import type { RunResult } from './result.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -83,9 +84,10 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
     // stdin is a socket, so bash would take us for rshd and source ~/.bashrc when SHLVL is unset.
     const args = path.basename(shell) === 'bash' ? ['--norc', '-c', run.command] : ['-c', run.command];
     const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
+    const runId = randomUUID();
     const child = spawn(shell, args, {
       cwd: run.cwd,
-      env: run.env,
+      env: { ...run.env, [RUN_ID_VAR]: runId },
       stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -106,6 +108,7 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       for (const t of timers) clearTimeout(t);
       run.signal?.removeEventListener('abort', onAbort);
       killGroup(pid, 'SIGKILL');
+      reapLater(runId);
       child.stdout?.destroy();
       child.stderr?.destroy();
       const durationMs = performance.now() - started;

@@ -80,7 +80,7 @@ export function report(o: Outcome, timeoutMs: number): ToolResult {
     else if (o.error) display = `Command failed: ${o.error.message}`;
     else if (o.exitCode !== null && o.exitCode !== 0) display = `Command exited with code: ${o.exitCode}`;
   }
-  const result: ToolResult = { llmContent: untrusted(parts.join('\n')), returnDisplay: display };
+  const result: ToolResult = { llmContent: untrusted(parts.join('\n')), returnDisplay: display, exitCode: o.exitCode };
   if (o.error) result.error = { message: o.error.message, type: ErrorType.shellError };
   return result;
 }

@@ -13,6 +13,8 @@ export interface ToolResult {
   llmContent: string;
   returnDisplay: string;
   error?: { message: string; type: string };
+  /** Programs only: their exit code (a non-zero exit is not a tool error, as in Gemini CLI). */
+  exitCode?: number | null;
 }
 
 export interface AgentTool<S extends z.ZodObject = z.ZodObject> {

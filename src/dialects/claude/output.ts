@@ -66,8 +66,17 @@ export interface ClaudeHookOutput {
   [key: string]: unknown;
 }
 
-export function claudeOutputSchema(event: ClaudeEvent) {
+function buildSchema(event: ClaudeEvent) {
   return ClaudeCommonOutput.extend({ hookSpecificOutput: CLAUDE_SPECIFIC_OUTPUT[event].extend({ hookEventName: z.string() }).optional() });
+}
+
+const schemas = new Map<ClaudeEvent, ReturnType<typeof buildSchema>>();
+
+/** The whole output schema of one event (built once). */
+export function claudeOutputSchema(event: ClaudeEvent): ReturnType<typeof buildSchema> {
+  let s = schemas.get(event);
+  if (!s) schemas.set(event, (s = buildSchema(event)));
+  return s;
 }
 
 /** Validates a parsed JSON value as `event`'s output: the output, or the first problem. */

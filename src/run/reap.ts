@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+
+/**
+ * Finds processes a finished hook left behind outside its process group (a `setsid` daemon, a
+ * double fork) and kills them. Every command hook gets a run id in its environment; processes
+ * inherit it, so after the hook is over any process still carrying the id is a leftover.
+ * Scans are coalesced and run off the hook's critical path.
+ */
+export const RUN_ID_VAR = 'HOOKLINE_RUN_ID';
+
+const finished = new Set<string>();
+let timer: NodeJS.Timeout | undefined;
+const canScan = process.platform === 'linux' && fs.existsSync('/proc/self/environ');
+
+export function reapLater(runId: string): void {
+  if (!canScan) return;
+  finished.add(runId);
+  if (timer) return;
+  timer = setTimeout(scan, 50);
+  timer.unref();
+}
+
+function scan(): void {
+  timer = undefined;
+  const ids = [...finished];
+  finished.clear();
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    let env: string;
+    try {
+      env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue; // gone, or not ours
+    }
+    const at = env.indexOf(`${RUN_ID_VAR}=`);
+    if (at === -1) continue;
+    const end = env.indexOf('\0', at);
+    const id = env.slice(at + RUN_ID_VAR.length + 1, end === -1 ? undefined : end);
+    if (!ids.includes(id)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
