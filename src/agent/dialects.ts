@@ -16,6 +16,10 @@ import {
 } from '../dialects/mm/index.js';
 import { fireSpatialAgent, type SaConfig, type SaEvent, type SaFireResult } from '../dialects/spatialagent/index.js';
 import { defineTool, type AgentTool } from './tools/types.js';
+import { claudeEventFor, fireClaude, toClaudeInput, toGeminiOutput, type ClaudeConfig } from '../dialects/claude/index.js';
+import { aggregate } from '../decide/aggregate.js';
+import type { EventName } from '../events/names.js';
+import type { HookOutput } from '../events/output.js';
 
 /**
  * The other dialects' hooks in the reference agent. At every point Hookline fires Gemini
@@ -24,6 +28,8 @@ import { defineTool, type AgentTool } from './tools/types.js';
  * the most restrictive decision, so nothing after it could change the outcome.
  */
 export interface Dialects {
+  /** Claude Code hooks: translated to and from the Gemini model and merged with its hooks' output. */
+  claude?: { config: ClaudeConfig; display: boolean };
   mm?: { config: MmConfig; display: boolean; depth: number };
   spatialagent?: { config: SaConfig; model?: LanguageModelV3; display: boolean };
 }
@@ -63,6 +69,27 @@ export class DialectHooks {
 
   get active(): boolean {
     return Boolean(this.d.mm || this.d.spatialagent);
+  }
+
+  /**
+   * Claude Code hooks at a Gemini point: the event and input translated, the hooks run, and their
+   * decision merged into the Gemini hooks' output with the event's own aggregation, so the most
+   * restrictive decision of the two wins.
+   */
+  async claude(event: EventName, input: Record<string, unknown>, gemini: HookOutput | undefined, opts: { permissionMode: string; toolUseId?: string }): Promise<HookOutput | undefined> {
+    const c = this.d.claude;
+    if (!c) return gemini;
+    const claudeEvent = claudeEventFor(event, input);
+    const fields = claudeEvent && toClaudeInput(event, input, { permissionMode: opts.permissionMode, toolUseId: opts.toolUseId });
+    if (!claudeEvent || !fields) return gemini;
+    const r = await fireClaude(c.config, claudeEvent, fields, { projectDir: this.ctx.cwd, env: this.ctx.env });
+    for (const run of r.runs) {
+      if (c.display) this.ctx.io.notice(`  🪝 ${this.ctx.counter.next++}. ${claudeEvent}${typeof fields.tool_name === 'string' ? ` [${fields.tool_name}]` : ''} · ${run.command} → ${run.outcome}`);
+      if (run.error) this.ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${run.command}\` (${run.file}): ${run.error}`);
+    }
+    const translated = toGeminiOutput(r, { toolInput: event === 'BeforeTool' ? (input.tool_input as Record<string, unknown>) : undefined });
+    if (!translated) return gemini;
+    return aggregate(event, gemini ? [gemini, translated] : [translated]);
   }
 
   private asked(): { depth: number } | undefined {

@@ -127,8 +127,12 @@ export class Agent {
       if (this.o.displayHooks) this.o.io.notice(hookLine(this.hookCount, event, subject, run));
       else if (run.error) this.o.io.notice(`⚠ ${run.error}`);
     }
+    if (this.o.dialects?.claude) r.output = await this.dialects.claude(event, r.input, r.output, { permissionMode: this.mode, toolUseId: this.toolUseId });
     return r;
   }
+
+  /** The tool call in progress, so Claude Code hooks see one `tool_use_id` before and after it. */
+  private toolUseId: string | undefined;
 
   private show(message: string | undefined): void {
     if (message) this.o.io.notice(message);
@@ -424,6 +428,7 @@ export class Agent {
     const parsed = t.parameters.safeParse(call.args);
     if (!parsed.success) return fail(`Invalid parameters for ${t.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`);
     const orig = originalName ? { original_request_name: originalName } : {};
+    this.toolUseId = call.id;
     const bt = await this.fire('BeforeTool', { tool_name: t.name, tool_input: { ...(parsed.data as Record<string, unknown>) }, ...orig }, t.name);
     const be = applyBeforeTool(bt.output, parsed.data as Record<string, unknown>);
     if (be.action === 'stop') {

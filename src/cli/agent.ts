@@ -14,6 +14,7 @@ import { ScriptError } from '../agent/models/scripted.js';
 import { interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
 import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAskDeniedCliLine, type MmConfig } from '../dialects/mm/index.js';
 import { defaultSaConfigPath, loadSaConfig, SaConfigReadError } from '../dialects/spatialagent/index.js';
+import { loadClaudeConfig, withoutProjectHooks } from '../dialects/claude/index.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
 
@@ -70,6 +71,12 @@ function loadDialects(cwd: string, opts: AgentCliOptions, trusted: boolean, mode
       d.mm = { config, display: mmDisplay(opts, config), depth: 0 };
     }
   } else if (opts.mmConfig) throw new UsageError(`no mm configuration at ${mmFile}`);
+  const claude = loadClaudeConfig({ projectDir: cwd, env: process.env });
+  for (const p of claude.problems) warn(formatProblem(p));
+  const claudeProject = claude.hooks.some((h) => h.source === 'project' || h.source === 'local');
+  if (claudeProject && !trusted) warn(`${cwd} is not a trusted folder: the Claude Code hooks in .claude/ do not run (run: hookline trust)`);
+  const claudeRunnable = trusted ? claude : withoutProjectHooks(claude);
+  if (claudeRunnable.hooks.length) d.claude = { config: claudeRunnable, display: Boolean(opts.displayHooks) };
   const saFile = defaultSaConfigPath(cwd);
   if (fs.existsSync(saFile)) {
     if (!trusted) warn(`${cwd} is not a trusted folder: the SpatialAgent hooks in ${saFile} do not run (run: hookline trust)`);
@@ -153,7 +160,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
       session: childSession,
       tools: toolsFor(config),
       interactive: false,
-      dialects: { mm: { config, display: mmDisplay(opts, config), depth }, spatialagent: dialects.spatialagent },
+      dialects: { mm: { config, display: mmDisplay(opts, config), depth }, spatialagent: dialects.spatialagent, claude: dialects.claude },
       spawnAgent,
     });
   };

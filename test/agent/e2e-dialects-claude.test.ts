@@ -1,0 +1,82 @@
+// End to end: Claude Code hooks (.claude/settings.json) in `hookline agent`, merged with the
+// Gemini hooks at each point (the most restrictive decision wins).
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { agentProject, lastUser, on, respond, sq, toolResults, type AgentProject } from './e2e-util.js';
+
+const YOLO = ['--approval-mode', 'yolo'];
+const shell = (command: string) => ({ toolCalls: [{ name: 'run_shell_command', args: { command } }] });
+
+function claudeProject(hooks: Record<string, unknown>, gemini: Record<string, unknown> = {}, trusted = true): AgentProject {
+  const p = agentProject(gemini, { trusted });
+  fs.mkdirSync(path.join(p.dir, '.claude'), { recursive: true });
+  fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks }));
+  return p;
+}
+
+const cc = (command: string, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
+// The Claude user settings are read from $HOME: point it at the project's own home.
+const homeEnv = (p: AgentProject) => ({ HOME: p.home });
+
+describe('Claude Code hooks in the agent', () => {
+  test('PreToolUse exit 2 blocks Bash: the command never runs, the model reads stderr as the reason', async () => {
+    const p = claudeProject({ PreToolUse: cc(`cat > pre.json; echo 'no shell here' >&2; exit 2`, 'Bash') });
+    const marker = path.join(p.dir, 'ran');
+    const r = await p.run({ prompt: 'go', script: [shell(`touch ${sq(marker)}`), { text: 'ok' }], args: YOLO, env: homeEnv(p) });
+    assert.equal(r.code, 0);
+    assert.equal(fs.existsSync(marker), false);
+    assert.equal(toolResults(r.calls[1])[0].value, 'Tool execution blocked: no shell here');
+    const input = JSON.parse(fs.readFileSync(path.join(p.dir, 'pre.json'), 'utf8'));
+    assert.equal(input.hook_event_name, 'PreToolUse');
+    assert.equal(input.tool_name, 'Bash');
+    assert.deepEqual(input.tool_input, { command: `touch ${sq(marker)}` });
+    assert.equal(input.permission_mode, 'bypassPermissions');
+    assert.equal(typeof input.tool_use_id, 'string');
+  });
+
+  test('permissionDecision allow with updatedInput: the tool runs with the replaced input', async () => {
+    const p = claudeProject({});
+    const good = path.join(p.dir, 'good');
+    const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: `touch ${good}` } } };
+    fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: cc(`echo ${sq(JSON.stringify(out))}`, 'Bash') } }));
+    const bad = path.join(p.dir, 'bad');
+    const r = await p.run({ prompt: 'go', script: [shell(`touch ${bad}`), { text: 'ok' }], args: YOLO, env: homeEnv(p) });
+    assert.equal(r.code, 0);
+    assert.equal(fs.existsSync(good), true);
+    assert.equal(fs.existsSync(bad), false);
+  });
+
+  test('UserPromptSubmit plain stdout becomes context the model reads', async () => {
+    const p = claudeProject({ UserPromptSubmit: cc(`echo 'branch main, 3 files changed'`) });
+    const r = await p.run({ prompt: 'status?', script: [{ text: 'fine' }], env: homeEnv(p) });
+    assert.equal(lastUser(r.calls[0]), 'status?\n\n<hook_context>branch main, 3 files changed</hook_context>');
+  });
+
+  test('a Stop hook that blocks sends its reason back as a new prompt', async () => {
+    const p = claudeProject({ Stop: cc(`grep -q '"stop_hook_active":true' && exit 0; echo '{"decision":"block","reason":"run the tests first"}'`) });
+    const r = await p.run({ prompt: 'done?', script: [{ text: 'yes' }, { text: 'tests pass' }], env: homeEnv(p) });
+    assert.equal(r.calls.length, 2);
+    assert.equal(lastUser(r.calls[1]), 'run the tests first');
+    assert.match(r.stdout, /tests pass/);
+  });
+
+  test('a Gemini hook allows and a Claude hook denies: the tool is denied', async () => {
+    const p = claudeProject({ PreToolUse: cc(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}'`) }, {
+      hooks: { BeforeTool: on(respond(null, { decision: 'allow' })) },
+    });
+    const marker = path.join(p.dir, 'ran');
+    const r = await p.run({ prompt: 'go', script: [shell(`touch ${marker}`), { text: 'ok' }], args: YOLO, env: homeEnv(p) });
+    assert.equal(fs.existsSync(marker), false);
+    assert.equal(toolResults(r.calls[1])[0].value, 'Tool execution blocked: claude says no');
+  });
+
+  test('in an untrusted folder the project Claude hooks do not run, and stderr says so', async () => {
+    const p = claudeProject({ UserPromptSubmit: cc('touch claude-ran') }, {}, false);
+    const r = await p.run({ prompt: 'hi', script: [{ text: 'hello' }], env: homeEnv(p) });
+    assert.equal(r.code, 0);
+    assert.equal(fs.existsSync(path.join(p.dir, 'claude-ran')), false);
+    assert.match(r.stderr, /not a trusted folder: the Claude Code hooks in \.claude\/ do not run/);
+  });
+});
