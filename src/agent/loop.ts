@@ -26,8 +26,8 @@ import type { Session } from './session.js';
 import type { AgentTool, ToolContext, ToolResult } from './tools/types.js';
 import { findTool } from './tools/index.js';
 import { hookLine } from './display.js';
-import { DialectHooks, mmAgents, mmModelOf, type Dialects } from './dialects.js';
-import { mmAnswerReplacedNotice, mmAnswerReplacedSummary, mmAskAnswer, mmAskDeniedLine, mmAskDeniedOutput, mmAskMessage, type MmAsk } from '../dialects/mm/index.js';
+import { DialectHooks, type Dialects } from './dialects.js';
+import { askToolResult, handOff, type AskResult } from './handoff.js';
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo';
 
@@ -65,8 +65,7 @@ export interface AgentOptions {
   spawnAgent?: (name: string, configFile: string, depth: number, quiet: boolean) => Agent;
 }
 
-/** Hand-offs stop here: an agent that keeps asking agents must not recurse without end. */
-export const MAX_ASK_DEPTH = 4;
+export { MAX_ASK_DEPTH } from './handoff.js';
 
 export type TurnStatus = 'done' | 'stopped' | 'blocked' | 'max-steps' | 'error';
 
@@ -490,93 +489,22 @@ export class Agent {
     return { outcome: { id: call.id, name: originalName ?? t.name, output: llmContent, isError } };
   }
 
-  /** The conversation as text, for a hand-off `withContext`. */
-  private conversation(): string {
-    return this.session.history
-      .map((m) => (m.role === 'tool' ? m.results.map((r) => `[${r.name} result]\n${r.output}`).join('\n') : `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.text}`))
-      .filter(Boolean)
-      .join('\n\n');
-  }
-
   /**
-   * A hand-off to another agent of `mmConfigs`: preAsk (deny, rewrite, context), the called agent
-   * with its own configuration's hooks one level deeper, then postAsk (replace, context).
+   * A hand-off to another agent of `mmConfigs` (see handoff.ts): preAsk, the called agent with
+   * its own configuration's hooks one level deeper, postAsk.
    */
-  async ask(agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
-    const mm = this.o.dialects?.mm;
-    const agents = mm ? mmAgents(mm.config) : {};
-    const file = agents[agent];
-    if (!mm || !file || !this.o.spawnAgent) {
-      return { status: 'error', output: `no agent "${agent}" (agents: ${Object.keys(agents).join(', ') || 'none'})` };
-    }
-    if (mm.depth + 1 > MAX_ASK_DEPTH) return { status: 'error', output: `hand-off refused: agents may ask agents only ${MAX_ASK_DEPTH} levels deep` };
-    const transcript = withContext ? this.conversation() : undefined;
-    const ask: MmAsk = { agent, config: file, agentModel: mmModelOf(file), via, withContext, depth: mm.depth, prompt, ...(transcript ? { transcript } : {}) };
-    // mm lists no hook run outside a turn: `/ask…` and `--ask` hand-offs are not displayed.
-    const quiet = via !== 'tool';
-    const pre = await this.dialects.mm('preAsk', { ask }, undefined, quiet);
-    if (pre?.output.action === 'deny') return { status: 'denied', output: '', reason: pre.output.reason ?? pre.output.error };
-    const sentPrompt = pre?.output.prompt ?? prompt;
-    const sentTranscript = withContext ? (pre?.output.transcript ?? transcript) : undefined;
-    const message = mmAskMessage(sentPrompt, sentTranscript || undefined, pre?.contexts ?? []);
-    const started = performance.now();
-    const hasPostAsk = mm.config.hooks.postAsk.length > 0;
-    // `--ask` holds the answer back until postAsk hooks ran; elsewhere it streams as it comes.
-    let r: TurnResult;
-    try {
-      // Inside the try: a called agent whose configuration is broken fails this hand-off only.
-      const child = this.o.spawnAgent(agent, file, mm.depth + 1, via === 'cli' && hasPostAsk);
-      await child.start('startup');
-      r = await child.turn(message);
-      await child.end('exit');
-    } catch (err) {
-      r = { status: 'error', text: '', reason: err instanceof Error ? err.message : String(err) };
-    }
-    const error = r.status === 'error' ? (r.reason ?? 'the called agent failed') : undefined;
-    let answer = r.text;
-    const post = await this.dialects.mm('postAsk', {
-      ask: { ...ask, prompt: sentPrompt, ...(sentTranscript ? { transcript: sentTranscript } : {}) },
-      answer,
-      ...(error ? { error } : {}),
-      durationMs: Math.round(performance.now() - started),
-    }, undefined, quiet);
-    const replaced = post?.output.answer !== undefined;
-    if (replaced) {
-      answer = post!.output.answer!;
-      this.o.io.notice(mmAnswerReplacedNotice(agent));
-    }
-    const output = mmAskAnswer(answer, post?.contexts ?? []);
-    if (error && !replaced) return { status: 'error', output: `${agent} failed: ${error}`, message: sentPrompt, heldAnswer: hasPostAsk };
-    return { status: 'answered', output, answer, message: sentPrompt, replaced, heldAnswer: hasPostAsk };
+  ask(agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
+    return handOff({ mm: this.o.dialects?.mm, dialects: this.dialects, history: this.session.history, spawnAgent: this.o.spawnAgent, notice: (l) => this.o.io.notice(l) }, agent, prompt, withContext, via);
   }
 
   /** ask_agent as a tool: the model reads the answer, or `[ask denied by a hook: …]`. */
   private async askTool(args: Record<string, unknown>): Promise<ToolResult> {
     const agent = String(args.agent ?? '');
     const r = await this.ask(agent, String(args.prompt ?? ''), args.withContext === true, 'tool');
-    if (r.status === 'denied') {
-      this.o.io.notice(mmAskDeniedLine(r.reason));
-      return { llmContent: mmAskDeniedOutput(r.reason), returnDisplay: mmAskDeniedOutput(r.reason), error: { message: mmAskDeniedOutput(r.reason), type: 'policy_violation' } };
-    }
-    if (r.status === 'error') return { llmContent: r.output, returnDisplay: r.output, error: { message: r.output, type: 'execution_failed' } };
-    // The summary counts the replacement answer, not the contexts after it.
-    return { llmContent: r.output, returnDisplay: r.replaced ? mmAnswerReplacedSummary(agent, r.answer ?? r.output) : `${agent} answered` };
+    return askToolResult(agent, r, (l) => this.o.io.notice(l));
   }
 }
 
-export interface AskResult {
-  status: 'answered' | 'denied' | 'error';
-  /** What the asking agent reads (answered) or the failure (error). */
-  output: string;
-  /** The answer after postAsk, without its contexts (answered). */
-  answer?: string;
-  reason?: string;
-  /** The question as sent (after preAsk). */
-  message?: string;
-  replaced?: boolean;
-  /** postAsk hooks exist: the answer is shown only once they ran. */
-  heldAnswer?: boolean;
-}
-
+export type { AskResult };
 export type { HookOutput };
 
