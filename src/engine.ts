@@ -139,6 +139,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
 
   /** Reads the settings files again and rebuilds the plan index. Runtime hooks are kept. */
   reload(): void {
+    // Persistent hook processes belong to the configuration they were started from.
+    this.close();
     this.config = loadConfig({ projectDir: this.projectDir, env: this.env });
     this.baseEnv = sanitizeEnv(this.env, this.config.redaction);
     const trust = this.folderTrust();

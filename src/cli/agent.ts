@@ -110,7 +110,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const cwd = resolveDir(opts.cwd);
   const mode = (opts.approvalMode ?? 'default') as ApprovalMode;
   if (!MODES.includes(mode)) throw new UsageError(`--approval-mode must be one of ${MODES.join(', ')}`);
-  if (opts.ask !== undefined && opts.prompt === undefined) throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> -p "question"');
+  if (opts.ask !== undefined && opts.prompt === undefined) throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> "question"');
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
   let model: LanguageModelV3;
   try {

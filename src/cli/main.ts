@@ -78,11 +78,13 @@ program
   .option('--max-steps <n>', 'model calls per turn at most', '25')
   .option('--compress-threshold <tokens>', 'compress the history past this many estimated tokens')
   .option('--mm-config <file>', "an mm configuration (default: $MM_CONFIG or agent.yaml in the folder)")
-  .option('--ask <agent>', 'hand the -p question to an agent of mmConfigs and print its answer')
-  .action(async (opts) => {
+  .option('--ask <agent>', 'hand the question to an agent of mmConfigs and print its answer')
+  .argument('[question]', 'with --ask: the question (or give it with -p)')
+  .action(async (question: string | undefined, opts) => {
+    if (question !== undefined && opts.ask === undefined) throw new UsageError(`unexpected argument "${question}": use -p "prompt", or --ask <agent> "question"`);
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
     const { agentCommand } = await import('./agent.js');
-    process.exitCode = await agentCommand(opts);
+    process.exitCode = await agentCommand({ ...opts, ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}) });
   });
 
 try {

@@ -443,6 +443,14 @@ describe('hand-offs: hookline agent --ask', () => {
     assert.ok(held.stderr.includes("🪝 postAsk: expert's answer was replaced by a hook"), held.stderr);
   });
 
+  test('the question may also come as an argument: hookline agent --ask <agent> "question"', async () => {
+    const p = handOff({});
+    const r = await p.run({ script: [{ text: '42' }], args: ['--ask', 'expert', 'what is 6*7?'] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '42\n');
+    assert.equal(lastUser(r.calls[0]), 'what is 6*7?');
+  });
+
   test('a preAsk deny prints [ask: ask denied by a hook: <reason>] on stderr and exits 1', async () => {
     const p = handOff({ preAsk: [{ command: reply(null, { action: 'deny', reason: 'no experts on weekends' }) }] });
     const r = await p.run({ prompt: 'q', script: [{ text: 'never said' }], args: ['--ask', 'expert'] });
