@@ -97,7 +97,10 @@ export class DialectHooks {
   }
 
   /** Fires an mm event; `quiet` hides its display lines (not its failure lines). */
-  async mm(event: MmEvent, data: MmEventData, signal?: AbortSignal, quiet = false): Promise<MmFireResult | undefined> {
+  /** The current turn's cancellation; mm itself keeps postGeneration and postAsk out of it. */
+  signal: AbortSignal | undefined;
+
+  async mm(event: MmEvent, data: MmEventData, signal: AbortSignal | undefined = this.signal, quiet = false): Promise<MmFireResult | undefined> {
     const m = this.d.mm;
     if (!m || !m.config.hooks[event].length) return undefined;
     // mm names models `<provider>/<model>`; Hookline's spec is `<provider>:<model>`.

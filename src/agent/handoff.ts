@@ -36,6 +36,8 @@ export interface HandOffHost {
   history: readonly Message[];
   spawnAgent?: (name: string, configFile: string, depth: number, quiet: boolean) => Agent;
   notice(line: string): void;
+  /** The asking turn's cancellation reaches the called agent. */
+  signal?: AbortSignal;
 }
 
 /** The conversation as text, for a hand-off `withContext`. */
@@ -75,7 +77,7 @@ export async function handOff(host: HandOffHost, agent: string, prompt: string, 
     // `--ask` holds the answer back until postAsk hooks ran; elsewhere it streams as it comes.
     const child = host.spawnAgent(agent, file, mm.depth + 1, via === 'cli' && hasPostAsk);
     await child.start('startup');
-    r = await child.turn(message);
+    r = await child.turn(message, host.signal);
     await child.end('exit');
   } catch (err) {
     r = { status: 'error', text: '', reason: err instanceof Error ? err.message : String(err) };

@@ -17,6 +17,17 @@ export async function interactive(
   if (io.confirmRef) io.confirmRef.fn = (q) => new Promise((resolve) => rl.question(`${q} [y/N] `, (a) => resolve(/^y(es)?$/i.test(a.trim()))));
   const write = (s: string) => io.out.write(s);
   const lines = rl[Symbol.asyncIterator]();
+  // Ctrl-C cancels the running turn (its hooks, the model call, the tool); at the prompt it ends
+  // the session.
+  let current: AbortController | undefined;
+  const onInterrupt = () => {
+    if (current) {
+      current.abort();
+      write('\n^C\n');
+    } else rl.close();
+  };
+  rl.on('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
   const mm = agent.dialects.d.mm?.config;
   write(`hookline agent · session ${agent.session.id} · ${summary(listHooks(agent.engine))}${mm ? mmBannerSuffix(mm) : ''}\n${HELP}\n`);
   let reason: 'exit' | 'prompt_input_exit' = 'prompt_input_exit';
@@ -42,11 +53,14 @@ export async function interactive(
     } else if (line.startsWith('/')) {
       write(`unknown command ${line.split(/\s/)[0]}; ${HELP}\n`);
     } else {
-      await agent.turn(line);
+      current = new AbortController();
+      await agent.turn(line, current.signal);
+      current = undefined;
       write('\n');
     }
   }
   rl.close();
+  process.off('SIGINT', onInterrupt);
   await agent.end(reason);
 }
 

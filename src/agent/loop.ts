@@ -67,7 +67,7 @@ export interface AgentOptions {
 
 export { MAX_ASK_DEPTH } from './handoff.js';
 
-export type TurnStatus = 'done' | 'stopped' | 'blocked' | 'max-steps' | 'error';
+export type TurnStatus = 'done' | 'stopped' | 'blocked' | 'max-steps' | 'error' | 'cancelled';
 
 export interface TurnResult {
   status: TurnStatus;
@@ -120,7 +120,8 @@ export class Agent {
   }
 
   private async fire(event: EventName, fields: Record<string, unknown>, subject?: string): Promise<FireResult> {
-    const r = await this.engine.fire(event, fields);
+    const r = await this.engine.fire(event, fields, { signal: this.signal });
+    this.checkCancelled();
     for (const run of r.runs) {
       this.hookCount++;
       if (this.o.displayHooks) this.o.io.notice(hookLine(this.hookCount, event, subject, run));
@@ -182,7 +183,25 @@ export class Agent {
   }
 
   /** One user turn: BeforeAgent, model and tool steps, AfterAgent (with capped retries). */
-  async turn(prompt: string): Promise<TurnResult> {
+  /** The current turn's cancellation (Ctrl-C): running hooks, the model call and tools stop. */
+  private signal: AbortSignal | undefined;
+
+  private checkCancelled(): void {
+    if (this.signal?.aborted) throw new StopTurn('cancelled', 'cancelled');
+  }
+
+  async turn(prompt: string, signal?: AbortSignal): Promise<TurnResult> {
+    this.signal = signal;
+    this.dialects.signal = signal;
+    try {
+      return await this.runTurn(prompt);
+    } finally {
+      this.signal = undefined;
+      this.dialects.signal = undefined;
+    }
+  }
+
+  private async runTurn(prompt: string): Promise<TurnResult> {
     // Non-interactive SessionStart context is part of the first prompt, as hooks see it.
     const original = this.sessionPrefix ? prependSessionContext(prompt, this.sessionPrefix) : prompt;
     this.sessionPrefix = undefined;
@@ -190,11 +209,21 @@ export class Agent {
     this.dialectCounter.next = 1;
     this.steps_ = 0;
     this.promptSeen = original;
-    const r = await this.turnWithRetries(original);
+    let r: TurnResult;
+    try {
+      r = await this.turnWithRetries(original);
+    } catch (err) {
+      // Cancelled outside the steps (a hook at the start or end of the turn).
+      if (!(err instanceof StopTurn)) throw err;
+      this.o.io.notice('cancelled');
+      r = { status: err.status, text: err.text, reason: err.reason };
+    }
     if (this.dialects.active) {
       // mm's postGeneration `answer` is the text of the last response, not every step's text.
       const answer = this.responses[this.responses.length - 1] ?? '';
-      await this.dialects.turnEnd(this.promptSeen, r.status === 'stopped' && this.stoppedByPreGeneration ? r.text : answer, r.status === 'error' ? r.reason : undefined, this.steps_, r.status);
+      // postGeneration still runs after a cancel (mm does not cancel it with the turn).
+      const error = r.status === 'error' || r.status === 'cancelled' ? r.reason : undefined;
+      await this.dialects.turnEnd(this.promptSeen, r.status === 'stopped' && this.stoppedByPreGeneration ? r.text : answer, error, this.steps_, r.status);
     }
     this.stoppedByPreGeneration = false;
     return r;
@@ -270,6 +299,11 @@ export class Agent {
     try {
       return await this.steps();
     } catch (err) {
+      this.closeOpenCalls();
+      if (this.signal?.aborted) {
+        this.o.io.notice('cancelled');
+        return { status: 'cancelled', text: this.responses.join(''), reason: 'cancelled' };
+      }
       if (err instanceof StopTurn) {
         if (err.status === 'stopped') this.o.io.notice(`Agent execution stopped by hook: ${err.reason}`);
         else if (err.status === 'blocked') this.o.io.notice(`Blocked by hook: ${err.reason}`);
@@ -279,6 +313,17 @@ export class Agent {
       this.o.io.notice(`error: ${message}`);
       return { status: 'error', text: '', reason: message };
     }
+  }
+
+  /**
+   * A turn cut short (cancel, error) may leave tool calls without results; every call needs one,
+   * or the next request to the model is malformed.
+   */
+  private closeOpenCalls(): void {
+    const last = this.session.history.at(-1);
+    if (last?.role !== 'model' || !last.toolCalls?.length) return;
+    const why = this.signal?.aborted ? 'Tool call cancelled by the user.' : 'Tool call not run: the turn ended with an error.';
+    this.session.push({ role: 'tool', results: last.toolCalls.map((c) => ({ id: c.id, name: c.name, output: why, isError: true })) });
   }
 
   private toolSet(allowed: readonly string[]): ToolSet {
@@ -369,6 +414,7 @@ export class Agent {
       maxRetries: 0,
       // Errors arrive as 'error' parts below and are reported once; the default logs a stack trace.
       onError: () => {},
+      ...(this.signal ? { abortSignal: this.signal } : {}),
     });
     let text = '';
     let chunks = 0;
@@ -457,7 +503,7 @@ export class Agent {
       const refused = await this.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
       if (refused) return fail(refused);
     } else this.show(be.systemMessage);
-    const ctx: ToolContext = { cwd: this.engine.cwd, signal: new AbortController().signal, env: this.o.toolEnv ?? {} };
+    const ctx: ToolContext = { cwd: this.engine.cwd, signal: this.signal ?? new AbortController().signal, env: this.o.toolEnv ?? {} };
     let result: ToolResult;
     try {
       result = t.name === 'ask_agent' && this.o.spawnAgent ? await this.askTool(args) : await t.run(args as never, ctx);
@@ -494,7 +540,7 @@ export class Agent {
    * its own configuration's hooks one level deeper, postAsk.
    */
   ask(agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
-    return handOff({ mm: this.o.dialects?.mm, dialects: this.dialects, history: this.session.history, spawnAgent: this.o.spawnAgent, notice: (l) => this.o.io.notice(l) }, agent, prompt, withContext, via);
+    return handOff({ mm: this.o.dialects?.mm, dialects: this.dialects, history: this.session.history, spawnAgent: this.o.spawnAgent, notice: (l) => this.o.io.notice(l), signal: this.signal }, agent, prompt, withContext, via);
   }
 
   /** ask_agent as a tool: the model reads the answer, or `[ask denied by a hook: …]`. */

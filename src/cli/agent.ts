@@ -186,8 +186,13 @@ async function run(opts: AgentCliOptions): Promise<number> {
     await interactive(agent, { out: process.stdout, input: process.stdin, confirmRef });
     return 0;
   }
-  const result = await agent.turn(opts.prompt!);
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  process.once('SIGINT', onInterrupt);
+  const result = await agent.turn(opts.prompt!, cancel.signal);
+  process.off('SIGINT', onInterrupt);
   if (result.text && !result.text.endsWith('\n')) process.stdout.write('\n');
   await agent.end('exit');
-  return result.status === 'error' ? 1 : 0;
+  // 130: interrupted, as shells report Ctrl-C.
+  return result.status === 'error' ? 1 : result.status === 'cancelled' ? 130 : 0;
 }
