@@ -8,7 +8,7 @@ import type { HookOutput } from './events/output.js';
 import { isStale, loadConfig, type LoadedConfig } from './config/load.js';
 import { displayName, type FunctionHook, type HookEntry, type Source } from './config/schema.js';
 import type { ConfigProblem } from './config/problems.js';
-import { userGeminiDir } from './config/paths.js';
+import { projectSlug, userGeminiDir } from './config/paths.js';
 import { Planner, type Plan } from './plan/plan.js';
 import { matchValue } from './plan/matcher.js';
 import { runCommand, LARGE_INPUT } from './run/command.js';
@@ -19,7 +19,7 @@ import { sanitizeEnv } from './run/env.js';
 import { expandCommand } from './run/expand.js';
 import type { RunResult } from './run/result.js';
 import { aggregate } from './decide/aggregate.js';
-import { isFolderTrusted } from './trust/folders.js';
+import { folderTrust, type FolderTrust } from './trust/folders.js';
 import { trustHooks, untrustedHooks } from './trust/fingerprints.js';
 import { recordHookCall, type HookEndEvent, type HookStartEvent } from './telemetry.js';
 
@@ -120,7 +120,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private baseEnv!: Record<string, string>;
   private planner!: Planner;
   private held: HeldHook[] = [];
-  private folderTrusted = false;
+  private trust: FolderTrust = 'untrusted';
   private runtime: HookEntry[] = [];
   private runtimeDisabled = new Set<string>();
   private persistent = new Map<string, PersistentProcess>();
@@ -143,11 +143,11 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     this.close();
     this.config = loadConfig({ projectDir: this.projectDir, env: this.env });
     this.baseEnv = sanitizeEnv(this.env, this.config.redaction);
-    const trust = this.folderTrust();
-    this.folderTrusted = trust !== 'untrusted';
+    this.trust = folderTrust(this.projectDir, this.config.folderTrustEnabled, this.env);
+    const trust = this.trust;
     this.held = [];
     const runnable: HookEntry[] = [];
-    const unknown = this.folderTrusted ? untrustedHooks(this.projectDir, this.config.entries, this.env) : [];
+    const unknown = this.trustedFolder ? untrustedHooks(this.projectDir, this.config.entries, this.env) : [];
     // Only a folder the user trusted by hand holds new hooks back; when trust comes from the
     // environment or folder trust is off, new hooks are reported and recorded, as the reference does.
     const gate = trust === 'trusted' ? new Set(unknown) : new Set<HookEntry>();
@@ -160,7 +160,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       }
     }
     for (const entry of this.config.entries) {
-      if (entry.source === 'project' && !this.folderTrusted) this.held.push({ entry, reason: 'untrusted-folder' });
+      if (entry.source === 'project' && !this.trustedFolder) this.held.push({ entry, reason: 'untrusted-folder' });
       else if (gate.has(entry)) this.held.push({ entry, reason: 'untrusted-hook' });
       else runnable.push(entry);
     }
@@ -176,15 +176,6 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   /** Warnings raised while loading, kept for callers that subscribe after construction. */
   readonly pendingWarnings: string[] = [];
 
-  /** `trusted`: by the user's trustedFolders.json; `assumed`: by environment or folder trust off. */
-  private folderTrust(): 'trusted' | 'assumed' | 'untrusted' {
-    const env = this.env;
-    if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return 'untrusted';
-    if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true') return 'assumed';
-    if (!this.config.folderTrustEnabled) return 'assumed';
-    return isFolderTrusted(this.projectDir, env) ? 'trusted' : 'untrusted';
-  }
-
   /** Problems found in the configuration files (the valid hooks still load). */
   get problems(): readonly ConfigProblem[] {
     return this.config.problems;
@@ -195,7 +186,12 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   }
 
   get trustedFolder(): boolean {
-    return this.folderTrusted;
+    return this.trust !== 'untrusted';
+  }
+
+  /** `trusted` by the user's trustedFolders.json, `assumed` by environment or folder trust off. */
+  get folderTrust(): FolderTrust {
+    return this.trust;
   }
 
   /** Configured hooks that will not run: in an untrusted folder, or new/changed and not yet trusted. */
@@ -312,8 +308,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   }
 
   plansDir(): string {
-    const slug = path.basename(this.projectDir).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
-    return path.join(userGeminiDir(this.env), 'tmp', slug, this.sessionId, 'plans');
+    return path.join(userGeminiDir(this.env), 'tmp', projectSlug(this.projectDir), this.sessionId, 'plans');
   }
 
   private async execute(entry: HookEntry, event: EventName, input: AnyHookInput, index: number, total: number, signal?: AbortSignal): Promise<HookRun> {
@@ -321,7 +316,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     const start: HookStartEvent = { event, name, source: entry.source, index: index + 1, total };
     this.emit('hookStart', start);
     let result: RunResult;
-    if (entry.source === 'project' && !this.folderTrusted) {
+    if (entry.source === 'project' && !this.trustedFolder) {
       result = { success: false, exitCode: null, stdout: '', stderr: '', durationMs: 0, error: BLOCKED_UNTRUSTED };
     } else if (entry.hook.type === 'runtime') {
       result = await runFunction(entry.hook, input, signal);
@@ -347,6 +342,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
         result = await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal });
       }
     }
+    // Errors name the event, the hook and its file, so a user can find what failed.
+    const where = `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}`;
     const run: HookRun = {
       name,
       ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
@@ -358,8 +355,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       ...(result.output ? { output: result.output } : {}),
       stdout: result.stdout,
       stderr: result.stderr,
-      ...(result.error ? { error: `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}: ${result.error}` } : {}),
-      ...(result.warning ? { warning: `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}: ${result.warning}` } : {}),
+      ...(result.error ? { error: `${where}: ${result.error}` } : {}),
+      ...(result.warning ? { warning: `${where}: ${result.warning}` } : {}),
       ...(result.timedOut ? { timedOut: true } : {}),
     };
     const end: HookEndEvent = {

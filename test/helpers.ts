@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { findDialectHooks } from '../src/dialects/workspace.js';
+import { trustKeys } from '../src/trust/fingerprints.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -52,7 +54,10 @@ export function makeProject(opts: ProjectOptions = {}): Project {
   return { dir, home, env };
 }
 
-/** Marks the folder trusted and every hook in `settings` fingerprinted, as `hookline trust` does. */
+/**
+ * Marks the folder trusted and every hook in `settings` fingerprinted, as `hookline trust` does,
+ * with the dialect hooks (agent.yaml, .spatialagent/, .claude/) present in the folder.
+ */
 export function trustProject(dir: string, home: string, settings?: unknown): void {
   const real = fs.realpathSync(dir);
   fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [real]: 'TRUST_FOLDER' }));
@@ -64,7 +69,16 @@ export function trustProject(dir: string, home: string, settings?: unknown): voi
       for (const d of defs) for (const h of (d as { hooks?: Array<{ name?: string; command?: string }> }).hooks ?? []) keys.push(`${h.name ?? ''}:${h.command ?? ''}`);
     }
   }
+  keys.push(...findDialectHooks(dir, { HOME: home }).map((h) => h.key));
   fs.writeFileSync(path.join(home, '.gemini', 'trusted_hooks.json'), JSON.stringify({ [dir]: keys, [real]: keys }));
+}
+
+/**
+ * Fingerprints the dialect hooks now in a project folder, as `hookline trust` would: for tests
+ * that write agent.yaml, .spatialagent/ or .claude/ after trusting the project.
+ */
+export function trustDialectHooks(dir: string, home: string): void {
+  trustKeys(dir, findDialectHooks(dir, { HOME: home }).map((h) => h.key), { GEMINI_CLI_HOME: home });
 }
 
 /** A command hook entry for settings. */

@@ -1,14 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { userGeminiDir, type Env } from '../config/paths.js';
+import { projectSlug, userGeminiDir, type Env } from '../config/paths.js';
 import type { Message } from './history.js';
 
-/** Folder name for a project under `~/.gemini/tmp/`, as Gemini CLI derives it. */
-export function projectSlug(projectDir: string): string {
-  return path.basename(projectDir).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
-}
-
+/** Where a project's session transcripts live, as in Gemini CLI. */
 export function chatsDir(projectDir: string, env: Env = process.env): string {
   return path.join(userGeminiDir(env), 'tmp', projectSlug(projectDir), 'chats');
 }

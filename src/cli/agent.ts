@@ -12,9 +12,11 @@ import { createModel, recording, ModelConfigError } from '../agent/models/provid
 import { echoModel } from '../agent/models/echo.js';
 import { ScriptError } from '../agent/models/scripted.js';
 import { interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
-import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAskDeniedCliLine, type MmConfig } from '../dialects/mm/index.js';
-import { defaultSaConfigPath, loadSaConfig, SaConfigReadError } from '../dialects/spatialagent/index.js';
-import { loadClaudeConfig, withoutProjectHooks } from '../dialects/claude/index.js';
+import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAskDeniedCliLine, mmWithout, mmWorkspaceHooks, type MmConfig } from '../dialects/mm/index.js';
+import { defaultSaConfigPath, loadSaConfig, SaConfigReadError, saWithout, saWorkspaceHooks, type SaConfig } from '../dialects/spatialagent/index.js';
+import { claudeWithout, claudeWorkspaceHooks, loadClaudeConfig, withoutProjectHooks } from '../dialects/claude/index.js';
+import { heldDialectHooks } from '../trust/dialects.js';
+import type { FolderTrust } from '../trust/folders.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
 
@@ -56,41 +58,51 @@ function mmDisplay(opts: AgentCliOptions, config: MmConfig): boolean {
 }
 
 /**
- * The dialect configurations to load. A file inside the project folder is workspace
- * configuration: it loads only when the folder is trusted, like `.gemini/settings.json`.
+ * The dialect configurations to load. A file inside the project folder found at its usual place
+ * is workspace configuration, as `.gemini/settings.json`: it loads only when the folder is
+ * trusted, and its new or changed hooks are held back until `hookline trust`.
  */
-function loadDialects(cwd: string, opts: AgentCliOptions, trusted: boolean, model: LanguageModelV3): Dialects {
+function loadDialects(cwd: string, opts: AgentCliOptions, trust: FolderTrust, model: LanguageModelV3): Dialects {
   const d: Dialects = {};
+  const trusted = trust !== 'untrusted';
   const inProject = (file: string) => !path.relative(cwd, path.resolve(file)).startsWith('..');
   const mmFile = opts.mmConfig ?? defaultMmConfigPath(cwd);
+  let mm: MmConfig | undefined;
+  let mmWorkspace = false;
   if (fs.existsSync(mmFile)) {
-    const explicit = Boolean(opts.mmConfig || process.env.MM_CONFIG);
-    if (!explicit && inProject(mmFile) && !trusted) warn(`${cwd} is not a trusted folder: the mm hooks in ${mmFile} do not run (run: hookline trust)`);
-    else {
-      const config = readMm(mmFile);
-      d.mm = { config, display: mmDisplay(opts, config), depth: 0 };
-    }
+    mmWorkspace = !(opts.mmConfig || process.env.MM_CONFIG) && inProject(mmFile);
+    if (mmWorkspace && !trusted) warn(`${cwd} is not a trusted folder: the mm hooks in ${mmFile} do not run (run: hookline trust)`);
+    else mm = readMm(mmFile);
   } else if (opts.mmConfig) throw new UsageError(`no mm configuration at ${mmFile}`);
-  const claude = loadClaudeConfig({ projectDir: cwd, env: process.env });
+  let claude = loadClaudeConfig({ projectDir: cwd, env: process.env });
   for (const p of claude.problems) warn(formatProblem(p));
   const claudeProject = claude.hooks.some((h) => h.source === 'project' || h.source === 'local');
   if (claudeProject && !trusted) warn(`${cwd} is not a trusted folder: the Claude Code hooks in .claude/ do not run (run: hookline trust)`);
-  const claudeRunnable = trusted ? claude : withoutProjectHooks(claude);
-  if (claudeRunnable.hooks.length) d.claude = { config: claudeRunnable, display: Boolean(opts.displayHooks) };
+  if (!trusted) claude = withoutProjectHooks(claude);
   const saFile = defaultSaConfigPath(cwd);
+  let sa: SaConfig | undefined;
   if (fs.existsSync(saFile)) {
     if (!trusted) warn(`${cwd} is not a trusted folder: the SpatialAgent hooks in ${saFile} do not run (run: hookline trust)`);
     else {
       try {
-        const config = loadSaConfig(saFile);
-        for (const p of config.problems ?? []) warn(formatProblem(p));
-        d.spatialagent = { config, model, display: Boolean(opts.displayHooks) };
+        sa = loadSaConfig(saFile);
+        for (const p of sa.problems ?? []) warn(formatProblem(p));
       } catch (err) {
         if (err instanceof SaConfigReadError) warn(err.message);
         else throw err;
       }
     }
   }
+  const workspace = [...(mm && mmWorkspace ? mmWorkspaceHooks(mm) : []), ...claudeWorkspaceHooks(claude), ...(sa ? saWorkspaceHooks(sa) : [])];
+  const { held, warning } = heldDialectHooks(cwd, workspace, trust);
+  if (warning) warn(warning);
+  if (mm) {
+    const config = mmWorkspace ? mmWithout(mm, held) : mm;
+    d.mm = { config, display: mmDisplay(opts, config), depth: 0 };
+  }
+  claude = claudeWithout(claude, held);
+  if (claude.hooks.length) d.claude = { config: claude, display: Boolean(opts.displayHooks) };
+  if (sa) d.spatialagent = { config: saWithout(sa, held), model, display: Boolean(opts.displayHooks) };
   return d;
 }
 
@@ -124,7 +136,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const engine = new HookEngine({ cwd, sessionId: session.id, transcriptPath: session.transcriptPath });
   for (const p of engine.problems) warn(formatProblem(p));
   reportHeld(engine);
-  const dialects = loadDialects(cwd, opts, engine.trustedFolder, model);
+  const dialects = loadDialects(cwd, opts, engine.folderTrust, model);
   const interactiveMode = opts.prompt === undefined;
   const hookEnv = sanitizeEnv(process.env, engine.loaded.redaction);
   const confirmRef: ConfirmRef = {};

@@ -2,13 +2,14 @@
  * `hookline fire --dialect claude` and `hookline validate --dialect claude`: Claude Code's event
  * names, its wire input, its settings files (`~/.claude/settings.json`,
  * `.claude/settings.json`, `.claude/settings.local.json`, or `--config FILE` instead of the
- * project's two). The project's files run only in a trusted folder; a file named with --config
- * is the user's own choice.
+ * project's two). The project's files run only in a trusted folder, and only the hooks trusted
+ * with `hookline trust`; a file named with --config is the user's own choice.
  */
 import path from 'node:path';
 import { formatProblem, jsonPath } from '../config/problems.js';
 import { HookEngine } from '../engine.js';
 import { sanitizeEnv } from '../run/env.js';
+import { heldDialectHooks } from '../trust/dialects.js';
 import { readInput, resolveDir, UsageError, warn } from './io.js';
 import {
   CLAUDE_EVENTS,
@@ -18,6 +19,8 @@ import {
   TOOL_EVENTS,
   UNSUPPORTED_CLAUDE_EVENTS,
   claudeHookCounts,
+  claudeWithout,
+  claudeWorkspaceHooks,
   closestClaudeEvent,
   fireClaude,
   isClaudeEvent,
@@ -77,11 +80,15 @@ export async function fireClaudeCli(eventArg: string, opts: ClaudeCliOptions): P
   for (const p of config.problems) warn(formatProblem(p));
   const engine = new HookEngine({ cwd: projectDir, watchConfig: false });
   const env = sanitizeEnv(process.env, engine.loaded.redaction);
-  const held = config.hooks.filter((h) => h.source === 'project' || h.source === 'local');
-  if (held.length && !engine.trustedFolder) {
-    const files = [...new Set(held.map((h) => path.relative(projectDir, h.file)))].join(', ');
+  const workspace = claudeWorkspaceHooks(config);
+  if (workspace.length && !engine.trustedFolder) {
+    const files = [...new Set(workspace.map((h) => path.relative(projectDir, h.file)))].join(', ');
     warn(`${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}`);
     config = withoutProjectHooks(config);
+  } else {
+    const { held, warning } = heldDialectHooks(projectDir, workspace, engine.folderTrust);
+    if (warning) warn(warning);
+    config = claudeWithout(config, held);
   }
   const input = {
     ...fields,

@@ -9,15 +9,16 @@ import { z } from 'zod';
 import { formatProblem, jsonPath } from '../config/problems.js';
 import { readInput, resolveDir, UsageError, warn } from './io.js';
 import { CARRIES, MM_EVENTS, isMmEvent } from '../dialects/mm/events.js';
-import { MmConfigReadError, defaultMmConfigPath, formatMmConfigError, loadMmConfig, mmBannerSuffix, type MmConfig } from '../dialects/mm/config.js';
+import { MmConfigReadError, defaultMmConfigPath, formatMmConfigError, loadMmConfig, mmBannerSuffix, mmWithout, mmWorkspaceHooks, type MmConfig } from '../dialects/mm/config.js';
 import { fireMm } from '../dialects/mm/chain.js';
 import type { MmEventData } from '../dialects/mm/input.js';
 import { SA_ALL_VARIABLES, SA_EVENTS, isSaEvent } from '../dialects/spatialagent/events.js';
-import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saHookCount, type SaConfig } from '../dialects/spatialagent/config.js';
+import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saHookCount, saWithout, saWorkspaceHooks, type SaConfig } from '../dialects/spatialagent/config.js';
 import { fireSpatialAgent } from '../dialects/spatialagent/run.js';
 import type { Dialect } from './dialect.js';
 import { HookEngine } from '../engine.js';
 import { sanitizeEnv } from '../run/env.js';
+import { heldDialectHooks, type DialectHook } from '../trust/dialects.js';
 
 export interface DialectFireOptions {
   input?: string;
@@ -30,17 +31,19 @@ export interface DialectFireOptions {
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
 /**
- * The environment dialect hooks run with, and whether a configuration may run at all: a file
- * inside an untrusted project folder found by its usual name is workspace configuration and does
- * not run (a file named with --config, or $MM_CONFIG, is the user's own choice).
+ * The environment dialect hooks run with, and the fingerprints of the hooks that may not run: a
+ * file found at its usual place inside the project folder is workspace configuration, which
+ * runs only in a trusted folder and only once its hooks are trusted (a file named with
+ * --config, or $MM_CONFIG, is the user's own choice).
  */
-function gate(cwd: string, file: string, explicit: boolean): { env: NodeJS.ProcessEnv; allowed: boolean } {
+function gate(cwd: string, file: string, explicit: boolean, hooks: DialectHook[]): { env: NodeJS.ProcessEnv; held: ReadonlySet<string> } {
   const engine = new HookEngine({ cwd, watchConfig: false });
   const env = sanitizeEnv(process.env, engine.loaded.redaction);
-  const inProject = !path.relative(cwd, path.resolve(file)).startsWith('..');
-  const allowed = explicit || !inProject || engine.trustedFolder;
-  if (!allowed) warn(`${cwd} is not a trusted folder: the hooks in ${file} do not run. Review it, then run: hookline trust ${JSON.stringify(cwd)}`);
-  return { env, allowed };
+  if (explicit || path.relative(cwd, path.resolve(file)).startsWith('..')) return { env, held: new Set() };
+  if (!engine.trustedFolder) warn(`${cwd} is not a trusted folder: the hooks in ${file} do not run. Review it, then run: hookline trust ${JSON.stringify(cwd)}`);
+  const { held, warning } = heldDialectHooks(cwd, hooks, engine.folderTrust);
+  if (warning) warn(warning);
+  return { env, held };
 }
 
 // ---- mm ----------------------------------------------------------------------------------
@@ -108,10 +111,9 @@ async function fireMmCli(eventArg: string, opts: DialectFireOptions): Promise<vo
     return;
   }
   const { event: _e, ...data } = parsed.data;
-  const { env, allowed } = gate(cwd, config.absFile, Boolean(opts.config || process.env.MM_CONFIG));
-  const result = allowed
-    ? await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env })
-    : await fireMm({ ...config, hooks: Object.fromEntries(MM_EVENTS.map((e) => [e, []])) as unknown as MmConfig['hooks'] }, event, { ...(data as MmEventData), cwd }, { cwd, env });
+  // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
+  const { env, held } = gate(path.dirname(config.absFile), config.absFile, Boolean(opts.config || process.env.MM_CONFIG), mmWorkspaceHooks(config));
+  const result = await fireMm(mmWithout(config, held), event, { ...(data as MmEventData), cwd }, { cwd, env });
   for (const line of result.failures) process.stderr.write(line + '\n');
   print({
     output: result.output,
@@ -189,8 +191,8 @@ async function fireSaCli(eventArg: string, opts: DialectFireOptions): Promise<vo
     warn(`${event} has prompt hooks and no --model: they approve ("No LLM for prompt hook")`);
   }
   const saFile = opts.config ?? defaultSaConfigPath(cwd);
-  const { env, allowed } = gate(cwd, saFile, opts.config !== undefined);
-  const result = await fireSpatialAgent(allowed ? config : { ...config, hooks: Object.fromEntries(SA_EVENTS.map((e) => [e, []])) as unknown as SaConfig['hooks'] }, event, variables, { cwd, model, env });
+  const { env, held } = gate(cwd, saFile, opts.config !== undefined, saWorkspaceHooks(config));
+  const result = await fireSpatialAgent(saWithout(config, held), event, variables, { cwd, model, env });
   for (const r of result.runs) if (r.error) warn(`${event} hook ${r.path}: ${r.error}`);
   print({
     output: result.output,

@@ -29,7 +29,7 @@ program
   .description('list configured hooks')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .action((opts) => list(opts));
+  .action(async (opts) => list(opts));
 
 program
   .command('validate')
@@ -60,8 +60,8 @@ program
   .description("trust a folder and its current hooks; lists new or changed ones")
   .argument('[dir]', 'folder (default: the current folder)')
   .option('--check', 'only list what is untrusted; exit 1 if anything is')
-  .action((dir: string | undefined, opts) => {
-    process.exitCode = trust(dir, opts);
+  .action(async (dir: string | undefined, opts) => {
+    process.exitCode = await trust(dir, opts);
   });
 
 program

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { HookEngine } from '../engine.js';
 import { displayName } from '../config/schema.js';
 import { writeTrustedFolder } from '../trust/folders.js';
-import { trustHooks, untrustedHooks } from '../trust/fingerprints.js';
+import { trustedKeys, trustHooks, trustKeys, untrustedHooks } from '../trust/fingerprints.js';
+import { describeDialectHook } from '../trust/dialects.js';
 import { resolveDir, UsageError, warn } from './io.js';
 
 /** Says on stderr which workspace hooks will not run here, and how to change that. */
@@ -18,23 +19,31 @@ export function reportHeld(engine: HookEngine): void {
   }
 }
 
-export function trust(dirArg: string | undefined, opts: { check?: boolean }): number {
+export async function trust(dirArg: string | undefined, opts: { check?: boolean }): Promise<number> {
   const dir = resolveDir(dirArg);
   const engine = new HookEngine({ cwd: dir, watchConfig: false });
   const pending = untrustedHooks(dir, engine.loaded.entries);
-  const lines = pending.map((e) => `  - ${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`);
+  // Loaded on demand: `hookline fire` imports this module and must not pay for YAML and RE2.
+  const { findDialectHooks } = await import('../dialects/workspace.js');
+  const dialect = findDialectHooks(dir);
+  const known = trustedKeys(dir);
+  const lines = [
+    ...pending.map((e) => `  - ${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`),
+    ...dialect.filter((h) => !known.has(h.key)).map((h) => `  - ${describeDialectHook(h, dir)}`),
+  ];
   if (opts.check) {
     process.stdout.write(`${dir}: folder ${engine.trustedFolder ? 'trusted' : 'not trusted'}\n`);
-    process.stdout.write(pending.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : engine.trustedFolder ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');
-    return engine.trustedFolder && !pending.length ? 0 : 1;
+    process.stdout.write(lines.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : engine.trustedFolder ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');
+    return engine.trustedFolder && !lines.length ? 0 : 1;
   }
   try {
     writeTrustedFolder(dir, 'TRUST_FOLDER');
     trustHooks(dir, engine.loaded.entries);
+    trustKeys(dir, dialect.map((h) => h.key));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   process.stdout.write(`trusted folder ${path.resolve(dir)}\n`);
-  process.stdout.write(pending.length ? `trusted ${pending.length} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
+  process.stdout.write(lines.length ? `trusted ${lines.length} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
   return 0;
 }

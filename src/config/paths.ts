@@ -48,3 +48,8 @@ export function samePath(a: string, b: string): boolean {
   };
   return real(a) === real(b);
 }
+
+/** Folder name for a project under `~/.gemini/tmp/`, as Gemini CLI derives it from the basename. */
+export function projectSlug(projectDir: string): string {
+  return path.basename(projectDir).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
+}

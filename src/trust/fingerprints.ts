@@ -39,18 +39,26 @@ export function untrustedHooks(projectRoot: string, entries: readonly HookEntry[
   return entries.filter((e) => e.source === 'project' && e.hook.type === 'command' && !keys.has(hookKey(e.hook)));
 }
 
-/**
- * Records the workspace hooks of a project as trusted; returns the keys added. Throws rather than
- * overwrite a trusted_hooks.json it cannot read (it holds every other project's fingerprints).
- */
+/** Records the workspace hooks of a project as trusted; returns the keys added. */
 export function trustHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): string[] {
+  return trustKeys(
+    projectRoot,
+    entries.filter((e) => e.source === 'project' && e.hook.type === 'command').map((e) => hookKey(e.hook)),
+    env,
+  );
+}
+
+/**
+ * Records fingerprints for a project (Gemini's `name:command`, or a dialect's prefixed keys);
+ * returns the keys added. Throws rather than overwrite a trusted_hooks.json it cannot read (it
+ * holds every other project's fingerprints).
+ */
+export function trustKeys(projectRoot: string, newKeys: readonly string[], env: Env = process.env): string[] {
   const all = read(env, true);
   const known = new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
   const keys = new Set(all[projectRoot] ?? []);
   const added: string[] = [];
-  for (const e of entries) {
-    if (e.source !== 'project' || e.hook.type !== 'command') continue;
-    const k = hookKey(e.hook);
+  for (const k of newKeys) {
     if (!known.has(k)) added.push(k);
     keys.add(k);
   }

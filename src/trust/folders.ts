@@ -49,6 +49,16 @@ export function isFolderTrusted(dir: string, env: Env = process.env): boolean {
   return best?.trusted ?? false;
 }
 
+/** How a folder is trusted: `trusted` by the user's trustedFolders.json; `assumed` from the environment or with folder trust off. */
+export type FolderTrust = 'trusted' | 'assumed' | 'untrusted';
+
+export function folderTrust(dir: string, folderTrustEnabled: boolean, env: Env = process.env): FolderTrust {
+  if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return 'untrusted';
+  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true') return 'assumed';
+  if (!folderTrustEnabled) return 'assumed';
+  return isFolderTrusted(dir, env) ? 'trusted' : 'untrusted';
+}
+
 export function writeTrustedFolder(dir: string, level: TrustLevel, env: Env = process.env): void {
   const file = trustedFoldersPath(env);
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';

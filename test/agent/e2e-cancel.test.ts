@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { CLI, alive, makeProject } from '../helpers.js';
+import { CLI, alive, makeProject, trustDialectHooks } from '../helpers.js';
 
 function runAndInterrupt(dir: string, env: NodeJS.ProcessEnv, script: unknown[], afterMs: number): Promise<{ code: number | null; stderr: string; ms: number }> {
   const file = path.join(dir, 'script.jsonl');
@@ -26,6 +26,7 @@ const pidOf = (file: string) => Number(fs.readFileSync(file, 'utf8').trim());
 test('Ctrl-C during a hanging hook ends the turn at once; the hook is gone; mm postGeneration still runs', async () => {
   const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo $$ > hook.pid; sleep 30', timeout: 60000 }] }] } } });
   fs.writeFileSync(path.join(p.dir, 'agent.yaml'), `hooks:\n  postGeneration:\n    - command: cat > post.json\n`);
+  trustDialectHooks(p.dir, p.home);
   const r = await runAndInterrupt(p.dir, p.env, [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'touch ran' } }] }, { text: 'never' }], 1500);
   assert.equal(r.code, 130, r.stderr);
   assert.ok(r.ms < 6000, `took ${r.ms} ms`);

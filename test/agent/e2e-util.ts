@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { CLI, HOOKS, cmd, makeProject, type Project, type ProjectOptions } from '../helpers.js';
+import { CLI, HOOKS, cmd, makeProject, trustDialectHooks, type Project, type ProjectOptions } from '../helpers.js';
 
 /** Quotes a word for bash. */
 export function sq(s: string): string {
@@ -87,10 +87,13 @@ let runs = 0;
 export function agentProject(settings: Record<string, unknown> = {}, opts: Omit<ProjectOptions, 'project'> = {}): AgentProject {
   const p = makeProject({ ...opts, project: settings });
   const base = path.dirname(p.dir);
-  return { ...p, base, run: (opts) => runAgent(p, base, opts) };
+  return { ...p, base, run: (o) => runAgent(p, base, o, opts.trusted !== false) };
 }
 
-async function runAgent(p: Project, base: string, opts: RunOptions): Promise<AgentRun> {
+async function runAgent(p: Project, base: string, opts: RunOptions, trusted: boolean): Promise<AgentRun> {
+  // A trusted project stands for a user who trusted its hooks as the test wrote them: the dialect
+  // files (agent.yaml, .spatialagent/, .claude/) are written after the project is made.
+  if (trusted) trustDialectHooks(p.dir, p.home);
   const n = ++runs;
   const log = path.join(base, `calls-${n}.jsonl`);
   let model = opts.model;

@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runCli } from '../helpers.js';
+import { runCli, trustDialectHooks } from '../helpers.js';
 import { fx, tmpDir } from './util.js';
 
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
@@ -26,7 +26,10 @@ function setup(files: { user?: unknown; project?: unknown; local?: unknown }, tr
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json') };
   delete env.GEMINI_CLI_TRUST_WORKSPACE;
   delete env.GITHUB_SHA;
-  if (trusted) fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }));
+  if (trusted) {
+    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }));
+    trustDialectHooks(dir, home);
+  }
   return { dir, home, env };
 }
 

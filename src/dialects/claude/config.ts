@@ -13,6 +13,7 @@ import { parseJson } from '../../config/jsonc.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent, type ClaudeEvent } from './events.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
+import type { DialectHook } from '../../trust/dialects.js';
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -252,9 +253,12 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
   return { files, hooks, problems };
 }
 
+/** The project's own hooks: `.claude/settings.json` and `.claude/settings.local.json`. */
+const isWorkspace = (h: ClaudeHook) => h.source === 'project' || h.source === 'local';
+
 /** The configuration without the project's hooks (for an untrusted folder). */
 export function withoutProjectHooks(config: ClaudeConfig): ClaudeConfig {
-  return { ...config, hooks: config.hooks.filter((h) => h.source !== 'project' && h.source !== 'local') };
+  return { ...config, hooks: config.hooks.filter((h) => !isWorkspace(h)) };
 }
 
 /** Hooks per event, for summaries. */
@@ -262,4 +266,21 @@ export function claudeHookCounts(config: ClaudeConfig): Partial<Record<ClaudeEve
   const counts: Partial<Record<ClaudeEvent, number>> = {};
   for (const h of config.hooks) counts[h.event] = (counts[h.event] ?? 0) + 1;
   return counts;
+}
+
+/** A hook's fingerprint in trusted_hooks.json (prefixed: Gemini's own keys are `name:command`). */
+export function claudeHookKey(h: ClaudeHook): string {
+  return `claude:${h.event}:${h.command}`;
+}
+
+/** The project's hooks (never the user's, nor a `--config` file's), for trust and `hookline list`. */
+export function claudeWorkspaceHooks(config: ClaudeConfig): DialectHook[] {
+  return config.hooks
+    .filter(isWorkspace)
+    .map((h) => ({ source: 'claude' as const, event: h.event, matcher: h.matcher, name: h.command, command: h.command, file: h.file, path: h.path, key: claudeHookKey(h) }));
+}
+
+/** The configuration without the project hooks whose fingerprints are in `held` (the user's keep running). */
+export function claudeWithout(config: ClaudeConfig, held: ReadonlySet<string>): ClaudeConfig {
+  return { ...config, hooks: config.hooks.filter((h) => !(isWorkspace(h) && held.has(claudeHookKey(h)))) };
 }

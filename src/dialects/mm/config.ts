@@ -9,6 +9,7 @@ import { parseDocument } from 'yaml';
 import { RE2JS } from 're2js';
 import { MATCHER_EVENTS, MM_EVENTS, isMmEvent, type MmEvent } from './events.js';
 import { formatGoDuration, parseGoDuration } from './duration.js';
+import type { DialectHook } from '../../trust/dialects.js';
 
 export type OnError = 'fail' | 'warn' | 'ignore';
 
@@ -210,4 +211,23 @@ export function mmHooksFor(config: MmConfig, event: MmEvent, target = ''): MmHoo
 export function mmBannerSuffix(config: MmConfig): string {
   const parts = MM_EVENTS.filter((e) => config.hooks[e].length).map((e) => `${e}×${config.hooks[e].length}`);
   return parts.length ? ` | hooks: ${parts.join(' ')}` : '';
+}
+
+/** A hook's fingerprint in trusted_hooks.json (prefixed: Gemini's own keys are `name:command`). */
+export function mmHookKey(h: MmHook): string {
+  return `mm:${h.event}:${h.command}`;
+}
+
+/** The hooks of a configuration found in a project folder, for trust and `hookline list`. */
+export function mmWorkspaceHooks(config: MmConfig): DialectHook[] {
+  return MM_EVENTS.flatMap((event) =>
+    config.hooks[event].map((h) => ({ source: 'mm' as const, event, matcher: h.matcher, name: h.command, command: h.command, file: config.absFile, path: `hooks.${event}[${h.index}]`, key: mmHookKey(h) })),
+  );
+}
+
+/** The configuration without the hooks whose fingerprints are in `held`. */
+export function mmWithout(config: MmConfig, held: ReadonlySet<string>): MmConfig {
+  const hooks = emptyHooks();
+  for (const e of MM_EVENTS) hooks[e] = config.hooks[e].filter((h) => !held.has(mmHookKey(h)));
+  return { ...config, hooks };
 }

@@ -11,6 +11,7 @@ import { RE2JS } from 're2js';
 import { parseJson } from '../../config/jsonc.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { SA_EVENTS, SA_MATCHER_FIELDS, isSaEvent, type SaEvent } from './events.js';
+import type { DialectHook } from '../../trust/dialects.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -204,4 +205,32 @@ export function loadSaConfig(file: string): SaConfig {
 
 export function saHookCount(config: SaConfig): number {
   return SA_EVENTS.reduce((n, e) => n + config.hooks[e].length, 0);
+}
+
+/** A hook's fingerprint in trusted_hooks.json (prefixed: Gemini's own keys are `name:command`). */
+export function saHookKey(h: SaHook): string {
+  return `spatialagent:${h.event}:${h.type}:${h.command ?? h.prompt}`;
+}
+
+/** The hooks of `.spatialagent/settings.json`, for trust and `hookline list`. */
+export function saWorkspaceHooks(config: SaConfig): DialectHook[] {
+  return SA_EVENTS.flatMap((event) =>
+    config.hooks[event].map((h) => ({
+      source: 'spatialagent' as const,
+      event,
+      matcher: h.matcher && JSON.stringify(Object.fromEntries(h.matcher.map((f) => [f.key, f.expected]))),
+      name: (h.command ?? h.prompt)!,
+      command: h.command ?? null,
+      file: path.resolve(config.file),
+      path: h.path,
+      key: saHookKey(h),
+    })),
+  );
+}
+
+/** The configuration without the hooks whose fingerprints are in `held`. */
+export function saWithout(config: SaConfig, held: ReadonlySet<string>): SaConfig {
+  const hooks = emptyHooks();
+  for (const e of SA_EVENTS) hooks[e] = config.hooks[e].filter((h) => !held.has(saHookKey(h)));
+  return { ...config, hooks };
 }
