@@ -1,9 +1,9 @@
-import path from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import {
   fireMm,
   loadMmConfig,
+  mmAgentFiles,
   mmDeniedLine,
   mmDeniedOutput,
   mmModelPrompt,
@@ -207,15 +207,7 @@ function codeOf(name: string, args: Record<string, unknown>): { isCode: boolean;
 }
 
 /** `mmConfigs` of an mm configuration: agent name to its configuration file (absolute). */
-export function mmAgents(config: MmConfig): Record<string, string> {
-  const raw = config.raw.mmConfigs;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-  const out: Record<string, string> = {};
-  for (const [name, file] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof file === 'string' && file) out[name] = path.resolve(path.dirname(config.absFile), file);
-  }
-  return out;
-}
+export const mmAgents = mmAgentFiles;
 
 /** `<provider>/<model>` of an mm configuration, when it names one. */
 export function mmModelOf(file: string): string | undefined {

@@ -162,7 +162,14 @@ async function run(opts: AgentCliOptions): Promise<number> {
   };
   // A called agent runs its own configuration's hooks (and the project's Gemini hooks), one level deeper.
   const spawnAgent = (_name: string, file: string, depth: number, quiet: boolean): Agent => {
-    const config = readMm(file);
+    let config = readMm(file);
+    // A called agent's configuration inside the project is workspace configuration too: its new
+    // or changed hooks are held back like the asking agent's.
+    if (!path.relative(cwd, path.resolve(file)).startsWith('..')) {
+      const { held, warning } = heldDialectHooks(cwd, mmWorkspaceHooks(config), engine.folderTrust);
+      if (warning) warn(warning);
+      config = mmWithout(config, held);
+    }
     const childSession = Session.create(cwd);
     const childEngine = new HookEngine({ cwd, sessionId: childSession.id, transcriptPath: childSession.transcriptPath });
     return new Agent({

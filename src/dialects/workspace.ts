@@ -4,9 +4,10 @@
  * For `hookline trust` and `hookline list`; loaded on demand (it pulls in YAML and RE2).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Env } from '../config/paths.js';
 import type { DialectHook } from '../trust/dialects.js';
-import { MmConfigReadError, defaultMmConfigPath, loadMmConfig, mmWorkspaceHooks } from './mm/config.js';
+import { MmConfigReadError, defaultMmConfigPath, loadMmConfig, mmAgentFiles, mmWorkspaceHooks } from './mm/config.js';
 import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saWorkspaceHooks } from './spatialagent/config.js';
 import { ClaudeConfigReadError, claudeWorkspaceHooks, loadClaudeConfig } from './claude/config.js';
 
@@ -22,7 +23,14 @@ export function findDialectHooks(dir: string, env: Env = process.env): DialectHo
   };
   // With $MM_CONFIG set, agent.yaml in the folder is not read; that file is the user's own.
   const mmFile = defaultMmConfigPath(dir, {});
-  if (!env.MM_CONFIG && fs.existsSync(mmFile)) add(() => mmWorkspaceHooks(loadMmConfig(mmFile)));
+  if (!env.MM_CONFIG && fs.existsSync(mmFile)) {
+    add(() => {
+      const main = loadMmConfig(mmFile);
+      // The agents it can hand off to, when their files are in the project, are workspace hooks too.
+      const called = Object.values(mmAgentFiles(main)).filter((f) => !path.relative(dir, f).startsWith('..') && fs.existsSync(f));
+      return [...mmWorkspaceHooks(main), ...called.flatMap((f) => mmWorkspaceHooks(loadMmConfig(f)))];
+    });
+  }
   add(() => saWorkspaceHooks(loadSaConfig(defaultSaConfigPath(dir))));
   add(() => claudeWorkspaceHooks(loadClaudeConfig({ projectDir: dir, env })));
   return out;

@@ -284,3 +284,27 @@ describe('hookline list', () => {
     assert.deepEqual(r.json().hooks.map((h: { source: string; trusted: boolean }) => [h.source, h.trusted]), [['mm', false]]);
   });
 });
+
+describe('agents called through mmConfigs', () => {
+  test('a called agent configuration in the project is workspace configuration: trusted with the folder, held back when it changes', async () => {
+    const p = makeProject({});
+    const marks = path.join(p.dir, 'ran.txt');
+    const hook = (label: string) => `echo ${label} >> ${sq(marks)}`;
+    fs.writeFileSync(path.join(p.dir, 'agent.yaml'), `mmConfigs:\n  expert: ./expert.yaml\n`);
+    fs.writeFileSync(path.join(p.dir, 'expert.yaml'), `hooks:\n  preGeneration:\n    - command: ${JSON.stringify(hook('trusted'))}\n`);
+    const script = path.join(p.dir, 'script.jsonl');
+    fs.writeFileSync(script, '{"text": "an answer"}\n{"text": "another"}\n');
+    const trust = await runCli(['trust', p.dir], { env: p.env });
+    assert.equal(trust.code, 0, trust.stderr);
+    assert.match(trust.stdout, /preGeneration/, 'hookline trust lists the called agent hooks');
+    const ask = () => runCli(['agent', '--cwd', p.dir, '--model', `scripted:${script}`, '--ask', 'expert', 'q'], { env: p.env });
+    const first = await ask();
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(fs.readFileSync(marks, 'utf8').trim().split('\n'), ['trusted']);
+    fs.writeFileSync(path.join(p.dir, 'expert.yaml'), `hooks:\n  preGeneration:\n    - command: ${JSON.stringify(hook('changed'))}\n`);
+    const second = await ask();
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual(fs.readFileSync(marks, 'utf8').trim().split('\n'), ['trusted'], 'the changed hook did not run');
+    assert.match(second.stderr, /held back until trusted/);
+  });
+});

@@ -231,3 +231,14 @@ export function mmWithout(config: MmConfig, held: ReadonlySet<string>): MmConfig
   for (const e of MM_EVENTS) hooks[e] = config.hooks[e].filter((h) => !held.has(mmHookKey(h)));
   return { ...config, hooks };
 }
+
+/** `mmConfigs`: agent name to its configuration file, resolved against the declaring file's folder. */
+export function mmAgentFiles(config: MmConfig): Record<string, string> {
+  const raw = config.raw.mmConfigs;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const out: Record<string, string> = {};
+  for (const [name, file] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof file === 'string' && file) out[name] = path.resolve(path.dirname(config.absFile), file);
+  }
+  return out;
+}
