@@ -24,12 +24,25 @@ export function findDialectHooks(dir: string, env: Env = process.env): DialectHo
   // With $MM_CONFIG set, agent.yaml in the folder is not read; that file is the user's own.
   const mmFile = defaultMmConfigPath(dir, {});
   if (!env.MM_CONFIG && fs.existsSync(mmFile)) {
-    add(() => {
-      const main = loadMmConfig(mmFile);
-      // The agents it can hand off to, when their files are in the project, are workspace hooks too.
-      const called = Object.values(mmAgentFiles(main)).filter((f) => !path.relative(dir, f).startsWith('..') && fs.existsSync(f));
-      return [...mmWorkspaceHooks(main), ...called.flatMap((f) => mmWorkspaceHooks(loadMmConfig(f)))];
-    });
+    add(() => mmWorkspaceHooks(loadMmConfig(mmFile)));
+    // The agents it can hand off to (and theirs, and so on), when their files are in the
+    // project, are workspace hooks too.
+    const seen = new Set([path.resolve(mmFile)]);
+    const queue = [path.resolve(mmFile)];
+    while (queue.length) {
+      let agents: string[] = [];
+      try {
+        agents = Object.values(mmAgentFiles(loadMmConfig(queue.shift()!)));
+      } catch (e) {
+        if (!(e instanceof MmConfigReadError)) throw e;
+      }
+      for (const f of agents) {
+        if (seen.has(f) || path.relative(dir, f).startsWith('..') || !fs.existsSync(f)) continue;
+        seen.add(f);
+        queue.push(f);
+        add(() => mmWorkspaceHooks(loadMmConfig(f)));
+      }
+    }
   }
   add(() => saWorkspaceHooks(loadSaConfig(defaultSaConfigPath(dir))));
   add(() => claudeWorkspaceHooks(loadClaudeConfig({ projectDir: dir, env })));
