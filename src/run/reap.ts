@@ -16,7 +16,8 @@ export function reapLater(runId: string): void {
   if (!canScan) return;
   finished.add(runId);
   if (timer) return;
-  timer = setTimeout(scan, 50);
+  // Coalesced: one scan reads every process's environment, so at most five a second.
+  timer = setTimeout(scan, 200);
   timer.unref();
 }
 
