@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { fire } from './fire.js';
 import { list } from './list.js';
@@ -8,7 +9,8 @@ import { trust } from './trust.js';
 import { UsageError } from './io.js';
 
 const program = new Command();
-program.name('hookline').description('Run, inspect and manage AI agent hooks.').exitOverride().showHelpAfterError();
+const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+program.name('hookline').description('Run, inspect and manage AI agent hooks.').version(pkg.version).exitOverride().showHelpAfterError();
 
 program
   .command('fire')
