@@ -51,6 +51,8 @@ export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
   for (const p of engine.problems) warn(formatProblem(p));
   reportHeld(engine);
   const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
+  // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
+  if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
   const result = await engine.fire(event, own);
   for (const r of result.runs) {
     if (r.error) warn(r.error);
