@@ -10,7 +10,7 @@ import { formatProblem, jsonPath } from '../config/problems.js';
 import { HookEngine } from '../engine.js';
 import { sanitizeEnv } from '../run/env.js';
 import { heldDialectHooks } from '../trust/dialects.js';
-import { readInput, resolveDir, UsageError, warn } from './io.js';
+import { processFields, readInput, resolveDir, UsageError, warn } from './io.js';
 import {
   CLAUDE_EVENTS,
   CLAUDE_EVENT_FIELDS,
@@ -108,13 +108,7 @@ export async function fireClaudeCli(eventArg: string, opts: ClaudeCliOptions): P
       path: r.path,
       ...(r.matcher !== undefined ? { matcher: r.matcher } : {}),
       timeoutSeconds: r.timeoutSeconds,
-      exitCode: r.exitCode,
-      success: r.success,
-      durationMs: r.durationMs,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      error: r.error ?? null,
-      ...(r.timedOut ? { timedOut: true } : {}),
+      ...processFields(r),
       outcome: r.outcome,
       response: r.response ?? null,
       ...(r.text !== undefined ? { text: r.text } : {}),

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { formatProblem, jsonPath } from '../config/problems.js';
-import { readInput, resolveDir, UsageError, warn } from './io.js';
+import { processFields, readInput, resolveDir, UsageError, warn } from './io.js';
 import { CARRIES, MM_EVENTS, isMmEvent } from '../dialects/mm/events.js';
 import { MmConfigReadError, defaultMmConfigPath, formatMmConfigError, loadMmConfig, mmBannerSuffix, mmWithout, mmWorkspaceHooks, type MmConfig } from '../dialects/mm/config.js';
 import { fireMm } from '../dialects/mm/chain.js';
@@ -124,13 +124,7 @@ async function fireMmCli(eventArg: string, opts: DialectFireOptions): Promise<vo
       event: r.event,
       ...(r.target !== undefined ? { target: r.target } : {}),
       onError: r.onError,
-      exitCode: r.exitCode,
-      success: r.success,
-      durationMs: r.durationMs,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      error: r.error ?? null,
-      ...(r.timedOut ? { timedOut: true } : {}),
+      ...processFields(r),
       decision: r.decision,
       response: r.response ?? null,
       line: r.line,
@@ -203,14 +197,8 @@ async function fireSaCli(eventArg: string, opts: DialectFireOptions): Promise<vo
       path: r.path,
       ...(r.command !== undefined ? { command: r.command } : { prompt: r.prompt }),
       expanded: r.expanded,
-      exitCode: r.exitCode,
-      success: r.success,
-      durationMs: r.durationMs,
-      stdout: r.stdout,
-      stderr: r.stderr,
+      ...processFields(r),
       ...(r.answer !== undefined ? { answer: r.answer } : {}),
-      error: r.error ?? null,
-      ...(r.timedOut ? { timedOut: true } : {}),
       decision: r.decision,
       reason: r.reason,
       line: r.line,

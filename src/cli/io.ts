@@ -43,3 +43,16 @@ export function resolveDir(dir: string | undefined): string {
 export function warn(line: string): void {
   process.stderr.write(`hookline: ${line}\n`);
 }
+
+/** The process part of a hook run, as every `fire` prints it. */
+export function processFields(r: { exitCode: number | null; success: boolean; durationMs: number; stdout: string; stderr: string; error?: string; timedOut?: boolean }) {
+  return {
+    exitCode: r.exitCode,
+    success: r.success,
+    durationMs: r.durationMs,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    error: r.error ?? null,
+    ...(r.timedOut ? { timedOut: true } : {}),
+  };
+}

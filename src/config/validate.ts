@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/names.js';
 import { CATALOG } from '../events/catalog.js';
+import { closestName } from './suggest.js';
 import { CommandHookConfig, Settings, type HookEntry, type Source } from './schema.js';
 import { jsonPath, type ConfigProblem } from './problems.js';
 
@@ -28,27 +29,9 @@ const FOREIGN_EVENTS: Record<string, EventName> = {
   precompact: 'PreCompress',
 };
 
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
 /** The event a misspelt (or another agent's) event name most likely meant. */
 export function closestEvent(name: string): EventName | undefined {
-  const lower = name.toLowerCase();
-  if (FOREIGN_EVENTS[lower]) return FOREIGN_EVENTS[lower];
-  let best: { event: EventName; d: number } | undefined;
-  for (const e of EVENT_NAMES) {
-    const d = editDistance(lower, e.toLowerCase());
-    if (!best || d < best.d) best = { event: e, d };
-  }
-  if (best && best.d <= Math.max(2, Math.floor(name.length / 4))) return best.event;
-  return EVENT_NAMES.find((e) => lower.includes(e.toLowerCase()) || e.toLowerCase().includes(lower));
+  return closestName(name, EVENT_NAMES, FOREIGN_EVENTS);
 }
 
 const article = (what: string) => (/^[aeiou]/.test(what) ? `an ${what}` : `a ${what}`);

@@ -6,6 +6,7 @@
  * their hooks are reported as not supported by `validate` and never run.
  */
 import { z } from 'zod';
+import { closestName } from '../../config/suggest.js';
 
 export const CLAUDE_EVENTS = [
   'PreToolUse',
@@ -130,23 +131,6 @@ const FOREIGN: Record<string, ClaudeEvent> = {
   userprompt: 'UserPromptSubmit',
 };
 
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
 export function closestClaudeEvent(name: string): ClaudeEvent | undefined {
-  const lower = name.toLowerCase();
-  if (FOREIGN[lower]) return FOREIGN[lower];
-  let best: { e: ClaudeEvent; d: number } | undefined;
-  for (const e of CLAUDE_EVENTS) {
-    const d = editDistance(lower, e.toLowerCase());
-    if (!best || d < best.d) best = { e, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(name.length / 4)) ? best.e : undefined;
+  return closestName(name, CLAUDE_EVENTS, FOREIGN);
 }
