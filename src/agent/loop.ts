@@ -44,6 +44,8 @@ export interface AgentOptions {
   model: LanguageModelV3;
   /** Model name as hooks see it in `llm_request.model`. */
   modelName: string;
+  /** The same provider's model of another name (a BeforeModel `llm_request.model` override). */
+  modelFor?: (name: string) => LanguageModelV3 | undefined;
   session: Session;
   tools: AgentTool[];
   io: AgentIO;
@@ -397,13 +399,24 @@ export class Agent {
     return { status: 'max-steps', text: answer };
   }
 
+  /** A BeforeModel hook may name another model: the provider makes it when it can. */
+  private modelFor(name: string): LanguageModelV3 {
+    if (name === this.o.modelName || !this.o.modelFor) return this.o.model;
+    try {
+      return this.o.modelFor(name) ?? this.o.model;
+    } catch (err) {
+      this.o.io.notice(`⚠ a hook asked for model "${name}", which cannot be used (${err instanceof Error ? err.message : String(err)}); keeping ${this.o.modelName}`);
+      return this.o.model;
+    }
+  }
+
   /** Streams one model call, firing AfterModel on every chunk. */
   private async callModel(request: LLMRequest, history: readonly Message[], mode: 'AUTO' | 'ANY' | 'NONE', allowed: string[]): Promise<{ text: string; calls: ToolCall[] }> {
     const tools = mode === 'NONE' ? {} : this.toolSet(allowed);
     const hasTools = Object.keys(tools).length > 0;
     const cfg = request.config ?? {};
     const result = streamText({
-      model: this.o.model,
+      model: this.modelFor(request.model),
       system: this.o.system ?? DEFAULT_SYSTEM,
       messages: toModelMessages(history),
       ...(hasTools ? { tools, toolChoice: mode === 'ANY' ? 'required' : 'auto' } : { toolChoice: 'none' as const }),

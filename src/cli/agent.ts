@@ -106,6 +106,11 @@ function loadDialects(cwd: string, opts: AgentCliOptions, trust: FolderTrust, mo
   return d;
 }
 
+/** The model as hooks see it in `llm_request.model`: `scripted`, or the spec (`openai-compatible:llama3`). */
+function modelName(spec: string | undefined): string {
+  return spec ? spec.replace(/^scripted:.*$/, 'scripted') : 'embedded';
+}
+
 export async function agentCommand(opts: AgentCliOptions): Promise<number> {
   try {
     return await run(opts);
@@ -147,7 +152,14 @@ async function run(opts: AgentCliOptions): Promise<number> {
   };
   const base: Omit<AgentOptions, 'engine' | 'session' | 'tools' | 'dialects' | 'interactive'> = {
     model,
-    modelName: spec ? spec.replace(/^scripted:.*$/, 'scripted') : 'embedded',
+    modelName: modelName(spec),
+    // Real providers switch model when a BeforeModel hook names another one; a script cannot.
+    modelFor: (name: string) => {
+      const kind = spec?.split(':')[0];
+      if (!kind || kind === 'scripted') return undefined;
+      const m = createModel({ spec: `${kind}:${name.startsWith(`${kind}:`) ? name.slice(kind.length + 1) : name}`, baseUrl: opts.baseUrl });
+      return opts.record ? recording(m, opts.record) : m;
+    },
     io,
     approvalMode: mode,
     displayHooks: opts.displayHooks,

@@ -197,6 +197,20 @@ describe('the openai-compatible provider', () => {
     }
   });
 
+  test('a BeforeModel hook that names another model switches the provider to it', async () => {
+    const server = await openAiServer([[{ content: 'from the bigger model' }]]);
+    try {
+      const swap = respond(null, { hookSpecificOutput: { hookEventName: 'BeforeModel', llm_request: { model: 'bigger-model:70b' } } });
+      const p = agentProject({ hooks: { BeforeModel: on(swap) } });
+      const r = await p.run({ prompt: 'hi', model: 'openai-compatible:test-model', args: ['--base-url', server.url], env: { HOOKLINE_API_KEY: '', OPENAI_API_KEY: '' } });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.requests[0].model, 'bigger-model:70b');
+      assert.equal(r.stdout, 'from the bigger model\n');
+    } finally {
+      server.close();
+    }
+  });
+
   test('a server error is reported and the run exits 1', async () => {
     const server = http.createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"model not loaded"}}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
