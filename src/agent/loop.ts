@@ -25,6 +25,8 @@ import { estimateTokens, fromStableMessages, toModelMessages, toStableRequest, t
 import type { Session } from './session.js';
 import type { AgentTool, ToolContext, ToolResult } from './tools/types.js';
 import { findTool } from './tools/index.js';
+import { unifiedDiff } from './tools/diff.js';
+import path from 'node:path';
 import { hookLine } from './display.js';
 import { DialectHooks, type Dialects } from './dialects.js';
 import { askToolResult, handOff, type AskResult } from './handoff.js';
@@ -464,10 +466,25 @@ export class Agent {
     return !(this.mode === 'auto_edit' && t.kind === 'edit');
   }
 
+  /** What Gemini CLI tells Notification hooks about a pending edit: the file and its diff. */
+  private async editDetails(t: AgentTool, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const p = await t.preview?.(args as never, { cwd: this.engine.cwd, signal: new AbortController().signal, env: {} }).catch(() => undefined);
+    const fileName = path.basename(String(args.file_path ?? ''));
+    if (!p) return { fileName, filePath: args.file_path };
+    return {
+      fileName,
+      filePath: p.filePath,
+      fileDiff: unifiedDiff(fileName, p.originalContent ?? '', p.newContent, 'Current', 'Proposed'),
+      originalContent: p.originalContent,
+      newContent: p.newContent,
+      isModifying: false,
+    };
+  }
+
   private async approve(t: AgentTool, args: Record<string, unknown>, forced: boolean, hookMessage?: string): Promise<string | undefined> {
     const title = t.title(args as never);
     const kind = t.kind === 'edit' ? 'edit' : 'exec';
-    const details: Record<string, unknown> = { type: kind, title, ...(kind === 'exec' ? { command: args.command, rootCommand: String(args.command ?? '').trim().split(/\s+/)[0] } : { fileName: String(args.file_path ?? ''), filePath: args.file_path }) };
+    const details: Record<string, unknown> = { type: kind, title, ...(kind === 'exec' ? { command: args.command, rootCommand: String(args.command ?? '').trim().split(/\s+/)[0] } : await this.editDetails(t, args)) };
     const n = await this.fire('Notification', { notification_type: 'ToolPermission', message: `Tool ${title} requires ${kind === 'edit' ? 'editing' : 'execution'}`, details }, t.name);
     this.show(applyAdvisory(n.output).systemMessage);
     if (hookMessage) this.o.io.notice(hookMessage);

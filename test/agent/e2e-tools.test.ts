@@ -228,7 +228,12 @@ describe('BeforeTool flow control', () => {
     assert.equal(n.message, 'Tool WriteFile out.txt requires editing');
     assert.equal(n.details.type, 'edit');
     assert.equal(n.details.title, 'WriteFile out.txt');
-    assert.equal(n.details.filePath, 'out.txt');
+    assert.equal(n.details.fileName, 'out.txt');
+    assert.equal(n.details.filePath, fs.realpathSync(p.dir) + '/out.txt');
+    assert.equal(n.details.originalContent, null, 'a new file');
+    assert.equal(n.details.newContent, 'x');
+    assert.match(n.details.fileDiff, /^\+x$/m);
+    assert.equal(fs.existsSync(path.join(p.dir, 'out.txt')), false, 'the preview wrote nothing');
     assert.match(r.stderr, /desktop alert sent/);
     const [res] = toolResults(r.calls[1]);
     assert.match(res.value, /^Tool "write_file" \(WriteFile out\.txt\) needs the user's approval in approval mode "default", and there is no terminal to ask; it was not run\./);

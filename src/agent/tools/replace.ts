@@ -95,6 +95,14 @@ export const replace = defineTool({
     if (a.old_string === '') return oneLine(`Edit ${a.file_path} (new file)`);
     return oneLine(`Edit ${a.file_path}: ${snip(a.old_string)} => ${snip(a.new_string)}`);
   },
+  async preview(a, ctx) {
+    const r = resolveInWorkspace(ctx.cwd, a.file_path);
+    if (isFailure(r)) return undefined;
+    const raw = await readTextFile(r.path).catch(() => null);
+    if (raw === null) return a.old_string === '' ? { filePath: r.path, originalContent: null, newContent: a.new_string } : undefined;
+    const { text, count } = plan(raw.replace(/\r\n/g, '\n'), a);
+    return count ? { filePath: r.path, originalContent: raw, newContent: text } : undefined;
+  },
   async run(a, ctx) {
     if (!a.file_path) return fail(ErrorType.invalidParams, "The 'file_path' parameter must be non-empty.");
     const r = resolveInWorkspace(ctx.cwd, a.file_path);

@@ -25,6 +25,15 @@ export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
   /** one line for approval prompts and notifications, e.g. `WriteFile src/a.ts` or `Shell ls -la` */
   title(args: z.infer<S>): string;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+  /** Edit tools: the file before and after the change, computed without writing (for approvals). */
+  preview?(args: z.infer<S>, ctx: ToolContext): Promise<EditPreview | undefined>;
+}
+
+export interface EditPreview {
+  filePath: string;
+  /** null when the file does not exist yet. */
+  originalContent: string | null;
+  newContent: string;
 }
 
 export function defineTool<S extends z.ZodObject>(t: AgentTool<S>): AgentTool<S> {

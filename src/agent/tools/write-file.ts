@@ -40,6 +40,12 @@ export const writeFile = defineTool({
   parameters,
   kind: 'edit',
   title: (a) => oneLine(`WriteFile ${a.file_path}`),
+  async preview(a, ctx) {
+    const r = resolveInWorkspace(ctx.cwd, a.file_path);
+    if (isFailure(r)) return undefined;
+    const original = await readTextFile(r.path).catch(() => null);
+    return { filePath: r.path, originalContent: original, newContent: a.content };
+  },
   async run(a, ctx) {
     if (!a.file_path) return fail(ErrorType.invalidParams, 'Missing or empty "file_path"');
     const r = resolveInWorkspace(ctx.cwd, a.file_path);
