@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   fireMm,
   loadMmConfig,
-  mmAgentFiles,
   mmDeniedLine,
   mmDeniedOutput,
   mmModelPrompt,
@@ -205,9 +204,6 @@ function codeOf(name: string, args: Record<string, unknown>): { isCode: boolean;
   }
   return { isCode: false, code: '', type: '', vars: { CODE: JSON.stringify(args) } };
 }
-
-/** `mmConfigs` of an mm configuration: agent name to its configuration file (absolute). */
-export const mmAgents = mmAgentFiles;
 
 /** `<provider>/<model>` of an mm configuration, when it names one. */
 export function mmModelOf(file: string): string | undefined {

@@ -5,9 +5,10 @@ import {
   mmAskDeniedLine,
   mmAskDeniedOutput,
   mmAskMessage,
+  mmAgentFiles,
   type MmAsk,
 } from '../dialects/mm/index.js';
-import { mmAgents, mmModelOf, type DialectHooks, type Dialects } from './dialects.js';
+import { mmModelOf, type DialectHooks, type Dialects } from './dialects.js';
 import type { Message } from './history.js';
 import type { ToolResult } from './tools/types.js';
 import type { Agent, TurnResult } from './loop.js';
@@ -54,7 +55,7 @@ function conversation(history: readonly Message[]): string {
  */
 export async function handOff(host: HandOffHost, agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
   const mm = host.mm;
-  const agents = mm ? mmAgents(mm.config) : {};
+  const agents = mm ? mmAgentFiles(mm.config) : {};
   const file = agents[agent];
   if (!mm || !file || !host.spawnAgent) {
     return { status: 'error', output: `no agent "${agent}" (agents: ${Object.keys(agents).join(', ') || 'none'})` };

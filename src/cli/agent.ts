@@ -7,12 +7,12 @@ import { sanitizeEnv } from '../run/env.js';
 import { Agent, type AgentIO, type AgentOptions, type ApprovalMode } from '../agent/loop.js';
 import { Session } from '../agent/session.js';
 import { builtinTools } from '../agent/tools/index.js';
-import { askAgentTool, mmAgents, type Dialects } from '../agent/dialects.js';
+import { askAgentTool, type Dialects } from '../agent/dialects.js';
 import { createModel, recording, ModelConfigError } from '../agent/models/providers.js';
 import { echoModel } from '../agent/models/echo.js';
 import { ScriptError } from '../agent/models/scripted.js';
 import { interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
-import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAskDeniedCliLine, mmWithout, mmWorkspaceHooks, type MmConfig } from '../dialects/mm/index.js';
+import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAgentFiles, mmAskDeniedCliLine, mmWithout, mmWorkspaceHooks, type MmConfig } from '../dialects/mm/index.js';
 import { defaultSaConfigPath, loadSaConfig, SaConfigReadError, saWithout, saWorkspaceHooks, type SaConfig } from '../dialects/spatialagent/index.js';
 import { claudeWithout, claudeWorkspaceHooks, loadClaudeConfig, withoutProjectHooks } from '../dialects/claude/index.js';
 import { heldDialectHooks } from '../trust/dialects.js';
@@ -169,7 +169,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
     hookEnv,
   };
   const toolsFor = (mm: MmConfig | undefined) => {
-    const agents = mm ? mmAgents(mm) : {};
+    const agents = mm ? mmAgentFiles(mm) : {};
     return Object.keys(agents).length ? [...builtinTools(), askAgentTool(agents)] : builtinTools();
   };
   // A called agent runs its own configuration's hooks (and the project's Gemini hooks), one level deeper.

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { ProcessRun } from '../run/result.js';
 import path from 'node:path';
 import { parseJson } from '../config/jsonc.js';
 
@@ -45,7 +46,7 @@ export function warn(line: string): void {
 }
 
 /** The process part of a hook run, as every `fire` prints it. */
-export function processFields(r: { exitCode: number | null; success: boolean; durationMs: number; stdout: string; stderr: string; error?: string; timedOut?: boolean }) {
+export function processFields(r: ProcessRun) {
   return {
     exitCode: r.exitCode,
     success: r.success,

@@ -16,3 +16,14 @@ export interface RunResult {
   timedOut?: boolean;
   durationMs: number;
 }
+
+/** The process part every hook run reports, whatever the dialect. */
+export interface ProcessRun {
+  exitCode: number | null;
+  success: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  error?: string;
+  timedOut?: boolean;
+}

@@ -193,8 +193,3 @@ export function compileGlob(glob: string, opts: { nocase?: boolean } = {}): Matc
   const re = RE2JS.compile(`^(?:${sources.join('|')})$`, opts.nocase ? RE2JS.CASE_INSENSITIVE : 0);
   return (p) => re.test(p);
 }
-
-/** True when the text has glob syntax at all. */
-export function hasGlobChars(s: string): boolean {
-  return /[*?[{]/.test(s);
-}

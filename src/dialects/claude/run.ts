@@ -11,6 +11,7 @@ import { expandVariables } from '../../run/expand.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
 import { aggregateClaude, readClaudeRun, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
+import type { ProcessRun } from '../../run/result.js';
 
 export interface ClaudeFireOptions {
   /** The project folder: hooks run here, and it is `$CLAUDE_PROJECT_DIR`. Default: process.cwd(). */
@@ -24,7 +25,7 @@ export interface ClaudeFireOptions {
 }
 
 /** One hook's run. */
-export interface ClaudeRun {
+export interface ClaudeRun extends ProcessRun {
   command: string;
   source: ClaudeSource;
   file: string;
@@ -32,15 +33,10 @@ export interface ClaudeRun {
   path: string;
   matcher?: string;
   timeoutSeconds: number;
-  exitCode: number | null;
   /** Exit 0 and no error. */
   success: boolean;
-  durationMs: number;
-  stdout: string;
-  stderr: string;
   /** A non-blocking error (its response is ignored). */
   error?: string;
-  timedOut?: boolean;
   /** What the run contributes, as Claude Code JSON output (see ClaudeRunReading.response). */
   response?: ClaudeHookOutput;
   format?: 'json' | 'text' | 'exit2';

@@ -13,6 +13,7 @@ import { buildMmInput, encodeMmJson, type MmEventData } from './input.js';
 import { decodeMmResponse, type MmResponse } from './response.js';
 import { joinContexts, mmHookFailedReason, mmStopResponse } from './effects.js';
 import { charCount, mmDisplayLine, mmFailureLine } from './display.js';
+import type { ProcessRun } from '../../run/result.js';
 
 export interface MmFireOptions {
   /** The session folder: hooks run here, and it is the input's `cwd`. Default: process.cwd(). */
@@ -30,7 +31,7 @@ export interface MmFireOptions {
 }
 
 /** One hook's run. */
-export interface MmRun {
+export interface MmRun extends ProcessRun {
   /** Its number in the turn (the display's `<n>`). */
   n: number;
   event: MmEvent;
@@ -38,15 +39,10 @@ export interface MmRun {
   target?: string;
   command: string;
   onError: OnError;
-  exitCode: number | null;
   /** True when the run did not fail. */
   success: boolean;
-  durationMs: number;
-  stdout: string;
-  stderr: string;
   /** The failure message, exactly as in the failure line. */
   error?: string;
-  timedOut?: boolean;
   cancelled?: boolean;
   /** The decoded response, when there was a valid one. */
   response?: MmResponse;

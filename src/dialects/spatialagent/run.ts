@@ -13,6 +13,7 @@ import type { SaConfig, SaHook } from './config.js';
 import { saMatches } from './matcher.js';
 import { contextEnv, expandPlain, expandShell, normalizeContext, type SaContext } from './variables.js';
 import { decideFromAnswer, findDecisionJson } from './decision.js';
+import type { ProcessRun } from '../../run/result.js';
 
 export interface SaFireOptions {
   /** The project folder: bash hooks run here. Default: process.cwd(). */
@@ -32,7 +33,7 @@ export interface SaOutput {
   reason: string;
 }
 
-export interface SaRun {
+export interface SaRun extends ProcessRun {
   n: number;
   event: SaEvent;
   type: 'bash' | 'prompt';
@@ -44,16 +45,10 @@ export interface SaRun {
   prompt?: string;
   /** What ran: the command with its variables filled in (shell-escaped), or the prompt sent to the model. */
   expanded: string;
-  exitCode: number | null;
   /** False when the hook errored (it then approves). */
   success: boolean;
-  durationMs: number;
-  stdout: string;
-  stderr: string;
   /** The model's answer (prompt hooks). */
   answer?: string;
-  error?: string;
-  timedOut?: boolean;
   decision: 'approve' | 'block';
   reason: string;
   line: string;
