@@ -1,0 +1,54 @@
+// hookline/sdk's builders: each gives an output the engine aggregates and the appliers act on.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import * as sdk from '../src/sdk/index.js';
+import { aggregate } from '../src/decide/aggregate.js';
+import { applyAfterAgent, applyAfterModel, applyAfterTool, applyBeforeAgent, applyBeforeModel, applyBeforeTool, applyToolSelection } from '../src/apply/index.js';
+import type { LLMRequest, LLMResponse } from '../src/events/model.js';
+
+const args = { command: 'ls', dir_path: 'src' };
+const request: LLMRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+const chunk: LLMResponse = { candidates: [{ content: { role: 'model', parts: ['sk_live_secret'] } }] };
+
+test('tool builders: deny, ask, stop, rewriteToolInput, tailToolCall, addContext', () => {
+  assert.deepEqual(applyBeforeTool(aggregate('BeforeTool', [sdk.deny('nope')]), args), { action: 'deny', message: 'Tool execution blocked: nope', systemMessage: undefined });
+  assert.equal(applyBeforeTool(aggregate('BeforeTool', [sdk.ask('confirm?')]), args).action, 'ask');
+  assert.equal(applyBeforeTool(aggregate('BeforeTool', [sdk.stop('enough')]), args).action, 'stop');
+  assert.deepEqual(applyBeforeTool(aggregate('BeforeTool', [sdk.allow(), sdk.rewriteToolInput({ command: 'ls -la' })]), args), {
+    action: 'run',
+    args: { command: 'ls -la', dir_path: 'src' },
+    inputModified: true,
+    systemMessage: undefined,
+  });
+  const after = applyAfterTool(aggregate('AfterTool', [sdk.tailToolCall('read_file', { file_path: 'a' }), sdk.addContext('AfterTool', 'ctx')]), 'out');
+  assert.deepEqual(after, { action: 'keep', llmContent: 'out\n\n<hook_context>ctx</hook_context>', tail: { name: 'read_file', args: { file_path: 'a' } }, systemMessage: undefined });
+});
+
+test('model and agent builders: syntheticResponse, replaceResponse, selectTools, retry, message', () => {
+  const synthetic = applyBeforeModel(aggregate('BeforeModel', [sdk.syntheticResponse('cached answer')]), request);
+  assert.equal(synthetic.action, 'block');
+  assert.deepEqual((synthetic as { response?: LLMResponse }).response?.candidates[0].content.parts, ['cached answer']);
+  const replaced = applyAfterModel(aggregate('AfterModel', [sdk.replaceResponse('[REDACTED]')]), chunk);
+  assert.deepEqual(replaced.action === 'replace' && replaced.response.candidates[0].content.parts, ['[REDACTED]']);
+  assert.deepEqual(applyToolSelection(aggregate('BeforeToolSelection', [sdk.selectTools('ANY', ['glob'])]), ['glob', 'read_file']), { mode: 'ANY', allowed: ['glob'] });
+  assert.deepEqual(applyAfterAgent(aggregate('AfterAgent', [sdk.retry('run the tests')]), 0), { action: 'retry', prompt: 'run the tests', clearContext: false, systemMessage: undefined });
+  assert.deepEqual(applyBeforeAgent(aggregate('BeforeAgent', [sdk.message('hello'), sdk.addContext('BeforeAgent', 'ctx')])), { action: 'proceed', context: 'ctx', systemMessage: 'hello' });
+});
+
+test('defineHook one-shot: reads the event, prints the output; prints nothing for no answer', async () => {
+  const run = async (handler: sdk.Handler, input: unknown) => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d) => (out += d));
+    const done = sdk.defineHook(handler, { stdin, stdout, stderr: new PassThrough(), persistent: false });
+    stdin.end(JSON.stringify(input));
+    await done;
+    return out;
+  };
+  const event = { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } };
+  const out = await run((i) => (i.hook_event_name === 'BeforeTool' && String(i.tool_input.command).includes('rm') ? sdk.deny('no') : undefined), event);
+  assert.deepEqual(JSON.parse(out), { decision: 'deny', reason: 'no' });
+  assert.equal(await run(() => undefined, event), '');
+});
