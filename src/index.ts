@@ -1,5 +1,6 @@
-export { HookEngine } from './engine.js';
-export type { EngineOptions, FireResult, HookRun, RuntimeHookOptions, HeldHook } from './engine.js';
+export { HookEngine } from './engine/index.js';
+export type { EngineOptions, FireResult, HookRun, RuntimeHookOptions, HeldHook, HookContext, FireFields } from './engine/index.js';
+export { loadContext, firePlan } from './engine/index.js';
 export * from './events/index.js';
 export { loadConfig, type LoadedConfig, type SettingsFile } from './config/load.js';
 export { validateLayer } from './config/validate.js';

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { findDialectHooks } from '../src/dialects/workspace.js';
+import { claudeSystem } from '../src/dialects/claude/system.js';
+import { mmSystem } from '../src/dialects/mm/system.js';
+import { spatialAgentSystem } from '../src/dialects/spatialagent/system.js';
+
+/** The workspace hooks of the dialects (not Gemini's) in a folder, as `hookline trust` finds them. */
+function findDialectHooks(dir: string, env: NodeJS.ProcessEnv) {
+  return [claudeSystem, mmSystem, spatialAgentSystem].flatMap((s) => s.workspaceHooks(dir, env));
+}
 import { trustKeys } from '../src/trust/fingerprints.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trace, metrics, type Span, type Tracer, type TracerProvider, type Attributes } from '@opentelemetry/api';
-import { HookEngine } from '../src/engine.js';
+import { HookEngine } from '../src/engine/index.js';
 import type { HookEndEvent } from '../src/telemetry.js';
 import { cmd, makeProject } from './helpers.js';
 

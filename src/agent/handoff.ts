@@ -1,3 +1,9 @@
+/**
+ * Hand-offs to another agent (mm's `mmConfigs`, reached by `ask_agent`, `/ask…` and `--ask`):
+ * the hand-off point (mm's preAsk: deny, rewrite, context), the called agent with its own
+ * configuration's hooks one level deeper, then the done point (postAsk: replace, context).
+ * The texts are those of mm's hand-offs (seed 002).
+ */
 import {
   mmAnswerReplacedNotice,
   mmAnswerReplacedSummary,
@@ -5,13 +11,10 @@ import {
   mmAskDeniedLine,
   mmAskDeniedOutput,
   mmAskMessage,
-  mmAgentFiles,
-  type MmAsk,
-} from '../dialects/mm/index.js';
-import { mmModelOf, type DialectHooks, type Dialects } from './dialects.js';
+} from '../dialects/mm/effects.js';
 import type { Message } from './history.js';
+import type { Points } from './points.js';
 import type { ToolResult } from './tools/types.js';
-import type { Agent, TurnResult } from './loop.js';
 
 /** Hand-offs stop here: an agent that keeps asking agents must not recurse without end. */
 export const MAX_ASK_DEPTH = 4;
@@ -20,22 +23,33 @@ export interface AskResult {
   status: 'answered' | 'denied' | 'error';
   /** What the asking agent reads (answered) or the failure (error). */
   output: string;
-  /** The answer after postAsk, without its contexts (answered). */
+  /** The answer after the done point, without its contexts (answered). */
   answer?: string;
   reason?: string;
-  /** The question as sent (after preAsk). */
+  /** The question as sent (after the hand-off point). */
   message?: string;
   replaced?: boolean;
-  /** postAsk hooks exist: the answer is shown only once they ran. */
+  /** Done-point hooks exist: the answer is shown only once they ran. */
   heldAnswer?: boolean;
 }
 
+/** What a hand-off needs of the called agent. */
+export interface CalledAgent {
+  start(source: 'startup'): Promise<void>;
+  turn(message: string, signal?: AbortSignal): Promise<{ status: string; text: string; reason?: string }>;
+  end(reason: 'exit'): Promise<void>;
+}
+
+/** Starts the called agent `name` (its configuration `file`) at `depth`; `quiet` holds its text back. */
+export type SpawnAgent = (name: string, file: string, depth: number, quiet: boolean) => CalledAgent;
+
 /** What a hand-off needs from the asking agent. */
 export interface HandOffHost {
-  mm: Dialects['mm'];
-  dialects: DialectHooks;
+  points: Points;
+  /** How deep the asking agent is (0 for the user's own). */
+  depth: number;
   history: readonly Message[];
-  spawnAgent?: (name: string, configFile: string, depth: number, quiet: boolean) => Agent;
+  spawnAgent?: SpawnAgent;
   notice(line: string): void;
   /** The asking turn's cancellation reaches the called agent. */
   signal?: AbortSignal;
@@ -49,34 +63,27 @@ function conversation(history: readonly Message[]): string {
     .join('\n\n');
 }
 
-/**
- * A hand-off to another agent of `mmConfigs`: preAsk (deny, rewrite, context), the called agent
- * with its own configuration's hooks one level deeper, then postAsk (replace, context).
- */
 export async function handOff(host: HandOffHost, agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
-  const mm = host.mm;
-  const agents = mm ? mmAgentFiles(mm.config) : {};
-  const file = agents[agent];
-  if (!mm || !file || !host.spawnAgent) {
-    return { status: 'error', output: `no agent "${agent}" (agents: ${Object.keys(agents).join(', ') || 'none'})` };
-  }
-  if (mm.depth + 1 > MAX_ASK_DEPTH) return { status: 'error', output: `hand-off refused: agents may ask agents only ${MAX_ASK_DEPTH} levels deep` };
+  const agents = host.points.agents();
+  const target = agents[agent];
+  if (!target || !host.spawnAgent) return { status: 'error', output: `no agent "${agent}" (agents: ${Object.keys(agents).join(', ') || 'none'})` };
+  if (host.depth + 1 > MAX_ASK_DEPTH) return { status: 'error', output: `hand-off refused: agents may ask agents only ${MAX_ASK_DEPTH} levels deep` };
   const transcript = withContext ? conversation(host.history) : undefined;
-  const ask: MmAsk = { agent, config: file, agentModel: mmModelOf(file), via, withContext, depth: mm.depth, prompt, ...(transcript ? { transcript } : {}) };
+  const ask = { agent, config: target.file, agentModel: target.model, via, withContext, depth: host.depth, prompt, ...(transcript ? { transcript } : {}) };
   // mm lists no hook run outside a turn: `/ask…` and `--ask` hand-offs are not displayed.
   const quiet = via !== 'tool';
-  const pre = await host.dialects.mm('preAsk', { ask }, undefined, quiet);
-  if (pre?.output.action === 'deny') return { status: 'denied', output: '', reason: pre.output.reason ?? pre.output.error };
-  const sentPrompt = pre?.output.prompt ?? prompt;
-  const sentTranscript = withContext ? (pre?.output.transcript ?? transcript) : undefined;
+  const pre = await host.points.handOff({ ask, quiet });
+  if (pre?.action === 'deny') return { status: 'denied', output: '', reason: pre.reason };
+  const sentPrompt = pre?.prompt ?? prompt;
+  const sentTranscript = withContext ? (pre?.transcript ?? transcript) : undefined;
   const message = mmAskMessage(sentPrompt, sentTranscript || undefined, pre?.contexts ?? []);
   const started = performance.now();
-  const hasPostAsk = mm.config.hooks.postAsk.length > 0;
-  let r: TurnResult;
+  const heldAnswer = host.points.adapters.some((a) => a.handOffDone);
+  let r: { status: string; text: string; reason?: string };
   try {
     // Inside the try: a called agent whose configuration is broken fails this hand-off only.
-    // `--ask` holds the answer back until postAsk hooks ran; elsewhere it streams as it comes.
-    const child = host.spawnAgent(agent, file, mm.depth + 1, via === 'cli' && hasPostAsk);
+    // `--ask` holds the answer back until the done point ran; elsewhere it streams as it comes.
+    const child = host.spawnAgent(agent, target.file, host.depth + 1, via === 'cli' && heldAnswer);
     await child.start('startup');
     r = await child.turn(message, host.signal);
     await child.end('exit');
@@ -85,25 +92,16 @@ export async function handOff(host: HandOffHost, agent: string, prompt: string, 
   }
   const error = r.status === 'error' ? (r.reason ?? 'the called agent failed') : undefined;
   let answer = r.text;
-  const post = await host.dialects.mm(
-    'postAsk',
-    {
-      ask: { ...ask, prompt: sentPrompt, ...(sentTranscript ? { transcript: sentTranscript } : {}) },
-      answer,
-      ...(error ? { error } : {}),
-      durationMs: Math.round(performance.now() - started),
-    },
-    undefined,
-    quiet,
-  );
-  const replaced = post?.output.answer !== undefined;
+  const sentAsk = { ...ask, prompt: sentPrompt, ...(sentTranscript ? { transcript: sentTranscript } : {}) };
+  const post = await host.points.handOffDone({ ask: sentAsk, quiet, answer, ...(error ? { error } : {}), durationMs: Math.round(performance.now() - started) });
+  const replaced = post?.answer !== undefined;
   if (replaced) {
-    answer = post!.output.answer!;
+    answer = post!.answer!;
     host.notice(mmAnswerReplacedNotice(agent));
   }
   const output = mmAskAnswer(answer, post?.contexts ?? []);
-  if (error && !replaced) return { status: 'error', output: `${agent} failed: ${error}`, message: sentPrompt, heldAnswer: hasPostAsk };
-  return { status: 'answered', output, answer, message: sentPrompt, replaced, heldAnswer: hasPostAsk };
+  if (error && !replaced) return { status: 'error', output: `${agent} failed: ${error}`, message: sentPrompt, heldAnswer };
+  return { status: 'answered', output, answer, message: sentPrompt, replaced, heldAnswer };
 }
 
 /** A hand-off as the `ask_agent` tool's result: the model reads the answer or `[ask denied by a hook: …]`. */

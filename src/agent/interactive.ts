@@ -1,9 +1,7 @@
 import readline from 'node:readline';
-import { displayName } from '../config/schema.js';
-import { disableHook, enableHook } from '../config/write.js';
-import { listHooks, summary } from '../cli/list.js';
+import { summary } from '../dialects/list.js';
 import type { Agent } from './loop.js';
-import { mmAskAnswerLabel, mmAskDeniedCommandError, mmBannerSuffix } from '../dialects/mm/index.js';
+import { mmAskAnswerLabel, mmAskDeniedCommandError } from '../dialects/mm/effects.js';
 
 const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
 
@@ -28,8 +26,7 @@ export async function interactive(
   };
   rl.on('SIGINT', onInterrupt);
   process.on('SIGINT', onInterrupt);
-  const mm = agent.dialects.d.mm?.config;
-  write(`hookline agent · session ${agent.session.id} · ${summary(listHooks(agent.engine))}${mm ? mmBannerSuffix(mm) : ''}\n${HELP}\n`);
+  write(`hookline agent · session ${agent.session.id} · ${summary(agent.hooks?.list() ?? [])}${agent.points.banner()}\n${HELP}\n`);
   let reason: 'exit' | 'prompt_input_exit' = 'prompt_input_exit';
   for (;;) {
     write('> ');
@@ -87,22 +84,16 @@ async function askCommand(agent: Agent, line: string, write: (s: string) => void
 function hooksCommand(agent: Agent, args: string, write: (s: string) => void): void {
   const [sub, ...rest] = args.split(/\s+/);
   const name = rest.join(' ');
-  const engine = agent.engine;
+  const hooks = agent.hooks;
+  if (!hooks) return write('no hooks to manage in this session\n');
   if (!sub || sub === 'list' || sub === 'panel') {
-    for (const h of listHooks(engine)) write(`  ${h.event}${h.matcher ? ` (${h.matcher})` : ''} · ${h.name} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
-    write(`${summary(listHooks(engine))}\n`);
+    const all = hooks.list();
+    for (const h of all) write(`  ${h.event}${h.matcher ? ` (${h.matcher})` : ''} · ${h.name} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
+    write(`${summary(all)}\n`);
     return;
   }
   if ((sub === 'enable' || sub === 'disable') && name) {
-    const known = engine.hooks().some((e) => displayName(e.hook) === name);
-    if (!known) {
-      write(`no hook named "${name}"\n`);
-      return;
-    }
-    const isRuntime = engine.hooks().some((e) => e.source === 'runtime' && displayName(e.hook) === name);
-    write((isRuntime ? `${sub}d runtime hook "${name}"` : sub === 'enable' ? enableHook(name, engine.projectDir) : disableHook(name, engine.projectDir)) + '\n');
-    engine.reload();
-    engine.setEnabled(name, sub === 'enable');
+    write(`${hooks.setEnabled(name, sub === 'enable')}\n`);
     return;
   }
   write(`usage: /hooks [list | enable <name> | disable <name>]\n`);

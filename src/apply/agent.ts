@@ -17,9 +17,19 @@ export function applyBeforeAgent(output: HookOutput | undefined): BeforeAgentEff
   return { action: 'proceed', context: additionalContext(output), systemMessage: msg };
 }
 
+/** A BeforeAgent context as the model reads it after the prompt. */
+export function promptBlock(context: string): string {
+  return `<hook_context>${context}</hook_context>`;
+}
+
+/** The text the model reads for a turn: the prompt, then each context block, a blank line apart. */
+export function withBlocks(prompt: string, blocks: readonly string[]): string {
+  return [prompt, ...blocks].filter(Boolean).join('\n\n');
+}
+
 /** The prompt parts the model receives for a turn, given a BeforeAgent context. */
 export function promptWithContext(prompt: string, context: string | undefined): string {
-  return context ? `${prompt}\n\n<hook_context>${context}</hook_context>` : prompt;
+  return context ? withBlocks(prompt, [promptBlock(context)]) : prompt;
 }
 
 /** AfterAgent retries are capped: the reference loops until the turn limit. */

@@ -1,24 +1,20 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { HookEngine } from '../engine.js';
-import { formatProblem } from '../config/problems.js';
-import { sanitizeEnv } from '../run/env.js';
-import { Agent, type AgentIO, type AgentOptions, type ApprovalMode } from '../agent/loop.js';
+import { HookEngine } from '../engine/index.js';
+import { ConfigRefusal, formatProblem } from '../config/problems.js';
+import { Agent, DEFAULT_SYSTEM, type AgentIO, type AgentOptions, type ApprovalMode } from '../agent/loop.js';
 import { Session } from '../agent/session.js';
 import { builtinTools } from '../agent/tools/index.js';
-import { askAgentTool, type Dialects } from '../agent/dialects.js';
-import { createModel, recording, ModelConfigError } from '../agent/models/providers.js';
+import { askAgentTool } from '../agent/tools/ask-agent.js';
+import { recording } from '../agent/models/providers.js';
 import { echoModel } from '../agent/models/echo.js';
-import { ScriptError } from '../agent/models/scripted.js';
 import { interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
-import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadError, mmAgentFiles, mmAskDeniedCliLine, mmWithout, mmWorkspaceHooks, type MmConfig } from '../dialects/mm/index.js';
-import { defaultSaConfigPath, loadSaConfig, SaConfigReadError, saWithout, saWorkspaceHooks, type SaConfig } from '../dialects/spatialagent/index.js';
-import { claudeWithout, claudeWorkspaceHooks, loadClaudeConfig, withoutProjectHooks } from '../dialects/claude/index.js';
-import { heldDialectHooks } from '../trust/dialects.js';
-import type { FolderTrust } from '../trust/folders.js';
+import { mmAskDeniedCliLine } from '../dialects/mm/effects.js';
+import type { Adapter, AdapterContext } from '../dialects/adapter.js';
+import { geminiControl, heldWarnings } from '../dialects/gemini/system.js';
+import { allSystems } from '../dialects/registry.js';
+import type { AgentSetup } from '../dialects/system.js';
+import { modelFromFlags } from './model.js';
 import { resolveDir, UsageError, warn } from './io.js';
-import { reportHeld } from './trust.js';
 
 export interface AgentCliOptions {
   prompt?: string;
@@ -37,75 +33,6 @@ export interface AgentCliOptions {
 
 const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
 
-/** mm's configuration errors stop the agent, as they stop mm: `[config error: …]`, exit 1. */
-class ConfigErrors extends Error {}
-
-function readMm(file: string): MmConfig {
-  let config: MmConfig;
-  try {
-    config = loadMmConfig(file);
-  } catch (err) {
-    if (err instanceof MmConfigReadError) throw new ConfigErrors(`[config error: ${file}: ${err.message}]`);
-    throw err;
-  }
-  if (config.errors.length) throw new ConfigErrors(config.errors.map(formatMmConfigError).join('\n'));
-  return config;
-}
-
-/** mm's display: `--display-hooks` or `displayHooks: true`; `mm --ask` lists nothing. */
-function mmDisplay(opts: AgentCliOptions, config: MmConfig): boolean {
-  return opts.ask === undefined && Boolean(opts.displayHooks || config.raw.displayHooks === true);
-}
-
-/**
- * The dialect configurations to load. A file inside the project folder found at its usual place
- * is workspace configuration, as `.gemini/settings.json`: it loads only when the folder is
- * trusted, and its new or changed hooks are held back until `hookline trust`.
- */
-function loadDialects(cwd: string, opts: AgentCliOptions, trust: FolderTrust, model: LanguageModelV3): Dialects {
-  const d: Dialects = {};
-  const trusted = trust !== 'untrusted';
-  const inProject = (file: string) => !path.relative(cwd, path.resolve(file)).startsWith('..');
-  const mmFile = opts.mmConfig ?? defaultMmConfigPath(cwd);
-  let mm: MmConfig | undefined;
-  let mmWorkspace = false;
-  if (fs.existsSync(mmFile)) {
-    mmWorkspace = !(opts.mmConfig || process.env.MM_CONFIG) && inProject(mmFile);
-    if (mmWorkspace && !trusted) warn(`${cwd} is not a trusted folder: the mm hooks in ${mmFile} do not run (run: hookline trust)`);
-    else mm = readMm(mmFile);
-  } else if (opts.mmConfig) throw new UsageError(`no mm configuration at ${mmFile}`);
-  let claude = loadClaudeConfig({ projectDir: cwd, env: process.env });
-  for (const p of claude.problems) warn(formatProblem(p));
-  const claudeProject = claude.hooks.some((h) => h.source === 'project' || h.source === 'local');
-  if (claudeProject && !trusted) warn(`${cwd} is not a trusted folder: the Claude Code hooks in .claude/ do not run (run: hookline trust)`);
-  if (!trusted) claude = withoutProjectHooks(claude);
-  const saFile = defaultSaConfigPath(cwd);
-  let sa: SaConfig | undefined;
-  if (fs.existsSync(saFile)) {
-    if (!trusted) warn(`${cwd} is not a trusted folder: the SpatialAgent hooks in ${saFile} do not run (run: hookline trust)`);
-    else {
-      try {
-        sa = loadSaConfig(saFile);
-        for (const p of sa.problems ?? []) warn(formatProblem(p));
-      } catch (err) {
-        if (err instanceof SaConfigReadError) warn(err.message);
-        else throw err;
-      }
-    }
-  }
-  const workspace = [...(mm && mmWorkspace ? mmWorkspaceHooks(mm) : []), ...claudeWorkspaceHooks(claude), ...(sa ? saWorkspaceHooks(sa) : [])];
-  const { held, warning } = heldDialectHooks(cwd, workspace, trust);
-  if (warning) warn(warning);
-  if (mm) {
-    const config = mmWorkspace ? mmWithout(mm, held) : mm;
-    d.mm = { config, display: mmDisplay(opts, config), depth: 0 };
-  }
-  claude = claudeWithout(claude, held);
-  if (claude.hooks.length) d.claude = { config: claude, display: Boolean(opts.displayHooks) };
-  if (sa) d.spatialagent = { config: saWithout(sa, held), model, display: Boolean(opts.displayHooks) };
-  return d;
-}
-
 /** The model as hooks see it in `llm_request.model`: `scripted`, or the spec (`openai-compatible:llama3`). */
 function modelName(spec: string | undefined): string {
   return spec ? spec.replace(/^scripted:.*$/, 'scripted') : 'embedded';
@@ -115,7 +42,7 @@ export async function agentCommand(opts: AgentCliOptions): Promise<number> {
   try {
     return await run(opts);
   } catch (err) {
-    if (err instanceof ConfigErrors) {
+    if (err instanceof ConfigRefusal) {
       process.stderr.write(`${err.message}\n`);
       return 1;
     }
@@ -129,73 +56,93 @@ async function run(opts: AgentCliOptions): Promise<number> {
   if (!MODES.includes(mode)) throw new UsageError(`--approval-mode must be one of ${MODES.join(', ')}`);
   if (opts.ask !== undefined && opts.prompt === undefined) throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> "question"');
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
-  let model: LanguageModelV3;
-  try {
-    model = spec ? createModel({ spec, baseUrl: opts.baseUrl, scriptLog: process.env.HOOKLINE_SCRIPT_LOG }) : echoModel();
-  } catch (err) {
-    if (err instanceof ModelConfigError || err instanceof ScriptError) throw new UsageError(err.message);
-    throw err;
-  }
+  let model: LanguageModelV3 = spec ? await modelFromFlags(spec, opts.baseUrl, process.env.HOOKLINE_SCRIPT_LOG) : echoModel();
   if (opts.record) model = recording(model, opts.record);
   const session = opts.resume ? Session.resume(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
-  const engine = new HookEngine({ cwd, sessionId: session.id, transcriptPath: session.transcriptPath });
-  for (const p of engine.problems) warn(formatProblem(p));
-  reportHeld(engine);
-  const dialects = loadDialects(cwd, opts, engine.folderTrust, model);
+  const systems = await allSystems();
   const interactiveMode = opts.prompt === undefined;
-  const hookEnv = sanitizeEnv(process.env, engine.loaded.redaction);
   const confirmRef: ConfirmRef = {};
   const io: AgentIO = {
     text: (chunk) => process.stdout.write(chunk),
     notice: (line) => process.stderr.write(`${line}\n`),
     ...(process.stdin.isTTY ? { confirm: (q: string) => (confirmRef.fn ?? terminalConfirm(process.stdin, process.stderr))(q) } : {}),
   };
-  const base: Omit<AgentOptions, 'engine' | 'session' | 'tools' | 'dialects' | 'interactive'> = {
+  const kind = spec?.split(':')[0];
+  const base: Omit<AgentOptions, 'adapters' | 'session' | 'tools' | 'interactive' | 'cwd'> = {
     model,
     modelName: modelName(spec),
     // Real providers switch model when a BeforeModel hook names another one; a script cannot.
     modelFor: (name: string) => {
-      const kind = spec?.split(':')[0];
       if (!kind || kind === 'scripted') return undefined;
+      const { createModel } = providers!;
       const m = createModel({ spec: `${kind}:${name.startsWith(`${kind}:`) ? name.slice(kind.length + 1) : name}`, baseUrl: opts.baseUrl });
       return opts.record ? recording(m, opts.record) : m;
     },
     io,
     approvalMode: mode,
-    displayHooks: opts.displayHooks,
     maxSteps: opts.maxSteps ? Number(opts.maxSteps) : undefined,
     compressThreshold: opts.compressThreshold ? Number(opts.compressThreshold) : undefined,
-    toolEnv: hookEnv,
-    hookEnv,
   };
-  const toolsFor = (mm: MmConfig | undefined) => {
-    const agents = mm ? mmAgentFiles(mm) : {};
-    return Object.keys(agents).length ? [...builtinTools(), askAgentTool(agents)] : builtinTools();
-  };
-  // A called agent runs its own configuration's hooks (and the project's Gemini hooks), one level deeper.
-  const spawnAgent = (_name: string, file: string, depth: number, quiet: boolean): Agent => {
-    let config = readMm(file);
-    // A called agent's configuration inside the project is workspace configuration too: its new
-    // or changed hooks are held back like the asking agent's.
-    if (!path.relative(cwd, path.resolve(file)).startsWith('..')) {
-      const { held, warning } = heldDialectHooks(cwd, mmWorkspaceHooks(config), engine.folderTrust);
-      if (warning) warn(warning);
-      config = mmWithout(config, held);
+  const providers = kind && kind !== 'scripted' ? await import('../agent/models/providers.js') : undefined;
+
+  /** An agent with every hook system's adapter: the user's own, or a called agent one level deeper. */
+  const build = (s: Session, interactiveAgent: boolean, handOff?: { file: string; depth: number }, quiet = false): Agent => {
+    const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath });
+    if (!handOff) {
+      for (const p of engine.problems) warn(formatProblem(p));
+      for (const w of heldWarnings(engine.context)) warn(w);
     }
-    const childSession = Session.create(cwd);
-    const childEngine = new HookEngine({ cwd, sessionId: childSession.id, transcriptPath: childSession.transcriptPath });
-    return new Agent({
+    const hookEnv = engine.context.baseEnv;
+    const counter = { next: 1 };
+    let agent: Agent | undefined;
+    const agentIO = quiet ? { ...io, text: () => {} } : io;
+    const ctx: AdapterContext = {
+      cwd,
+      modelName: base.modelName,
+      session: () => ({ id: s.id, transcriptPath: s.transcriptPath }),
+      approvalMode: () => agent?.approvalMode ?? mode,
+      io: agentIO,
+      displayHooks: Boolean(opts.displayHooks),
+      counter,
+      depth: handOff?.depth ?? 0,
+    };
+    const setup: AgentSetup = {
+      cwd,
+      engine,
+      trust: engine.folderTrust,
+      hookEnv,
+      model,
+      ctx,
+      displayHooks: Boolean(opts.displayHooks),
+      mmConfig: opts.mmConfig,
+      ask: opts.ask !== undefined,
+      system: DEFAULT_SYSTEM,
+      handOff,
+      warn,
+    };
+    const adapters = systems.map((sys) => sys.adapter(setup)).filter((a): a is Adapter => a !== undefined);
+    for (const w of engine.pendingWarnings) warn(w);
+    engine.on('warning', warn);
+    const agents = Object.fromEntries(adapters.flatMap((a) => Object.keys(a.agents?.() ?? {}).map((n) => [n, n])));
+    const tools = Object.keys(agents).length ? [...builtinTools(), askAgentTool(Object.keys(agents))] : builtinTools();
+    agent = new Agent({
       ...base,
-      io: quiet ? { ...io, text: () => {} } : io,
-      engine: childEngine,
-      session: childSession,
-      tools: toolsFor(config),
-      interactive: false,
-      dialects: { mm: { config, display: mmDisplay(opts, config), depth }, spatialagent: dialects.spatialagent, claude: dialects.claude },
-      spawnAgent,
+      io: agentIO,
+      cwd,
+      adapters,
+      session: s,
+      tools,
+      interactive: interactiveAgent,
+      toolEnv: hookEnv,
+      counter,
+      depth: handOff?.depth ?? 0,
+      hooks: geminiControl(engine),
+      // A called agent runs every hook system's hooks too, with its own configuration's mm hooks.
+      spawnAgent: (_name, file, depth, q) => build(Session.create(cwd), false, { file, depth }, q),
     });
+    return agent;
   };
-  const agent = new Agent({ ...base, engine, session, tools: toolsFor(dialects.mm?.config), interactive: interactiveMode, dialects, spawnAgent });
+  const agent = build(session, interactiveMode);
 
   if (opts.ask !== undefined) {
     const r = await agent.ask(opts.ask, opts.prompt!, false, 'cli');
@@ -215,6 +162,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   await agent.start(opts.resume ? 'resume' : 'startup');
   if (interactiveMode) {
     await interactive(agent, { out: process.stdout, input: process.stdin, confirmRef });
+    agent.points.close();
     return 0;
   }
   const cancel = new AbortController();
@@ -224,6 +172,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   process.off('SIGINT', onInterrupt);
   if (result.text && !result.text.endsWith('\n')) process.stdout.write('\n');
   await agent.end('exit');
+  agent.points.close();
   // 130: interrupted, as shells report Ctrl-C.
   return result.status === 'error' ? 1 : result.status === 'cancelled' ? 130 : 0;
 }

@@ -1,77 +1,37 @@
-import { HookEngine } from '../engine.js';
-import { EVENT_FIELDS } from '../events/input.js';
-import { EVENT_NAMES, isEventName } from '../events/names.js';
-import { formatProblem, jsonPath } from '../config/problems.js';
-import { closestEvent } from '../config/validate.js';
-import { readInput, resolveDir, UsageError, warn } from './io.js';
-import { reportHeld } from './trust.js';
-import { dialectOf, rejectDialectOptions } from './dialect.js';
+import { systemNamed } from '../dialects/registry.js';
+import { readInput, resolveDir, warn } from './io.js';
 
 export interface FireOptions {
   input?: string;
   cwd?: string;
   sessionId?: string;
   transcriptPath?: string;
-  /** gemini (default), mm, spatialagent or claude; the other dialects are handled in dialects.ts and claude.ts. */
   dialect?: string;
   config?: string;
   model?: string;
   baseUrl?: string;
 }
 
-/** Checks the types of the fields that are present; absent fields are left to the hooks. */
-function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, unknown>): void {
-  const schema = EVENT_FIELDS[event].partial();
-  const r = schema.safeParse(fields);
-  if (!r.success) {
-    const first = r.error.issues[0];
-    throw new UsageError(`input for ${event}: ${jsonPath(first.path as Array<string | number>) || 'value'}: ${first.message}`);
-  }
-}
-
-export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
-  const dialect = dialectOf(opts.dialect);
-  if (dialect === 'claude') return (await import('./claude.js')).fireClaudeCli(eventArg, opts);
-  if (dialect !== 'gemini') return (await import('./dialects.js')).fireDialect(dialect, eventArg, opts);
-  rejectDialectOptions(opts);
-  if (!isEventName(eventArg)) {
-    const hint = closestEvent(eventArg);
-    throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${EVENT_NAMES.join(', ')}`);
-  }
-  const event = eventArg;
+/** `hookline fire`: one event through the named hook system; prints `{output, runs}`. */
+export async function fire(event: string, opts: FireOptions): Promise<void> {
+  const system = await systemNamed(opts.dialect);
   const fields = readInput(opts.input);
-  checkFields(event, fields);
-  const cwd = resolveDir(opts.cwd ?? (typeof fields.cwd === 'string' && fields.cwd ? fields.cwd : undefined));
-  const engine = new HookEngine({
-    cwd,
-    sessionId: opts.sessionId ?? (typeof fields.session_id === 'string' ? fields.session_id : undefined),
-    transcriptPath: opts.transcriptPath ?? (typeof fields.transcript_path === 'string' ? fields.transcript_path : undefined),
-    watchConfig: false,
+  const given = opts.cwd ?? (typeof fields.cwd === 'string' && fields.cwd ? fields.cwd : undefined);
+  const r = await system.fire(event, fields, {
+    cwd: resolveDir(given),
+    cwdFlag: opts.cwd,
+    sessionId: opts.sessionId,
+    transcriptPath: opts.transcriptPath,
+    config: opts.config,
+    hasModel: opts.model !== undefined,
+    model: opts.model === undefined ? undefined : async () => (await import('./model.js')).modelFromFlags(opts.model!, opts.baseUrl),
+    env: process.env,
   });
-  for (const p of engine.problems) warn(formatProblem(p));
-  reportHeld(engine);
-  const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
-  // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
-  if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
-  const result = await engine.fire(event, own);
-  for (const r of result.runs) {
-    if (r.error) warn(r.error);
-    if (r.warning) warn(`warning: ${r.warning}`);
+  for (const w of r.warnings) warn(w);
+  for (const l of r.raw ?? []) process.stderr.write(`${l}\n`);
+  if (r.exitCode) {
+    process.exitCode = r.exitCode;
+    return;
   }
-  const out = {
-    output: result.output ?? null,
-    runs: result.runs.map((r) => ({
-      name: r.name,
-      command: r.command ?? null,
-      source: r.source,
-      exitCode: r.exitCode,
-      success: r.success,
-      durationMs: r.durationMs,
-      output: r.output ?? null,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      error: r.error ?? null,
-    })),
-  };
-  process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ output: r.output, runs: r.runs }, null, 2) + '\n');
 }

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import type { ProcessRun } from '../run/result.js';
 import path from 'node:path';
 import { parseJson } from '../config/jsonc.js';
 
-/** A usage error: printed as one line on stderr, exit status 1. */
-export class UsageError extends Error {}
+export { UsageError } from '../config/problems.js';
+import { UsageError } from '../config/problems.js';
 
 export function readInput(source: string | undefined): Record<string, unknown> {
   if (source === undefined) return {};
@@ -45,15 +44,4 @@ export function warn(line: string): void {
   process.stderr.write(`hookline: ${line}\n`);
 }
 
-/** The process part of a hook run, as every `fire` prints it. */
-export function processFields(r: ProcessRun) {
-  return {
-    exitCode: r.exitCode,
-    success: r.success,
-    durationMs: r.durationMs,
-    stdout: r.stdout,
-    stderr: r.stderr,
-    error: r.error ?? null,
-    ...(r.timedOut ? { timedOut: true } : {}),
-  };
-}
+export { processFields } from '../run/result.js';

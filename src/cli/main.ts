@@ -20,7 +20,7 @@ program
   .option('--cwd <dir>', 'session folder (default: the current folder)')
   .option('--session-id <id>', 'session id (default: a new one)')
   .option('--transcript-path <path>', 'transcript file path')
-  .option('--dialect <name>', 'gemini | mm | spatialagent | claude: event names, input and configuration of that hook system', 'gemini')
+  .option('--dialect <name>', 'gemini | claude | mm | spatialagent: event names, input and configuration of that hook system', 'gemini')
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
   .option('--model <spec>', 'spatialagent prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
   .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
@@ -38,7 +38,7 @@ program
   .description('report every configuration problem (exit 1 on errors)')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .option('--dialect <name>', 'gemini | mm | spatialagent | claude', 'gemini')
+  .option('--dialect <name>', 'gemini | claude | mm | spatialagent', 'gemini')
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
   .action(async (opts) => {
     process.exitCode = await validate(opts);

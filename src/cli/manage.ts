@@ -1,15 +1,12 @@
-import { HookEngine } from '../engine.js';
+import { loadContext } from '../engine/index.js';
 import { displayName } from '../config/schema.js';
 import { disableAll, disableHook, enableAll, enableHook, readDisabled } from '../config/write.js';
 import { systemSettingsPath } from '../config/paths.js';
 import { resolveDir, UsageError, warn } from './io.js';
 
-function engineFor(cwd: string | undefined): HookEngine {
-  return new HookEngine({ cwd: resolveDir(cwd), watchConfig: false });
-}
-
-function names(engine: HookEngine): string[] {
-  return engine.hooks().filter((e) => e.source !== 'runtime').map((e) => displayName(e.hook));
+function settingsNames(cwd: string | undefined): { projectDir: string; names: string[] } {
+  const ctx = loadContext({ cwd: resolveDir(cwd) });
+  return { projectDir: ctx.projectDir, names: ctx.config.entries.map((e) => displayName(e.hook)) };
 }
 
 /** A settings file that cannot be read or written is a one-line error, not a stack trace. */
@@ -22,18 +19,18 @@ function settingsWrite(change: () => string): string {
 }
 
 export function setHook(name: string, enabled: boolean, opts: { cwd?: string }): void {
-  const engine = engineFor(opts.cwd);
-  if (!names(engine).includes(name)) warn(`no configured hook is named "${name}" (names: ${[...new Set(names(engine))].join(', ') || 'none'})`);
-  const msg = settingsWrite(() => (enabled ? enableHook(name, engine.projectDir) : disableHook(name, engine.projectDir)));
+  const { projectDir, names } = settingsNames(opts.cwd);
+  if (!names.includes(name)) warn(`no configured hook is named "${name}" (names: ${[...new Set(names)].join(', ') || 'none'})`);
+  const msg = settingsWrite(() => (enabled ? enableHook(name, projectDir) : disableHook(name, projectDir)));
   process.stdout.write(msg + '\n');
   if (enabled) warnSystemDisabled([name]);
 }
 
 export function setAll(enabled: boolean, opts: { cwd?: string }): void {
-  const engine = engineFor(opts.cwd);
-  const msg = settingsWrite(() => (enabled ? enableAll(engine.projectDir, names(engine)) : disableAll(engine.projectDir, names(engine))));
+  const { projectDir, names } = settingsNames(opts.cwd);
+  const msg = settingsWrite(() => (enabled ? enableAll(projectDir, names) : disableAll(projectDir, names)));
   process.stdout.write(msg + '\n');
-  if (enabled) warnSystemDisabled(names(engine));
+  if (enabled) warnSystemDisabled(names);
 }
 
 /** The system settings are not Hookline's to change: say when they keep a hook disabled. */

@@ -1,22 +1,12 @@
-import { HookEngine } from '../engine.js';
-import { formatProblem } from '../config/problems.js';
-import { resolveDir } from './io.js';
-import { dialectOf, rejectDialectOptions } from './dialect.js';
+import { systemNamed } from '../dialects/registry.js';
+import { resolveDir, UsageError } from './io.js';
 
-/** Prints every configuration problem; exit status 1 when any is an error. */
-export function validate(opts: { cwd?: string; json?: boolean; dialect?: string; config?: string; model?: string }): number | Promise<number> {
-  const dialect = dialectOf(opts.dialect);
-  if (dialect === 'claude') return import('./claude.js').then((m) => m.validateClaudeCli(opts));
-  if (dialect !== 'gemini') return import('./dialects.js').then((m) => m.validateDialect(dialect, opts));
-  rejectDialectOptions(opts);
-  const engine = new HookEngine({ cwd: resolveDir(opts.cwd), watchConfig: false });
-  const problems = engine.problems;
-  const errors = problems.filter((p) => p.severity === 'error').length;
-  if (opts.json) process.stdout.write(JSON.stringify({ problems, files: engine.loaded.files.filter((f) => f.exists).map((f) => f.file) }, null, 2) + '\n');
-  else {
-    for (const p of problems) process.stdout.write(formatProblem(p) + '\n');
-    const files = engine.loaded.files.filter((f) => f.exists).length;
-    process.stdout.write(`${files} settings file(s), ${engine.hooks().length} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)\n`);
-  }
-  return errors ? 1 : 0;
+/** Prints every configuration problem of one hook system; exit status 1 when any is an error. */
+export async function validate(opts: { cwd?: string; json?: boolean; dialect?: string; config?: string; model?: string }): Promise<number> {
+  const system = await systemNamed(opts.dialect);
+  if (opts.model !== undefined) throw new UsageError('--model is for `hookline fire --dialect spatialagent` (its prompt hooks)');
+  if (opts.config !== undefined && system.name === 'gemini') throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
+  const v = system.validate({ cwd: resolveDir(opts.cwd), cwdFlag: opts.cwd, config: opts.config, env: process.env });
+  process.stdout.write(opts.json ? JSON.stringify(v.json, null, 2) + '\n' : v.lines.map((l) => `${l}\n`).join(''));
+  return v.errors ? 1 : 0;
 }

@@ -23,3 +23,9 @@ export function jsonPath(segments: ReadonlyArray<string | number>): string {
   }
   return out;
 }
+
+/** Input the user gave that cannot be used (a flag, a file, an event name): one line, exit status 1. */
+export class UsageError extends Error {}
+
+/** A configuration its own agent refuses to start with (mm): the lines are printed as they are, exit status 1. */
+export class ConfigRefusal extends Error {}

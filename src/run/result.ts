@@ -27,3 +27,16 @@ export interface ProcessRun {
   error?: string;
   timedOut?: boolean;
 }
+
+/** The process part of a hook run, as every `fire` prints it. */
+export function processFields(r: ProcessRun) {
+  return {
+    exitCode: r.exitCode,
+    success: r.success,
+    durationMs: r.durationMs,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    error: r.error ?? null,
+    ...(r.timedOut ? { timedOut: true } : {}),
+  };
+}

@@ -8,9 +8,9 @@
 import path from 'node:path';
 import type { Env } from '../config/paths.js';
 import type { FolderTrust } from './folders.js';
-import { trustedKeys, trustKeys } from './fingerprints.js';
+import { gate, knownKeys, recordKeys } from './gate.js';
 
-export type DialectSource = 'mm' | 'spatialagent' | 'claude';
+export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude';
 
 /** One workspace hook of a dialect configuration, as trust and `hookline list` see it. */
 export interface DialectHook {
@@ -35,22 +35,28 @@ export function describeDialectHook(h: DialectHook, projectDir: string): string 
 }
 
 /**
- * The fingerprints of the workspace hooks that must not run. In a folder the user trusted
- * (trustedFolders.json) a new or changed hook is held back until `hookline trust`; when trust
- * is assumed (GEMINI_CLI_TRUST_WORKSPACE=true, folder trust off) it runs, reported and
- * recorded, as the engine does for Gemini hooks. In an untrusted folder none may run.
+ * The fingerprints of the workspace hooks that must not run, through the one trust gate
+ * (gate.ts): in an untrusted folder none runs; in a folder the user trusted a new or changed
+ * hook is held back until `hookline trust`; when trust is assumed it runs, reported and recorded.
  */
-export function heldDialectHooks(projectDir: string, hooks: readonly DialectHook[], trust: FolderTrust, env: Env = process.env): { held: Set<string>; warning?: string } {
-  if (trust === 'untrusted') return { held: new Set(hooks.map((h) => h.key)) };
-  const known = trustedKeys(projectDir, env);
-  const unknown = hooks.filter((h) => !known.has(h.key));
-  if (!unknown.length) return { held: new Set() };
-  const lines = unknown.map((h) => `  - ${describeDialectHook(h, projectDir)}`).join('\n');
-  if (trust === 'trusted') return { held: new Set(unknown.map((h) => h.key)), warning: `new or changed dialect workspace hook(s) held back until trusted (run: hookline trust):\n${lines}` };
-  try {
-    trustKeys(projectDir, unknown.map((h) => h.key), env);
-  } catch {
-    // Recording is best effort, as in the engine: a read-only home must not stop the hooks.
+export function heldDialectHooks(
+  projectDir: string,
+  hooks: readonly DialectHook[],
+  trust: FolderTrust,
+  env: Env = process.env,
+  opts: { record?: boolean } = {},
+): { held: Set<string>; warning?: string } {
+  if (!hooks.length) return { held: new Set() };
+  const known = trust === 'untrusted' ? new Set<string>() : knownKeys(projectDir, env);
+  const g = gate(hooks, { trust, known, isWorkspace: () => true, keyOf: (h) => h.key });
+  const held = new Set(g.held.map((h) => h.item.key));
+  const list = (hs: readonly DialectHook[]) => hs.map((h) => `  - ${describeDialectHook(h, projectDir)}`).join('\n');
+  if (trust === 'untrusted') {
+    const files = [...new Set(hooks.map((h) => path.relative(projectDir, h.file) || h.file))].join(', ');
+    return { held, warning: `${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}` };
   }
-  return { held: new Set(), warning: `new or changed dialect workspace hooks in ${projectDir} (they will run):\n${lines}` };
+  if (g.held.length) return { held, warning: `new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(projectDir)}):\n${list(g.held.map((h) => h.item))}` };
+  if (!g.unrecorded.length || opts.record === false) return { held };
+  recordKeys(projectDir, g.unrecorded.map((h) => h.key), env);
+  return { held, warning: `new or changed dialect workspace hooks in ${projectDir} (they will run):\n${list(g.unrecorded)}` };
 }

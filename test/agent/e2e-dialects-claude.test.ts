@@ -77,6 +77,6 @@ describe('Claude Code hooks in the agent', () => {
     const r = await p.run({ prompt: 'hi', script: [{ text: 'hello' }], env: homeEnv(p) });
     assert.equal(r.code, 0);
     assert.equal(fs.existsSync(path.join(p.dir, 'claude-ran')), false);
-    assert.match(r.stderr, /not a trusted folder: the Claude Code hooks in \.claude\/ do not run/);
+    assert.match(r.stderr, /not a trusted folder: the hooks in \.claude\/settings\.json do not run/);
   });
 });

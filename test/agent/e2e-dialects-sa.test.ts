@@ -250,7 +250,7 @@ describe('both dialects, and trust', () => {
     assert.equal(fs.existsSync(marker + '-mm'), false);
     assert.equal(fs.existsSync(marker + '-sa'), false);
     assert.match(r.stderr, /is not a trusted folder: the mm hooks in .*agent\.yaml do not run/);
-    assert.match(r.stderr, /is not a trusted folder: the SpatialAgent hooks in .*settings\.json do not run/);
+    assert.match(r.stderr, /is not a trusted folder: the hooks in .*settings\.json do not run/);
     assert.equal(lastUser(r.calls[0]), 'hi');
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { runCli, makeProject } from '../helpers.js';
 import { projectWith, mark, write, ranFrom, type MarkProject } from '../config/util.js';
 import { parseJsonc } from '../../src/config/jsonc.js';
-import { HookEngine } from '../../src/engine.js';
+import { HookEngine } from '../../src/engine/index.js';
 
 const TOOL = { tool_name: 'run_shell_command', tool_input: {} };
 /** Fires in process (a fresh engine reads the settings the command wrote); fast next to a CLI run. */

@@ -56,7 +56,7 @@ describe('hookline trust', () => {
     let r = await fire(p);
     assert.equal(r.code, 0);
     assert.deepEqual(p.ran(), ['guard'], 'the changed hook did not run');
-    assert.match(r.stderr, /held back until trusted \(run: hookline trust\):\n\s+- lint \(BeforeTool, hooks\.BeforeTool\[0\]\.hooks\[1\]\)/);
+    assert.match(r.stderr, /held back until trusted \(run: hookline trust "[^"]+"\):\n\s+- lint \(BeforeTool, hooks\.BeforeTool\[0\]\.hooks\[1\]\)/);
 
     r = await runCli(['trust', '--check', p.dir], { env: p.env });
     assert.equal(r.code, 1);

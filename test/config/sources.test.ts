@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HookEngine } from '../../src/engine.js';
+import { HookEngine } from '../../src/engine/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { projectWith, mark, write, ranFrom } from './util.js';
 import { cmd, makeProject } from '../helpers.js';

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HookEngine } from '../../src/engine.js';
+import { HookEngine } from '../../src/engine/index.js';
 import { isFolderTrusted } from '../../src/trust/folders.js';
 import { untrustedHooks } from '../../src/trust/fingerprints.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -74,12 +74,17 @@ describe('workspace hooks and folder trust', () => {
     const env = { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
     const engine = p.engine({ env });
     assert.equal(engine.trustedFolder, true);
-    assert.match(engine.pendingWarnings.join('\n'), /new or changed workspace hooks.*\n\s+- prj/);
+    // Loading writes nothing: the hooks are recorded when they are about to run.
+    assert.deepEqual(engine.pendingWarnings, []);
+    assert.notDeepEqual(untrustedHooks(p.dir, engine.loaded.entries, p.env), []);
     await engine.fire('BeforeTool', TOOL);
+    assert.match(engine.pendingWarnings.join('\n'), /new or changed workspace hooks.*\n\s+- prj/);
     assert.equal(fs.readFileSync(p.wsMarker, 'utf8'), 'prj\n');
     assert.deepEqual(untrustedHooks(p.dir, engine.loaded.entries, p.env), [], 'fingerprints were recorded');
     // Recorded, so a second session has nothing new to warn about.
-    assert.deepEqual(p.engine({ env }).pendingWarnings, []);
+    const again = p.engine({ env });
+    await again.fire('BeforeTool', TOOL);
+    assert.deepEqual(again.pendingWarnings, []);
   });
 
   test('GEMINI_CLI_TRUST_WORKSPACE=false holds workspace hooks back even in a trusted folder', async () => {

@@ -1,7 +1,7 @@
 // Shared pieces for the configuration, trust and management tests.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HookEngine } from '../../src/engine.js';
+import { HookEngine } from '../../src/engine/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { trustHooks } from '../../src/trust/fingerprints.js';
 import { writeTrustedFolder } from '../../src/trust/folders.js';

@@ -90,7 +90,7 @@ describe('hookline fire --dialect mm', () => {
     await bad(['fire', 'BeforeTool', '--dialect', 'mm'], /^hookline: unknown mm event "BeforeTool"; expected one of preGeneration, preToolCall/);
     await bad(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], /^hookline: input for preGeneration: prompt: /, '{"prompt": 5}');
     await bad(['fire', 'preGeneration', '--dialect', 'mm', '--config', 'nope.yaml'], /^hookline: mm configuration nope.yaml not found/);
-    await bad(['fire', 'preGeneration', '--dialect', 'cursor'], /^hookline: unknown dialect "cursor"; expected one of gemini, mm, spatialagent, claude/);
+    await bad(['fire', 'preGeneration', '--dialect', 'cursor'], /^hookline: unknown dialect "cursor"; expected one of gemini, claude, mm, spatialagent/);
     await bad(['fire', 'BeforeTool', '--config', 'x.json'], /^hookline: --config is for --dialect mm, spatialagent or claude/);
   });
 

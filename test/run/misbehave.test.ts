@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cmd, makeProject, runCli, tmpFile } from '../helpers.js';
 import { runCommand } from '../../src/run/command.js';
 import type { RunResult } from '../../src/run/result.js';
-import type { HookRun } from '../../src/engine.js';
+import type { HookRun } from '../../src/engine/index.js';
 import { engineFor, fixture, q, readPids, sleep, survivors } from './util.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };

@@ -1,6 +1,6 @@
 import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { HookEngine } from '../../src/engine.js';
+import { HookEngine } from '../../src/engine/index.js';
 import { alive, cmd, hook, makeProject } from '../helpers.js';
 
 const bt = (command: string) => ({ tool_name: 'run_shell_command', tool_input: { command } });

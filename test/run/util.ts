@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { alive, hook } from '../helpers.js';
-import { HookEngine } from '../../src/engine.js';
+import { HookEngine } from '../../src/engine/index.js';
 import type { Project } from '../helpers.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { HookRun } from '../engine.js';
-import type { EventName } from '../events/names.js';
+import type { HookRun } from '../../engine/index.js';
+import type { EventName } from '../../events/names.js';
 
 /** What a hook run decided, in a word or two, for `--display-hooks`. */
 export function runDecision(run: HookRun): string {

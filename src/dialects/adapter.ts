@@ -1,0 +1,199 @@
+/**
+ * A hook system, seen from an agent loop: an object of optional functions, one per point of
+ * the loop. Each takes plain data (what the loop is about to do) and returns an effect as data
+ * (src/apply's effects); the loop folds over the adapters in registration order with one rule:
+ *
+ * - the first deny, block or stop ends the point (no later adapter runs);
+ * - rewrites chain (each adapter sees the prompt, request, arguments or result as the earlier
+ *   ones left it);
+ * - contexts and messages add up, in order; an `ask` from any adapter asks the user.
+ *
+ * Adapters run their own hooks and print their own display lines through `AdapterIO`.
+ */
+import type { LLMRequest, LLMResponse } from '../events/model.js';
+import type {
+  AfterAgentEffect,
+  AfterModelEffect,
+  AfterToolEffect,
+  BeforeModelEffect,
+  BeforeToolEffect,
+  SessionStartEffect,
+  ToolSelection,
+} from '../apply/index.js';
+
+export interface AdapterIO {
+  /** A line for the user (stderr in the CLI). */
+  notice(line: string): void;
+}
+
+/** What every adapter of one agent shares. */
+export interface AdapterContext {
+  cwd: string;
+  /** The model as hooks see it (`llm_request.model`). */
+  modelName: string;
+  /** The session's id and transcript (they change on `/clear`). */
+  session(): { id: string; transcriptPath: string };
+  /** The agent's approval mode now (default, auto_edit, yolo). */
+  approvalMode(): string;
+  io: AdapterIO;
+  /** One line per hook run. */
+  displayHooks: boolean;
+  /** Display numbering shared by the dialects, restarted each turn (mm and SpatialAgent number per turn). */
+  counter: { next: number };
+  /** How deep in hand-offs this agent is (0 for the user's own agent). */
+  depth: number;
+}
+
+export type Advisory = { systemMessage?: string };
+
+export interface PromptPoint {
+  /** The user's prompt as earlier adapters left it (without any context blocks). */
+  prompt: string;
+  /** Tool names offered to the model, and the step limit (SpatialAgent's Start). */
+  tools: string[];
+  maxSteps: number;
+  signal?: AbortSignal;
+}
+
+export type PromptEffect =
+  /** Go on; `prompt` replaces the prompt, `blocks` are appended to what the model reads. */
+  | { action: 'proceed'; prompt?: string; blocks?: string[]; systemMessage?: string }
+  /**
+   * End the turn without calling the model. With `answer`, the history keeps `history` (or the
+   * prompt) and the answer, which the user reads; without, the user's prompt stays in history.
+   */
+  | { action: 'stop'; reason: string; answer?: string; history?: string; systemMessage?: string }
+  /** Refuse the turn; the prompt is discarded. `notice` is the line the user reads. */
+  | { action: 'block'; reason: string; notice: string; systemMessage?: string };
+
+export interface ModelRequestPoint {
+  request: LLMRequest;
+  /** 1 for the turn's first model call. */
+  step: number;
+  system: string;
+  signal?: AbortSignal;
+}
+
+export interface ToolSelectionPoint {
+  request: LLMRequest;
+  tools: readonly string[];
+  signal?: AbortSignal;
+}
+
+export interface ModelChunkPoint {
+  request: LLMRequest;
+  response: LLMResponse;
+  signal?: AbortSignal;
+}
+
+export interface ModelResponsePoint {
+  step: number;
+  text: string;
+  toolCalls: number;
+  signal?: AbortSignal;
+}
+
+export interface ToolPoint {
+  /** The call's id (Claude Code's `tool_use_id`). */
+  id: string;
+  /** The agent's tool name. */
+  name: string;
+  args: Record<string, unknown>;
+  /** The tool a tail call replaces (`original_request_name`). */
+  originalName?: string;
+  step: number;
+  signal?: AbortSignal;
+}
+
+export interface ToolOutcomePoint extends ToolPoint {
+  result: { llmContent: string; returnDisplay: unknown; error?: { message: string; type?: string }; exitCode?: number | null };
+  /** What the model will read, as earlier adapters left it. */
+  llmContent: string;
+}
+
+export interface NotificationPoint {
+  type: string;
+  message: string;
+  details: Record<string, unknown>;
+  /** The tool the notification is about. */
+  tool?: string;
+  signal?: AbortSignal;
+}
+
+export interface TurnEndPoint {
+  /** The user's original prompt. */
+  prompt: string;
+  /** Every model answer since it. */
+  response: string;
+  stopHookActive: boolean;
+  retries: number;
+  maxRetries: number;
+  signal?: AbortSignal;
+}
+
+export interface TurnFinishedPoint {
+  /** What the model read for the turn. */
+  prompt: string;
+  answer: string;
+  error?: string;
+  steps: number;
+  state: string;
+  /** The query as it was at the turn's start (before contexts). */
+  query: string;
+}
+
+/** A hand-off to another agent (mm's `ask_agent`): the question before it is sent. */
+export interface HandOffPoint {
+  ask: Record<string, unknown> & { agent: string; prompt: string; transcript?: string };
+  quiet: boolean;
+}
+
+export type HandOffEffect =
+  | { action: 'deny'; reason?: string }
+  | { action: 'send'; prompt: string; transcript?: string; contexts: string[] };
+
+export interface HandOffTarget {
+  file: string;
+  /** The model its configuration names, if any. */
+  model?: string;
+}
+
+export interface HandOffDonePoint extends HandOffPoint {
+  answer: string;
+  error?: string;
+  durationMs: number;
+}
+
+export interface HandOffDoneEffect {
+  answer?: string;
+  contexts: string[];
+}
+
+export interface Adapter {
+  /** The hook system's name, for messages. */
+  readonly name: string;
+  sessionStart?(p: { source: 'startup' | 'resume' | 'clear' }): Promise<SessionStartEffect>;
+  sessionEnd?(p: { reason: 'exit' | 'clear' | 'logout' | 'prompt_input_exit' | 'other' }): Promise<Advisory>;
+  prompt?(p: PromptPoint): Promise<PromptEffect>;
+  modelRequest?(p: ModelRequestPoint): Promise<BeforeModelEffect>;
+  toolSelection?(p: ToolSelectionPoint): Promise<ToolSelection & Advisory>;
+  modelChunk?(p: ModelChunkPoint): Promise<AfterModelEffect>;
+  /** After a model response, before its tool calls run or it is accepted; a reason blocks the turn. */
+  modelResponse?(p: ModelResponsePoint): Promise<{ block?: string }>;
+  beforeTool?(p: ToolPoint): Promise<BeforeToolEffect>;
+  notification?(p: NotificationPoint): Promise<Advisory>;
+  afterTool?(p: ToolOutcomePoint): Promise<AfterToolEffect>;
+  compress?(p: { trigger: 'manual' | 'auto' }): Promise<Advisory>;
+  /** The turn has its answer: accept it, retry with a new prompt, or stop. */
+  turnEnd?(p: TurnEndPoint): Promise<AfterAgentEffect>;
+  /** The turn is over, whatever its outcome (observers). */
+  turnFinished?(p: TurnFinishedPoint): Promise<void>;
+  handOff?(p: HandOffPoint): Promise<HandOffEffect>;
+  handOffDone?(p: HandOffDonePoint): Promise<HandOffDoneEffect>;
+  /** The agents this system can hand off to, by name: their configuration file and model. */
+  agents?(): Record<string, HandOffTarget>;
+  /** Text for the session banner (`| hooks: …`). */
+  banner?(): string;
+  /** Stops whatever the adapter keeps running (persistent hooks). */
+  close?(): void;
+}

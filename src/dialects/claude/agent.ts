@@ -1,0 +1,75 @@
+/**
+ * Claude Code hooks at the agent's points: each point's input translated to Claude's event and
+ * wire format, the hooks run, and their aggregated decision translated back and applied with
+ * the same appliers as Gemini's hooks (src/apply).
+ */
+import type { EventName } from '../../events/names.js';
+import type { HookOutput } from '../../events/output.js';
+import {
+  applyAdvisory,
+  applyAfterAgent,
+  applyAfterTool,
+  applyBeforeAgent,
+  applyBeforeTool,
+  applySessionStart,
+  promptBlock,
+} from '../../apply/index.js';
+import type { Adapter, AdapterContext } from '../adapter.js';
+import type { ClaudeConfig } from './config.js';
+import { fireClaude } from './run.js';
+import { claudeEventFor, toClaudeInput, toGeminiOutput } from './translate.js';
+
+export interface ClaudeAdapterOptions {
+  config: ClaudeConfig;
+  /** The environment hooks start from (sanitised). */
+  env: NodeJS.ProcessEnv;
+}
+
+export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): Adapter {
+  const fire = async (event: EventName, fields: Record<string, unknown>, signal?: AbortSignal, toolUseId?: string): Promise<HookOutput | undefined> => {
+    const s = ctx.session();
+    const input = { session_id: s.id, transcript_path: s.transcriptPath, cwd: ctx.cwd, hook_event_name: event, ...fields };
+    const claudeEvent = claudeEventFor(event, input);
+    const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: ctx.approvalMode(), toolUseId });
+    if (!claudeEvent || !claudeInput) return undefined;
+    const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, signal });
+    for (const run of r.runs) {
+      const tool = typeof claudeInput.tool_name === 'string' ? ` [${claudeInput.tool_name}]` : '';
+      if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${run.command} → ${run.outcome}`);
+      if (run.error) ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${run.command}\` (${run.file}): ${run.error}`);
+    }
+    return toGeminiOutput(r, { toolInput: event === 'BeforeTool' ? (fields.tool_input as Record<string, unknown>) : undefined });
+  };
+  return {
+    name: 'claude',
+    async sessionStart({ source }) {
+      return applySessionStart(await fire('SessionStart', { source }));
+    },
+    async sessionEnd({ reason }) {
+      return applyAdvisory(await fire('SessionEnd', { reason }));
+    },
+    async prompt({ prompt, signal }) {
+      const e = applyBeforeAgent(await fire('BeforeAgent', { prompt }, signal));
+      if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
+      if (e.action === 'deny') return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
+      return { action: 'proceed', blocks: e.context ? [promptBlock(e.context)] : [], systemMessage: e.systemMessage };
+    },
+    async beforeTool({ id, name, args, signal }) {
+      return applyBeforeTool(await fire('BeforeTool', { tool_name: name, tool_input: { ...args } }, signal, id), args);
+    },
+    async notification({ type, message, details, signal }) {
+      return applyAdvisory(await fire('Notification', { notification_type: type, message, details }, signal));
+    },
+    async afterTool({ id, name, args, result, llmContent, signal }) {
+      const tool_response = { llmContent, returnDisplay: result.returnDisplay, ...(result.error ? { error: result.error } : {}) };
+      return applyAfterTool(await fire('AfterTool', { tool_name: name, tool_input: args, tool_response }, signal, id), llmContent);
+    },
+    async compress({ trigger }) {
+      return applyAdvisory(await fire('PreCompress', { trigger }));
+    },
+    async turnEnd({ prompt, response, stopHookActive, retries, maxRetries, signal }) {
+      const out = await fire('AfterAgent', { prompt, prompt_response: response, stop_hook_active: stopHookActive }, signal);
+      return applyAfterAgent(out, retries, maxRetries);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Claude Code's hooks as a hook system: its event names, its wire input, its settings files
+ * (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, or
+ * `--config FILE` instead of the project's two). The project's files run only in a trusted
+ * folder, and only the hooks trusted with `hookline trust`.
+ */
+import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
+import { loadContext } from '../../engine/index.js';
+import { heldDialectHooks } from '../../trust/dialects.js';
+import type { HookSystem } from '../system.js';
+import { claudeAdapter } from './agent.js';
+import {
+  ClaudeConfigReadError,
+  claudeHookCounts,
+  claudeWithout,
+  claudeWorkspaceHooks,
+  loadClaudeConfig,
+  type ClaudeConfig,
+} from './config.js';
+import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent } from './events.js';
+import { fireClaude } from './run.js';
+import { processFields } from '../../run/result.js';
+
+function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): ClaudeConfig {
+  let loaded: ClaudeConfig;
+  try {
+    loaded = loadClaudeConfig({ projectDir, env, files: config ? [config] : undefined });
+  } catch (e) {
+    if (e instanceof ClaudeConfigReadError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists) throw new UsageError(`Claude Code settings ${config} not found`);
+  return loaded;
+}
+
+function claudeEvent(name: string) {
+  if (isClaudeEvent(name)) return name;
+  if (UNSUPPORTED_CLAUDE_EVENTS.includes(name)) throw new UsageError(`Claude Code's ${name} event is not supported by Hookline; supported: ${CLAUDE_EVENTS.join(', ')}`);
+  const hint = closestClaudeEvent(name);
+  throw new UsageError(`unknown Claude Code event "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${CLAUDE_EVENTS.join(', ')}`);
+}
+
+/** The configuration without the workspace hooks that may not run here, and why. */
+function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string> } {
+  const ctx = loadContext({ cwd: projectDir, env });
+  const { held, warning } = heldDialectHooks(projectDir, claudeWorkspaceHooks(config), ctx.trust, env);
+  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv };
+}
+
+export const claudeSystem: HookSystem = {
+  name: 'claude',
+  describeConfig: '.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json',
+  events: CLAUDE_EVENTS,
+  async fire(eventArg, fields, opts) {
+    if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
+    const event = claudeEvent(eventArg);
+    const schema = ClaudeBaseInput.partial().extend(CLAUDE_EVENT_FIELDS[event].partial().shape);
+    const parsed = schema.safeParse(fields);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      throw new UsageError(`input for ${event}: ${jsonPath(first.path as Array<string | number>) || 'value'}: ${first.message}`);
+    }
+    if (TOOL_EVENTS.has(event) && typeof fields.tool_name !== 'string') throw new UsageError(`input for ${event}: "tool_name" is required (e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}})`);
+    const warnings: string[] = [];
+    const known = new Set([...Object.keys(ClaudeBaseInput.shape), ...Object.keys(CLAUDE_EVENT_FIELDS[event].shape)]);
+    for (const k of Object.keys(fields)) if (!known.has(k)) warnings.push(`input field "${k}" is not part of ${event}'s documented input (passed to the hooks as given)`);
+    if (typeof fields.hook_event_name === 'string' && fields.hook_event_name !== event) warnings.push(`input hook_event_name "${fields.hook_event_name}" replaced by "${event}"`);
+    const projectDir = opts.cwd;
+    const loaded = load(projectDir, opts.config, opts.env);
+    warnings.push(...loaded.problems.map(formatProblem));
+    const g = gated(loaded, projectDir, opts.env);
+    warnings.push(...g.warnings);
+    const input = {
+      ...fields,
+      ...(opts.sessionId !== undefined ? { session_id: opts.sessionId } : {}),
+      ...(opts.transcriptPath !== undefined ? { transcript_path: opts.transcriptPath } : {}),
+    };
+    const result = await fireClaude(g.config, event, input, { projectDir, env: g.hookEnv });
+    for (const r of result.runs) if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
+    for (const w of result.warnings) warnings.push(`warning: ${w}`);
+    const runs = result.runs.map((r) => ({
+      name: r.command,
+      command: r.command,
+      source: r.source,
+      file: r.file,
+      path: r.path,
+      ...(r.matcher !== undefined ? { matcher: r.matcher } : {}),
+      timeoutSeconds: r.timeoutSeconds,
+      ...processFields(r),
+      outcome: r.outcome,
+      response: r.response ?? null,
+      ...(r.text !== undefined ? { text: r.text } : {}),
+    }));
+    return { output: result.output, runs, warnings };
+  },
+  validate({ cwd, config, env }) {
+    const loaded = load(cwd, config, env);
+    const errors = loaded.problems.filter((p) => p.severity === 'error').length;
+    const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
+    return {
+      lines: [...loaded.problems.map(formatProblem), `${files.length} settings file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`],
+      json: { files, problems: loaded.problems, hooks: claudeHookCounts(loaded) },
+      errors,
+    };
+  },
+  workspaceHooks(dir, env) {
+    try {
+      return claudeWorkspaceHooks(loadClaudeConfig({ projectDir: dir, env }));
+    } catch (e) {
+      // A file that cannot be read runs no hook either: nothing to trust.
+      if (e instanceof ClaudeConfigReadError) return [];
+      throw e;
+    }
+  },
+  adapter(setup) {
+    const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env });
+    for (const p of loaded.problems) setup.warn(formatProblem(p));
+    const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded), setup.trust);
+    if (warning) setup.warn(warning);
+    const config = claudeWithout(loaded, held);
+    if (!config.hooks.length) return undefined;
+    return claudeAdapter({ config, env: setup.hookEnv }, setup.ctx);
+  },
+};

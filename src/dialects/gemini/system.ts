@@ -1,0 +1,142 @@
+/** Gemini CLI settings hooks as a hook system: the engine's own events, input and settings files. */
+import { EVENT_FIELDS } from '../../events/input.js';
+import { EVENT_NAMES, isEventName } from '../../events/names.js';
+import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
+import { closestEvent } from '../../config/validate.js';
+import { displayName, hookKey, type HookEntry } from '../../config/schema.js';
+import { HookEngine, loadContext, type HookContext } from '../../engine/index.js';
+import type { DialectHook } from '../../trust/dialects.js';
+import type { HookControl, ListedHook } from '../list.js';
+import { disableHook, enableHook } from '../../config/write.js';
+import type { HookSystem } from '../system.js';
+import { geminiAdapter } from './agent.js';
+
+/** Says which workspace hooks will not run here, and how to change that. */
+export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'>): string[] {
+  const out: string[] = [];
+  const folder = ctx.held.filter((h) => h.reason === 'untrusted-folder');
+  const hooks = ctx.held.filter((h) => h.reason === 'untrusted-hook');
+  if (folder.length) {
+    out.push(`${ctx.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`);
+  }
+  if (hooks.length) {
+    out.push(`new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map((h) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})`).join('\n')}`);
+  }
+  return out;
+}
+
+/** Checks the types of the fields that are present; absent fields are left to the hooks. */
+function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, unknown>): void {
+  const r = EVENT_FIELDS[event].partial().safeParse(fields);
+  if (!r.success) {
+    const first = r.error.issues[0];
+    throw new UsageError(`input for ${event}: ${jsonPath(first.path as Array<string | number>) || 'value'}: ${first.message}`);
+  }
+}
+
+const asWorkspaceHook = (e: HookEntry): DialectHook => ({
+  source: 'gemini',
+  event: e.event,
+  matcher: e.matcher,
+  name: displayName(e.hook),
+  command: e.hook.type === 'command' ? e.hook.command : null,
+  file: e.file ?? '',
+  path: e.path ?? '',
+  key: hookKey(e.hook),
+});
+
+/** Every settings hook with its state, for `hookline list` and `/hooks`. */
+export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] = []): ListedHook[] {
+  const held = new Set(ctx.held.map((h) => h.entry));
+  return [...runtime, ...ctx.config.entries].map((e) => ({
+    event: e.event,
+    matcher: e.matcher ?? null,
+    name: displayName(e.hook),
+    command: e.hook.type === 'command' ? e.hook.command : null,
+    source: e.source,
+    file: e.file ?? null,
+    enabled: e.enabled,
+    trusted: !held.has(e),
+  }));
+}
+
+export const geminiSystem: HookSystem = {
+  name: 'gemini',
+  describeConfig: '.gemini/settings.json, ~/.gemini/settings.json, system settings, extensions',
+  events: EVENT_NAMES,
+  async fire(eventArg, fields, opts) {
+    if (opts.config !== undefined) throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
+    if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
+    if (!isEventName(eventArg)) {
+      const hint = closestEvent(eventArg);
+      throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${EVENT_NAMES.join(', ')}`);
+    }
+    const event = eventArg;
+    checkFields(event, fields);
+    const engine = new HookEngine({
+      cwd: opts.cwd,
+      env: opts.env,
+      sessionId: opts.sessionId ?? (typeof fields.session_id === 'string' ? fields.session_id : undefined),
+      transcriptPath: opts.transcriptPath ?? (typeof fields.transcript_path === 'string' ? fields.transcript_path : undefined),
+      watchConfig: false,
+    });
+    const warnings = [...engine.problems.map(formatProblem), ...heldWarnings(engine.context)];
+    const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
+    // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
+    if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
+    const result = await engine.fire(event, own);
+    engine.close();
+    warnings.push(...engine.pendingWarnings);
+    for (const r of result.runs) {
+      if (r.error) warnings.push(r.error);
+      if (r.warning) warnings.push(`warning: ${r.warning}`);
+    }
+    const runs = result.runs.map((r) => ({
+      name: r.name,
+      command: r.command ?? null,
+      source: r.source,
+      exitCode: r.exitCode,
+      success: r.success,
+      durationMs: r.durationMs,
+      output: r.output ?? null,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      error: r.error ?? null,
+    }));
+    return { output: result.output ?? null, runs, warnings };
+  },
+  validate({ cwd, env }) {
+    const ctx = loadContext({ cwd, env });
+    const problems = ctx.config.problems;
+    const errors = problems.filter((p) => p.severity === 'error').length;
+    const files = ctx.config.files.filter((f) => f.exists);
+    return {
+      lines: [...problems.map(formatProblem), `${files.length} settings file(s), ${ctx.config.entries.length} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)`],
+      json: { problems, files: files.map((f) => f.file) },
+      errors,
+    };
+  },
+  workspaceHooks(dir, env) {
+    return loadContext({ cwd: dir, env }).config.entries.filter((e) => e.source === 'project').map(asWorkspaceHook);
+  },
+  adapter(setup) {
+    return geminiAdapter(setup.engine, setup.ctx);
+  },
+};
+
+/** `/hooks` for a session's engine: its hooks, and enabling or disabling one in settings (runtime hooks in memory). */
+export function geminiControl(engine: HookEngine): HookControl {
+  const runtime = () => engine.hooks().filter((e) => e.source === 'runtime');
+  return {
+    list: () => listGeminiHooks(engine.context, runtime()),
+    setEnabled(name, enabled) {
+      if (!engine.hooks().some((e) => displayName(e.hook) === name)) return `no hook named "${name}"`;
+      const isRuntime = runtime().some((e) => displayName(e.hook) === name);
+      const verb = enabled ? 'enable' : 'disable';
+      const msg = isRuntime ? `${verb}d runtime hook "${name}"` : enabled ? enableHook(name, engine.projectDir) : disableHook(name, engine.projectDir);
+      engine.reload();
+      engine.setEnabled(name, enabled);
+      return msg;
+    },
+  };
+}

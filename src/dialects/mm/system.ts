@@ -1,0 +1,184 @@
+/**
+ * mm's hooks as a hook system: its events, its input object, its YAML configuration (`--config`,
+ * `$MM_CONFIG`, or `agent.yaml` in the folder). mm refuses to start with a configuration error,
+ * and so does firing: the `[config error: …]` lines, exit status 1.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigRefusal, jsonPath, UsageError } from '../../config/problems.js';
+import { loadContext } from '../../engine/index.js';
+import { processFields } from '../../run/result.js';
+import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
+import type { HookSystem } from '../system.js';
+import { mmAdapter } from './agent.js';
+import { fireMm } from './chain.js';
+import {
+  MmConfigReadError,
+  defaultMmConfigPath,
+  formatMmConfigError,
+  loadMmConfig,
+  mmAgentFiles,
+  mmBannerSuffix,
+  mmWithout,
+  mmWorkspaceHooks,
+  type MmConfig,
+} from './config.js';
+import { CARRIES, MM_EVENTS, isMmEvent } from './events.js';
+import type { MmEventData } from './input.js';
+
+const MmInputSchema = z
+  .object({
+    event: z.string(),
+    cwd: z.string(),
+    model: z.string(),
+    prompt: z.string(),
+    tool: z.object({ id: z.string().optional(), name: z.string(), input: z.unknown().optional() }),
+    ask: z.object({
+      agent: z.string(),
+      config: z.string().optional(),
+      agentModel: z.string().optional(),
+      via: z.enum(['tool', 'command', 'cli']).optional(),
+      withContext: z.boolean().optional(),
+      depth: z.number().int().min(0).optional(),
+      prompt: z.string().optional(),
+      transcript: z.string().optional(),
+    }),
+    output: z.string(),
+    answer: z.string(),
+    error: z.string(),
+    durationMs: z.number().min(0),
+    asked: z.object({ depth: z.number().int().min(0) }),
+  })
+  .partial();
+
+function read(file: string, asUsage: boolean): MmConfig {
+  try {
+    return loadMmConfig(file);
+  } catch (e) {
+    if (!(e instanceof MmConfigReadError)) throw e;
+    throw asUsage ? new UsageError(e.message) : new ConfigRefusal(`[config error: ${file}: ${e.message}]`);
+  }
+}
+
+/** The configuration ready to run: refused on errors, its held-back workspace hooks removed. */
+function runnable(config: MmConfig, dir: string, workspace: boolean, env: NodeJS.ProcessEnv, warn: (l: string) => void): MmConfig {
+  if (config.errors.length) throw new ConfigRefusal(config.errors.map(formatMmConfigError).join('\n'));
+  if (!workspace) return config;
+  const { held, warning } = heldDialectHooks(dir, mmWorkspaceHooks(config), loadContext({ cwd: dir, env }).trust, env);
+  if (warning) warn(warning);
+  return mmWithout(config, held);
+}
+
+const inside = (dir: string, file: string) => !path.relative(dir, path.resolve(file)).startsWith('..');
+
+/** The project's mm configurations: agent.yaml and, transitively, its `mmConfigs` agents inside the project. */
+function workspaceFiles(dir: string, env: NodeJS.ProcessEnv): string[] {
+  // With $MM_CONFIG set, agent.yaml in the folder is not read; that file is the user's own.
+  const first = defaultMmConfigPath(dir, {});
+  if (env.MM_CONFIG || !fs.existsSync(first)) return [];
+  const seen = new Set([path.resolve(first)]);
+  const queue = [path.resolve(first)];
+  while (queue.length) {
+    let agents: string[] = [];
+    try {
+      agents = Object.values(mmAgentFiles(loadMmConfig(queue.shift()!)));
+    } catch (e) {
+      if (!(e instanceof MmConfigReadError)) throw e;
+    }
+    for (const f of agents) {
+      if (seen.has(f) || !inside(dir, f) || !fs.existsSync(f)) continue;
+      seen.add(f);
+      queue.push(f);
+    }
+  }
+  return [...seen];
+}
+
+export const mmSystem: HookSystem = {
+  name: 'mm',
+  describeConfig: '$MM_CONFIG or agent.yaml',
+  events: MM_EVENTS,
+  async fire(eventArg, fields, opts) {
+    if (!isMmEvent(eventArg)) throw new UsageError(`unknown mm event "${eventArg}"; expected one of ${MM_EVENTS.join(', ')}`);
+    const event = eventArg;
+    if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
+    const parsed = MmInputSchema.safeParse(fields);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      throw new UsageError(`input for ${event}: ${jsonPath(first.path as Array<string | number>) || 'value'}: ${first.message}`);
+    }
+    const warnings: string[] = [];
+    const known = new Set(['event', 'cwd', 'model', 'asked']);
+    for (const k of Object.keys(fields)) {
+      if (!(k in MmInputSchema.shape)) warnings.push(`input field "${k}" is not part of mm's input (ignored)`);
+      else if (!known.has(k) && !CARRIES[event].has(k)) warnings.push(`input field "${k}" is not part of ${event}'s input (ignored)`);
+    }
+    const cwd = opts.cwd;
+    // Named as the user wrote it, as mm's messages show it.
+    const file = opts.config ?? defaultMmConfigPath(opts.cwdFlag ?? '', opts.env);
+    const loaded = read(file, true);
+    if (loaded.errors.length) return { output: null, runs: [], warnings, raw: loaded.errors.map(formatMmConfigError), exitCode: 1 };
+    // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
+    const named = Boolean(opts.config || opts.env.MM_CONFIG);
+    const dir = path.dirname(loaded.absFile);
+    const config = runnable(loaded, dir, !named, opts.env, (l) => warnings.push(l));
+    const { event: _e, ...data } = parsed.data;
+    const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv });
+    const runs = result.runs.map((r) => ({
+      n: r.n,
+      name: r.command,
+      command: r.command,
+      event: r.event,
+      ...(r.target !== undefined ? { target: r.target } : {}),
+      onError: r.onError,
+      ...processFields(r),
+      decision: r.decision,
+      response: r.response ?? null,
+      line: r.line,
+      ...(r.failureLine ? { failureLine: r.failureLine } : {}),
+    }));
+    return { output: result.output, runs, warnings, raw: result.failures };
+  },
+  validate({ cwdFlag, config: configFile, env }) {
+    const config = read(configFile ?? defaultMmConfigPath(cwdFlag ?? '', env), true);
+    const counts = Object.fromEntries(MM_EVENTS.map((e) => [e, config.hooks[e].length]));
+    const n = MM_EVENTS.reduce((s, e) => s + config.hooks[e].length, 0);
+    return {
+      lines: config.errors.length ? config.errors.map(formatMmConfigError) : [`${config.file}: ${n} hook(s)${mmBannerSuffix(config)}`],
+      json: { file: config.file, errors: config.errors.map(formatMmConfigError), hooks: counts },
+      errors: config.errors.length,
+    };
+  },
+  workspaceHooks(dir, env) {
+    const out: DialectHook[] = [];
+    for (const f of workspaceFiles(dir, env)) {
+      try {
+        out.push(...mmWorkspaceHooks(loadMmConfig(f)));
+      } catch (e) {
+        // A file that cannot be read runs no hook either: nothing to trust.
+        if (!(e instanceof MmConfigReadError)) throw e;
+      }
+    }
+    return out;
+  },
+  adapter(setup) {
+    const called = setup.handOff;
+    const file = called?.file ?? setup.mmConfig ?? defaultMmConfigPath(setup.cwd);
+    if (!fs.existsSync(file)) {
+      if (setup.mmConfig && !called) throw new UsageError(`no mm configuration at ${file}`);
+      return undefined;
+    }
+    // A file found at its usual place in the project, or a called agent's file there, is workspace configuration.
+    const named = !called && Boolean(setup.mmConfig || process.env.MM_CONFIG);
+    const workspace = !named && inside(setup.cwd, file);
+    if (workspace && setup.trust === 'untrusted') {
+      setup.warn(`${setup.cwd} is not a trusted folder: the mm hooks in ${file} do not run (run: hookline trust ${JSON.stringify(setup.cwd)})`);
+      return undefined;
+    }
+    const config = runnable(read(file, false), setup.cwd, workspace, process.env, setup.warn);
+    // mm's display: `--display-hooks` or `displayHooks: true`; `mm --ask` lists nothing.
+    const display = !setup.ask && Boolean(setup.displayHooks || config.raw.displayHooks === true);
+    return mmAdapter({ config, display, env: setup.hookEnv }, setup.ctx);
+  },
+};

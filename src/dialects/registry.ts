@@ -1,0 +1,33 @@
+/**
+ * The hook systems Hookline runs, in the order their hooks run at every point of the agent
+ * loop. Each is loaded on demand, so firing a Gemini event never loads YAML or RE2. Adding a
+ * hook system is a folder under src/dialects and one line here.
+ */
+import { UsageError } from '../config/problems.js';
+import type { DialectHook } from '../trust/dialects.js';
+import type { HookSystem } from './system.js';
+
+const LOADERS: ReadonlyArray<readonly [string, () => Promise<HookSystem>]> = [
+  ['gemini', async () => (await import('./gemini/system.js')).geminiSystem],
+  ['claude', async () => (await import('./claude/system.js')).claudeSystem],
+  ['mm', async () => (await import('./mm/system.js')).mmSystem],
+  ['spatialagent', async () => (await import('./spatialagent/system.js')).spatialAgentSystem],
+];
+
+export const DIALECTS: readonly string[] = LOADERS.map(([name]) => name);
+
+export function systemNamed(name: string | undefined): Promise<HookSystem> {
+  const found = LOADERS.find(([n]) => n === (name ?? 'gemini'));
+  if (!found) throw new UsageError(`unknown dialect "${name}"; expected one of ${DIALECTS.join(', ')}`);
+  return found[1]();
+}
+
+/** Every hook system, in order. */
+export function allSystems(): Promise<HookSystem[]> {
+  return Promise.all(LOADERS.map(([, load]) => load()));
+}
+
+/** The workspace hooks of every system found in a project folder (for trust and listing). */
+export async function findWorkspaceHooks(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<DialectHook[]> {
+  return (await allSystems()).flatMap((s) => s.workspaceHooks(dir, env));
+}

@@ -1,0 +1,80 @@
+/**
+ * A hook system as the commands and the agent reach it: fire one event in its own names and
+ * wire format, validate its configuration, find its workspace hooks (for trust and listing),
+ * and make its adapter for an agent session. The CLI and the server go through the registry
+ * (registry.ts) and never branch on a system's name.
+ */
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { HookEngine } from '../engine/index.js';
+import type { FolderTrust } from '../trust/folders.js';
+import type { DialectHook } from '../trust/dialects.js';
+import type { Adapter, AdapterContext } from './adapter.js';
+
+export interface SystemFireOptions {
+  /** The session folder (resolved). */
+  cwd: string;
+  /** `--cwd` as the user wrote it (mm names its configuration as written). */
+  cwdFlag?: string;
+  sessionId?: string;
+  transcriptPath?: string;
+  /** The system's configuration file, instead of its usual places. */
+  config?: string;
+  /** A model for prompt hooks, made on demand. */
+  model?: () => Promise<LanguageModelV3 | undefined>;
+  /** True when a model was given. */
+  hasModel: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface SystemFire {
+  /** What the hooks decided together, in the system's own shape (null when nothing). */
+  output: unknown;
+  runs: unknown[];
+  /** Lines for stderr: configuration problems, held-back hooks, hook errors. */
+  warnings: string[];
+  /** Lines for stderr printed as they are (no prefix), e.g. mm's `[config error: …]`. */
+  raw?: string[];
+  /** Exit status when not 0 (mm refuses to fire with a configuration error). */
+  exitCode?: number;
+}
+
+export interface SystemValidation {
+  /** Human lines for stdout. */
+  lines: string[];
+  json: unknown;
+  errors: number;
+}
+
+export interface AgentSetup {
+  cwd: string;
+  /** The session's engine for Gemini settings hooks (its context gives trust and redaction). */
+  engine: HookEngine;
+  trust: FolderTrust;
+  /** The environment dialect hooks start from (sanitised). */
+  hookEnv: NodeJS.ProcessEnv;
+  model: LanguageModelV3;
+  ctx: AdapterContext;
+  displayHooks: boolean;
+  /** A configuration named by the user (`--mm-config`). */
+  mmConfig?: string;
+  /** Set for a called agent: its configuration file and how deep it is. */
+  handOff?: { file: string; depth: number };
+  /** `--ask`: mm lists no hook run for it. */
+  ask: boolean;
+  system: string;
+  warn(line: string): void;
+}
+
+export interface HookSystem {
+  name: string;
+  /** The system's usual configuration file names, for help texts. */
+  describeConfig: string;
+  /** Events this system fires, with their own names. */
+  events: readonly string[];
+  fire(event: string, fields: Record<string, unknown>, opts: SystemFireOptions): Promise<SystemFire>;
+  validate(opts: { cwd: string; cwdFlag?: string; config?: string; env: NodeJS.ProcessEnv }): SystemValidation;
+  /** The workspace hooks found in a project folder at their usual places (for trust and list). */
+  workspaceHooks(dir: string, env: NodeJS.ProcessEnv): DialectHook[];
+  /** The adapter for an agent session, or undefined when the system has no hooks here. */
+  adapter(setup: AgentSetup): Adapter | undefined;
+}

@@ -1,0 +1,258 @@
+/**
+ * The engine as a library object: it holds a loaded context (src/engine/context.ts), the planner
+ * built from it, in-process hooks and persistent hook processes, and fires events with
+ * `firePlan`. Everything it decides is in the plain functions it calls; this object only keeps
+ * them together for a session.
+ */
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import type { AnyHookInput, EventFields, HookInput } from '../events/input.js';
+import { isEventName, type EventName } from '../events/names.js';
+import { isStale, type LoadedConfig } from '../config/load.js';
+import type { ConfigProblem } from '../config/problems.js';
+import { displayName, type FunctionHook, type HookEntry } from '../config/schema.js';
+import type { Env } from '../config/paths.js';
+import { Planner, type Plan } from '../plan/plan.js';
+import { matchValue } from '../plan/matcher.js';
+import type { PersistentProcess } from '../run/persistent.js';
+import type { FolderTrust } from '../trust/folders.js';
+import { recordKeys } from '../trust/gate.js';
+import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
+import { loadContext, unrecordedKeys, type HeldHook, type HookContext } from './context.js';
+import { firePlan, type FireResult } from './fire.js';
+import { plansDir, runHook, type HookRun } from './run-hook.js';
+
+export type { HeldHook, HookContext, FireResult, HookRun };
+export { loadContext, firePlan };
+
+export interface EngineOptions {
+  /** Working folder of the session; hooks run here. Default: process.cwd(). */
+  cwd?: string;
+  /** Project root whose `.gemini/settings.json` is read. Default: cwd. */
+  projectDir?: string;
+  sessionId?: string;
+  transcriptPath?: string;
+  /** Environment used to find settings and to build each hook's environment. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Re-read settings files when they change (checked before each event). Default: true. */
+  watchConfig?: boolean;
+  /**
+   * How often (ms) the settings files are checked for changes: a check stats every file, too
+   * costly for every event on a hot path. Default 200; 0 checks before every event.
+   */
+  configCheckIntervalMs?: number;
+}
+
+export interface RuntimeHookOptions {
+  event: EventName;
+  name: string;
+  action: FunctionHook['action'];
+  matcher?: string;
+  sequential?: boolean;
+  timeout?: number;
+  description?: string;
+}
+
+export interface EngineEvents {
+  hookStart: [HookStartEvent];
+  hookEnd: [HookEndEvent];
+  warning: [string];
+}
+
+/** An event's own fields as `fire` takes them: typed for the event, extra fields allowed. */
+export type FireFields<E extends EventName> = Partial<EventFields<E>> & Record<string, unknown>;
+
+export class HookEngine extends EventEmitter<EngineEvents> {
+  readonly cwd: string;
+  readonly projectDir: string;
+  sessionId: string;
+  transcriptPath: string;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly watch: boolean;
+  private readonly checkEvery: number;
+  private lastCheck = 0;
+  private ctx!: HookContext;
+  private planner!: Planner;
+  private runtime: HookEntry[] = [];
+  private runtimeDisabled = new Set<string>();
+  private persistent = new Map<string, PersistentProcess>();
+  private recorded = false;
+  /** Warnings raised while loading or recording, kept for callers that subscribe late. */
+  readonly pendingWarnings: string[] = [];
+
+  constructor(opts: EngineOptions = {}) {
+    super();
+    this.env = opts.env ?? process.env;
+    this.sessionId = opts.sessionId ?? randomUUID();
+    this.transcriptPath = opts.transcriptPath ?? '';
+    this.watch = opts.watchConfig ?? true;
+    this.checkEvery = opts.configCheckIntervalMs ?? 200;
+    this.ctx = loadContext({ cwd: opts.cwd, projectDir: opts.projectDir, env: this.env });
+    this.cwd = this.ctx.cwd;
+    this.projectDir = this.ctx.projectDir;
+    this.rebuild();
+  }
+
+  /** Reads the settings files again and rebuilds the plan index. Runtime hooks are kept. */
+  reload(): void {
+    // Persistent hook processes belong to the configuration they were started from.
+    this.close();
+    this.ctx = loadContext({ cwd: this.cwd, projectDir: this.projectDir, env: this.env });
+    this.recorded = false;
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    for (const e of this.runtime) e.enabled = !this.runtimeDisabled.has(e.hook.name ?? '');
+    this.planner = new Planner([...this.runtime, ...this.ctx.runnable]);
+  }
+
+  /** The loaded context: configuration, trust, held-back hooks, base environment. */
+  get context(): Readonly<HookContext> {
+    return this.ctx;
+  }
+
+  /** Problems found in the configuration files (the valid hooks still load). */
+  get problems(): readonly ConfigProblem[] {
+    return this.ctx.config.problems;
+  }
+
+  get loaded(): Readonly<LoadedConfig> {
+    return this.ctx.config;
+  }
+
+  get trustedFolder(): boolean {
+    return this.ctx.trust !== 'untrusted';
+  }
+
+  /** `trusted` by the user's trustedFolders.json, `assumed` by environment or folder trust off. */
+  get folderTrust(): FolderTrust {
+    return this.ctx.trust;
+  }
+
+  /** Configured hooks that will not run: in an untrusted folder, or new/changed and not yet trusted. */
+  get heldBack(): readonly HeldHook[] {
+    return this.ctx.held;
+  }
+
+  /** Every hook: runtime first, then settings hooks in source priority order. */
+  hooks(): HookEntry[] {
+    return [...this.runtime, ...this.ctx.config.entries];
+  }
+
+  /** Registers an in-process hook. It survives reloads and is never fingerprinted. */
+  register(opts: RuntimeHookOptions): () => void {
+    if (!isEventName(opts.event)) throw new Error(`unknown event "${opts.event}"`);
+    const entry: HookEntry = {
+      event: opts.event,
+      source: 'runtime',
+      matcher: opts.matcher,
+      sequential: opts.sequential,
+      enabled: !this.runtimeDisabled.has(opts.name),
+      hook: { type: 'runtime', name: opts.name, action: opts.action, timeout: opts.timeout, description: opts.description },
+    };
+    this.runtime.push(entry);
+    this.rebuild();
+    return () => {
+      this.runtime = this.runtime.filter((e) => e !== entry);
+      this.rebuild();
+    };
+  }
+
+  /** Enables or disables hooks by name (or command) for this engine only; see config/write for settings. */
+  setEnabled(name: string, enabled: boolean): number {
+    let n = 0;
+    for (const e of this.hooks()) {
+      if (displayName(e.hook) !== name) continue;
+      e.enabled = enabled;
+      n++;
+    }
+    if (enabled) this.runtimeDisabled.delete(name);
+    else this.runtimeDisabled.add(name);
+    this.rebuild();
+    return n;
+  }
+
+  /** The base fields every input carries. */
+  baseInput(event: EventName, cwd = this.cwd): AnyHookInput {
+    return { session_id: this.sessionId, transcript_path: this.transcriptPath, cwd, hook_event_name: event, timestamp: new Date().toISOString() };
+  }
+
+  /** The plan an event would run, without running it. */
+  plan(event: EventName, fields: Record<string, unknown> = {}): Plan | undefined {
+    if (this.watch) {
+      const now = this.checkEvery ? Date.now() : 0;
+      if (!this.checkEvery || now - this.lastCheck >= this.checkEvery) {
+        this.lastCheck = now;
+        if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env })) this.reload();
+      }
+    }
+    return this.planner.plan(event, matchValue(event, fields));
+  }
+
+  /**
+   * Fires one event: builds the input (base fields, then the event's own fields), runs the
+   * matching hooks and aggregates their outputs. Never throws for hook failures.
+   */
+  async fire<E extends EventName>(event: E, fields: FireFields<E> = {} as FireFields<E>, opts: { signal?: AbortSignal; cwd?: string } = {}): Promise<FireResult & { input: HookInput<E> }> {
+    const input = { ...this.baseInput(event, opts.cwd), ...fields, hook_event_name: event } as AnyHookInput;
+    const plan = this.plan(event, fields);
+    if (plan) this.recordNewHooks();
+    const deps = {
+      cwd: this.cwd,
+      projectDir: this.projectDir,
+      env: this.env as Env,
+      baseEnv: this.ctx.baseEnv,
+      sessionId: this.sessionId,
+      persistent: this.persistent,
+      signal: opts.signal,
+    };
+    const trusted = this.trustedFolder;
+    const result = await firePlan(event, plan, input, async (entry, hookInput, index, total) => {
+      const start: HookStartEvent = { event, name: displayName(entry.hook), source: entry.source, index: index + 1, total };
+      this.emit('hookStart', start);
+      const run = await runHook(entry, event, hookInput, deps, trusted);
+      const end: HookEndEvent = {
+        ...start,
+        durationMs: run.durationMs,
+        exitCode: run.exitCode,
+        success: run.success,
+        decision: typeof run.output?.decision === 'string' ? run.output.decision : undefined,
+        error: run.error,
+      };
+      recordHookCall(end);
+      this.emit('hookEnd', end);
+      return run;
+    });
+    return result as FireResult & { input: HookInput<E> };
+  }
+
+  /**
+   * Under assumed trust, new or changed workspace hooks run with a warning and are recorded, as
+   * Gemini CLI does; done once per load, when hooks are about to run (never by listing).
+   */
+  private recordNewHooks(): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    const keys = unrecordedKeys(this.ctx);
+    if (!keys.length) return;
+    const names = this.ctx.unrecorded.map((e) => `  - ${displayName(e.hook)}`).join('\n');
+    this.warn(`new or changed workspace hooks in ${this.projectDir} (they will run):\n${names}`);
+    recordKeys(this.projectDir, keys, this.env as Env);
+  }
+
+  private warn(message: string): void {
+    this.pendingWarnings.push(message);
+    if (this.listenerCount('warning')) this.emit('warning', message);
+  }
+
+  /** Stops persistent hook processes. The engine can still fire; they start again on demand. */
+  close(): void {
+    for (const p of this.persistent.values()) p.close();
+    this.persistent.clear();
+  }
+
+  plansDir(): string {
+    return plansDir(this.env as Env, this.projectDir, this.sessionId);
+  }
+}

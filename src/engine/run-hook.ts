@@ -1,0 +1,102 @@
+/** One configured hook run for one input: the runner it needs, then the run as `fire` reports it. */
+import path from 'node:path';
+import type { AnyHookInput } from '../events/input.js';
+import type { EventName } from '../events/names.js';
+import type { HookOutput } from '../events/output.js';
+import { projectSlug, userGeminiDir, type Env } from '../config/paths.js';
+import { displayName, type HookEntry, type Source } from '../config/schema.js';
+import { LARGE_INPUT, runCommand } from '../run/command.js';
+import { runFunction } from '../run/function.js';
+import { expandCommand } from '../run/expand.js';
+import { PersistentProcess } from '../run/persistent.js';
+import type { RunResult } from '../run/result.js';
+import { approxJsonSize } from '../run/serialize.js';
+
+/** One hook's run, as reported by `fire`. */
+export interface HookRun {
+  name: string;
+  command?: string;
+  source: Source;
+  file?: string;
+  exitCode: number | null;
+  success: boolean;
+  durationMs: number;
+  output?: HookOutput;
+  stdout: string;
+  stderr: string;
+  error?: string;
+  warning?: string;
+  timedOut?: boolean;
+}
+
+/** What running a hook needs besides the hook and its input. */
+export interface RunDeps {
+  cwd: string;
+  projectDir: string;
+  env: Env;
+  baseEnv: Record<string, string>;
+  sessionId: string;
+  /** Persistent hook processes, by what started them; kept by the caller across events. */
+  persistent: Map<string, PersistentProcess>;
+  signal?: AbortSignal;
+}
+
+const BLOCKED_UNTRUSTED = 'Security: Blocked execution of project hook in untrusted folder';
+
+// Parallel hooks share one input object: serialise it once, not once per hook. A large input is
+// streamed to each hook instead, so no full JSON copy of it is ever held.
+const serialised = new WeakMap<object, string | { json: unknown }>();
+function stdinFor(input: AnyHookInput): string | { json: unknown } {
+  let s = serialised.get(input);
+  if (s === undefined) serialised.set(input, (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? { json: input } : JSON.stringify(input)));
+  return s;
+}
+
+export function plansDir(env: Env, projectDir: string, sessionId: string): string {
+  return path.join(userGeminiDir(env), 'tmp', projectSlug(projectDir), sessionId, 'plans');
+}
+
+async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, trusted: boolean): Promise<RunResult> {
+  // A second check at run time, as in the reference: a project hook never runs in an untrusted folder.
+  if (entry.source === 'project' && !trusted) return { success: false, exitCode: null, stdout: '', stderr: '', durationMs: 0, error: BLOCKED_UNTRUSTED };
+  if (entry.hook.type === 'runtime') return runFunction(entry.hook, input, deps.signal);
+  const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : deps.cwd;
+  const plans = plansDir(deps.env, deps.projectDir, input.session_id);
+  const env = {
+    ...deps.baseEnv,
+    GEMINI_PROJECT_DIR: deps.projectDir,
+    GEMINI_PLANS_DIR: plans,
+    GEMINI_CWD: cwd,
+    GEMINI_SESSION_ID: input.session_id,
+    CLAUDE_PROJECT_DIR: deps.projectDir,
+    ...entry.hook.env,
+  };
+  const command = expandCommand(entry.hook.command, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
+  if (!entry.hook.persistent) return runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal });
+  const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
+  let proc = deps.persistent.get(key);
+  if (!proc) deps.persistent.set(key, (proc = new PersistentProcess({ command, cwd: deps.projectDir, env })));
+  return proc.request(input, entry.hook.timeout, deps.signal);
+}
+
+/** Runs one hook and reports it; errors name the event, the hook and its file. Never throws. */
+export async function runHook(entry: HookEntry, event: EventName, input: AnyHookInput, deps: RunDeps, trusted: boolean): Promise<HookRun> {
+  const result = await runEntry(entry, input, deps, trusted);
+  const name = displayName(entry.hook);
+  const where = `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}`;
+  return {
+    name,
+    ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
+    source: entry.source,
+    ...(entry.file ? { file: entry.file } : {}),
+    exitCode: result.exitCode,
+    success: result.success,
+    durationMs: Math.round(result.durationMs * 1000) / 1000,
+    ...(result.output ? { output: result.output } : {}),
+    stdout: result.stdout,
+    stderr: result.stderr,
+    ...(result.error ? { error: `${where}: ${result.error}` } : {}),
+    ...(result.warning ? { warning: `${where}: ${result.warning}` } : {}),
+    ...(result.timedOut ? { timedOut: true } : {}),
+  };
+}

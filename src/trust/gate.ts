@@ -1,0 +1,66 @@
+/**
+ * The one trust gate, used by every hook system and every command: which workspace hooks may
+ * run, which are held back, and which are new ones to record. It decides on data and writes
+ * nothing; recording is the caller's explicit step (only when hooks are about to run).
+ *
+ * - untrusted folder: every workspace hook is held back (`untrusted-folder`);
+ * - folder trusted by the user (trustedFolders.json): a new or changed hook is held back
+ *   (`untrusted-hook`) until `hookline trust`;
+ * - trust assumed (GEMINI_CLI_TRUST_WORKSPACE=true, folder trust off): everything runs, and the
+ *   new or changed hooks are reported and recorded, as Gemini CLI does.
+ */
+import type { Env } from '../config/paths.js';
+import { trustedKeys, trustKeys } from './fingerprints.js';
+import type { FolderTrust } from './folders.js';
+
+export type HoldReason = 'untrusted-folder' | 'untrusted-hook';
+
+export interface Gated<T> {
+  /** What may run: the user's own hooks, and the workspace's trusted ones. */
+  run: T[];
+  held: Array<{ item: T; reason: HoldReason }>;
+  /** New or changed workspace hooks that run because trust is assumed: to report and record. */
+  unrecorded: T[];
+}
+
+export interface GateOptions<T> {
+  trust: FolderTrust;
+  /** Fingerprints already trusted for the project. */
+  known: ReadonlySet<string>;
+  isWorkspace(item: T): boolean;
+  keyOf(item: T): string;
+}
+
+export function gate<T>(items: readonly T[], opts: GateOptions<T>): Gated<T> {
+  const out: Gated<T> = { run: [], held: [], unrecorded: [] };
+  for (const item of items) {
+    if (!opts.isWorkspace(item)) out.run.push(item);
+    else if (opts.trust === 'untrusted') out.held.push({ item, reason: 'untrusted-folder' });
+    else if (opts.known.has(opts.keyOf(item))) out.run.push(item);
+    else if (opts.trust === 'trusted') out.held.push({ item, reason: 'untrusted-hook' });
+    else {
+      out.run.push(item);
+      out.unrecorded.push(item);
+    }
+  }
+  return out;
+}
+
+/** The fingerprints trusted for a project (read once per gate). */
+export function knownKeys(projectDir: string, env: Env): Set<string> {
+  return trustedKeys(projectDir, env);
+}
+
+/**
+ * Records fingerprints of hooks that ran under assumed trust. Best effort: a read-only home must
+ * not stop the hooks. Returns false when nothing could be written.
+ */
+export function recordKeys(projectDir: string, keys: readonly string[], env: Env): boolean {
+  if (!keys.length) return true;
+  try {
+    trustKeys(projectDir, keys, env);
+    return true;
+  } catch {
+    return false;
+  }
+}
