@@ -43,6 +43,13 @@ function load(): void {
   });
 }
 
+/** Resolves once the records started so far are written (the API loads on first use). */
+export async function telemetryFlushed(): Promise<void> {
+  await loading;
+  // The records queued behind the load run in the same microtask turn as it settles.
+  await Promise.resolve();
+}
+
 /** One record per hook run: a `gemini_cli.hook_call` span plus count and latency metrics. */
 export function recordHookCall(e: HookEndEvent): void {
   if (!(globalThis as Record<symbol, unknown>)[OTEL_GLOBAL]) return;
