@@ -5,7 +5,7 @@ import { CATALOG } from './events/catalog.js';
 import { isEventName, type EventName } from './events/names.js';
 import type { AnyHookInput } from './events/input.js';
 import type { HookOutput } from './events/output.js';
-import { isStale, loadConfig, type LoadedConfig } from './config/load.js';
+import { applyEnablement, isStale, loadConfig, type LoadedConfig } from './config/load.js';
 import { displayName, type FunctionHook, type HookEntry, type Source } from './config/schema.js';
 import type { ConfigProblem } from './config/problems.js';
 import { projectSlug, userGeminiDir } from './config/paths.js';
@@ -20,7 +20,8 @@ import { expandCommand } from './run/expand.js';
 import type { RunResult } from './run/result.js';
 import { aggregate } from './decide/aggregate.js';
 import { folderTrust, type FolderTrust } from './trust/folders.js';
-import { trustHooks, untrustedHooks } from './trust/fingerprints.js';
+import { checkHooks, trustHooks } from './trust/fingerprints.js';
+import { filesStamp } from './trust/scripts.js';
 import { recordHookCall, type HookEndEvent, type HookStartEvent } from './telemetry.js';
 
 export interface EngineOptions {
@@ -84,6 +85,8 @@ export interface RuntimeHookOptions {
 export interface HeldHook {
   entry: HookEntry;
   reason: 'untrusted-folder' | 'untrusted-hook';
+  /** Why the hook cannot be trusted as it is (a file its command runs is missing or unreadable). */
+  problem?: string;
 }
 
 export interface EngineEvents {
@@ -124,6 +127,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private runtime: HookEntry[] = [];
   private runtimeDisabled = new Set<string>();
   private persistent = new Map<string, PersistentProcess>();
+  /** The files trusted hooks run: editing one is checked like a settings change. */
+  private scripts: { files: string[]; stamp: string } = { files: [], stamp: '' };
 
   constructor(opts: EngineOptions = {}) {
     super();
@@ -141,16 +146,21 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   reload(): void {
     // Persistent hook processes belong to the configuration they were started from.
     this.close();
-    this.config = loadConfig({ projectDir: this.projectDir, env: this.env });
+    const loaded = loadConfig({ projectDir: this.projectDir, env: this.env });
+    this.trust = folderTrust(this.projectDir, loaded.folderTrustEnabled, this.env);
+    // An untrusted workspace's settings change nothing: not the user's hooks, not the redaction.
+    this.config = applyEnablement(loaded, { workspaceTrusted: this.trust !== 'untrusted' });
     this.baseEnv = sanitizeEnv(this.env, this.config.redaction);
-    this.trust = folderTrust(this.projectDir, this.config.folderTrustEnabled, this.env);
     const trust = this.trust;
     this.held = [];
     const runnable: HookEntry[] = [];
-    const unknown = this.trustedFolder ? untrustedHooks(this.projectDir, this.config.entries, this.env) : [];
+    const check = this.trustedFolder ? checkHooks(this.projectDir, this.config.entries, this.env, { migrate: trust === 'trusted' }) : undefined;
+    const unknown = check?.untrusted ?? [];
+    this.scripts = check ? { files: check.files, stamp: filesStamp(check.files) } : { files: [], stamp: '' };
     // Only a folder the user trusted by hand holds new hooks back; when trust comes from the
     // environment or folder trust is off, new hooks are reported and recorded, as the reference does.
-    const gate = trust === 'trusted' ? new Set(unknown) : new Set<HookEntry>();
+    // A hook whose files cannot be read is held back whatever the trust.
+    const gate = new Set(trust === 'trusted' ? unknown : [...(check?.problems.keys() ?? [])]);
     if (unknown.length && trust !== 'trusted') {
       this.emitWarning(`new or changed workspace hooks in ${this.projectDir} (they will run):\n${unknown.map((e) => `  - ${displayName(e.hook)}`).join('\n')}`);
       try {
@@ -161,7 +171,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     }
     for (const entry of this.config.entries) {
       if (entry.source === 'project' && !this.trustedFolder) this.held.push({ entry, reason: 'untrusted-folder' });
-      else if (gate.has(entry)) this.held.push({ entry, reason: 'untrusted-hook' });
+      else if (gate.has(entry)) this.held.push({ entry, reason: 'untrusted-hook', ...(check?.problems.has(entry) ? { problem: check.problems.get(entry) } : {}) });
       else runnable.push(entry);
     }
     for (const e of this.runtime) e.enabled = !this.runtimeDisabled.has(e.hook.name ?? '');
@@ -259,7 +269,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       const now = this.checkEvery ? Date.now() : 0;
       if (!this.checkEvery || now - this.lastCheck >= this.checkEvery) {
         this.lastCheck = now;
-        if (isStale(this.config, { projectDir: this.projectDir, env: this.env })) this.reload();
+        if (isStale(this.config, { projectDir: this.projectDir, env: this.env }) || filesStamp(this.scripts.files) !== this.scripts.stamp) this.reload();
       }
     }
     return this.planner.plan(event, matchValue(event, fields));

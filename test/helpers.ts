@@ -4,7 +4,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { findDialectHooks } from '../src/dialects/workspace.js';
-import { trustKeys } from '../src/trust/fingerprints.js';
+import { geminiFingerprint, trustKeys } from '../src/trust/fingerprints.js';
+import { loadConfig } from '../src/config/load.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -50,26 +51,26 @@ export function makeProject(opts: ProjectOptions = {}): Project {
   const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemFile };
   delete env.GEMINI_CLI_TRUST_WORKSPACE;
   delete env.GITHUB_SHA;
-  if (opts.trusted !== false) trustProject(dir, home, opts.project);
+  if (opts.trusted !== false) trustProject(dir, home);
   return { dir, home, env };
 }
 
 /**
- * Marks the folder trusted and every hook in `settings` fingerprinted, as `hookline trust` does,
- * with the dialect hooks (agent.yaml, .spatialagent/, .claude/) present in the folder.
+ * Marks the folder trusted and its workspace hooks fingerprinted with the library's own
+ * functions, as `hookline trust` does: the Gemini hooks of `.gemini/settings.json` (new key
+ * and `name:command` beside it) and the dialect hooks (agent.yaml, .spatialagent/, .claude/).
  */
-export function trustProject(dir: string, home: string, settings?: unknown): void {
+export function trustProject(dir: string, home: string): void {
   const real = fs.realpathSync(dir);
   fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [real]: 'TRUST_FOLDER' }));
+  const env = { GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json') };
   const keys: string[] = [];
-  const hooks = (settings as { hooks?: Record<string, unknown> } | undefined)?.hooks;
-  if (hooks && typeof hooks === 'object') {
-    for (const defs of Object.values(hooks)) {
-      if (!Array.isArray(defs)) continue;
-      for (const d of defs) for (const h of (d as { hooks?: Array<{ name?: string; command?: string }> }).hooks ?? []) keys.push(`${h.name ?? ''}:${h.command ?? ''}`);
-    }
+  for (const e of loadConfig({ projectDir: dir, env }).entries) {
+    if (e.source !== 'project') continue;
+    const fp = geminiFingerprint(e, dir);
+    if (fp.key) keys.push(fp.key, fp.legacy!);
   }
-  keys.push(...findDialectHooks(dir, { HOME: home }).map((h) => h.key));
+  keys.push(...findDialectHooks(dir, { HOME: home }).flatMap((h) => (h.key ? [h.key] : [])));
   fs.writeFileSync(path.join(home, '.gemini', 'trusted_hooks.json'), JSON.stringify({ [dir]: keys, [real]: keys }));
 }
 
@@ -78,7 +79,7 @@ export function trustProject(dir: string, home: string, settings?: unknown): voi
  * that write agent.yaml, .spatialagent/ or .claude/ after trusting the project.
  */
 export function trustDialectHooks(dir: string, home: string): void {
-  trustKeys(dir, findDialectHooks(dir, { HOME: home }).map((h) => h.key), { GEMINI_CLI_HOME: home });
+  trustKeys(dir, findDialectHooks(dir, { HOME: home }).flatMap((h) => (h.key ? [h.key] : [])), { GEMINI_CLI_HOME: home });
 }
 
 /** A command hook entry for settings. */

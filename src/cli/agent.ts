@@ -16,6 +16,8 @@ import { defaultMmConfigPath, formatMmConfigError, loadMmConfig, MmConfigReadErr
 import { defaultSaConfigPath, loadSaConfig, SaConfigReadError, saWithout, saWorkspaceHooks, type SaConfig } from '../dialects/spatialagent/index.js';
 import { claudeWithout, claudeWorkspaceHooks, loadClaudeConfig, withoutProjectHooks } from '../dialects/claude/index.js';
 import { heldDialectHooks } from '../trust/dialects.js';
+import { configOwner } from '../trust/owner.js';
+import { mmConfigOwners } from '../dialects/workspace.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
@@ -65,12 +67,11 @@ function mmDisplay(opts: AgentCliOptions, config: MmConfig): boolean {
 function loadDialects(cwd: string, opts: AgentCliOptions, trust: FolderTrust, model: LanguageModelV3): Dialects {
   const d: Dialects = {};
   const trusted = trust !== 'untrusted';
-  const inProject = (file: string) => !path.relative(cwd, path.resolve(file)).startsWith('..');
   const mmFile = opts.mmConfig ?? defaultMmConfigPath(cwd);
   let mm: MmConfig | undefined;
   let mmWorkspace = false;
   if (fs.existsSync(mmFile)) {
-    mmWorkspace = !(opts.mmConfig || process.env.MM_CONFIG) && inProject(mmFile);
+    mmWorkspace = configOwner(mmFile, { projectDir: cwd, named: Boolean(opts.mmConfig || process.env.MM_CONFIG) }) === 'workspace';
     if (mmWorkspace && !trusted) warn(`${cwd} is not a trusted folder: the mm hooks in ${mmFile} do not run (run: hookline trust)`);
     else mm = readMm(mmFile);
   } else if (opts.mmConfig) throw new UsageError(`no mm configuration at ${mmFile}`);
@@ -93,7 +94,7 @@ function loadDialects(cwd: string, opts: AgentCliOptions, trust: FolderTrust, mo
       }
     }
   }
-  const workspace = [...(mm && mmWorkspace ? mmWorkspaceHooks(mm) : []), ...claudeWorkspaceHooks(claude), ...(sa ? saWorkspaceHooks(sa) : [])];
+  const workspace = [...(mm && mmWorkspace ? mmWorkspaceHooks(mm, cwd) : []), ...claudeWorkspaceHooks(claude, cwd), ...(sa ? saWorkspaceHooks(sa, cwd) : [])];
   const { held, warning } = heldDialectHooks(cwd, workspace, trust);
   if (warning) warn(warning);
   if (mm) {
@@ -177,8 +178,10 @@ async function run(opts: AgentCliOptions): Promise<number> {
     let config = readMm(file);
     // A called agent's configuration inside the project is workspace configuration too: its new
     // or changed hooks are held back like the asking agent's.
-    if (!path.relative(cwd, path.resolve(file)).startsWith('..')) {
-      const { held, warning } = heldDialectHooks(cwd, mmWorkspaceHooks(config), engine.folderTrust);
+    const top = opts.mmConfig ?? defaultMmConfigPath(cwd);
+    const topOwner = configOwner(top, { projectDir: cwd, named: Boolean(opts.mmConfig || process.env.MM_CONFIG) });
+    if ((mmConfigOwners(top, topOwner, cwd).get(path.resolve(file)) ?? 'workspace') === 'workspace') {
+      const { held, warning } = heldDialectHooks(cwd, mmWorkspaceHooks(config, cwd), engine.folderTrust);
       if (warning) warn(warning);
       config = mmWithout(config, held);
     }

@@ -80,7 +80,7 @@ export async function fireClaudeCli(eventArg: string, opts: ClaudeCliOptions): P
   for (const p of config.problems) warn(formatProblem(p));
   const engine = new HookEngine({ cwd: projectDir, watchConfig: false });
   const env = sanitizeEnv(process.env, engine.loaded.redaction);
-  const workspace = claudeWorkspaceHooks(config);
+  const workspace = claudeWorkspaceHooks(config, projectDir);
   if (workspace.length && !engine.trustedFolder) {
     const files = [...new Set(workspace.map((h) => path.relative(projectDir, h.file)))].join(', ');
     warn(`${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}`);

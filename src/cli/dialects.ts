@@ -19,6 +19,7 @@ import type { Dialect } from './dialect.js';
 import { HookEngine } from '../engine.js';
 import { sanitizeEnv } from '../run/env.js';
 import { heldDialectHooks, type DialectHook } from '../trust/dialects.js';
+import { configOwner } from '../trust/owner.js';
 
 export interface DialectFireOptions {
   input?: string;
@@ -39,7 +40,7 @@ const print = (value: unknown) => process.stdout.write(JSON.stringify(value, nul
 function gate(cwd: string, file: string, explicit: boolean, hooks: DialectHook[]): { env: NodeJS.ProcessEnv; held: ReadonlySet<string> } {
   const engine = new HookEngine({ cwd, watchConfig: false });
   const env = sanitizeEnv(process.env, engine.loaded.redaction);
-  if (explicit || path.relative(cwd, path.resolve(file)).startsWith('..')) return { env, held: new Set() };
+  if (configOwner(file, { projectDir: cwd, named: explicit }) === 'user') return { env, held: new Set() };
   if (!engine.trustedFolder) warn(`${cwd} is not a trusted folder: the hooks in ${file} do not run. Review it, then run: hookline trust ${JSON.stringify(cwd)}`);
   const { held, warning } = heldDialectHooks(cwd, hooks, engine.folderTrust);
   if (warning) warn(warning);
@@ -112,7 +113,7 @@ async function fireMmCli(eventArg: string, opts: DialectFireOptions): Promise<vo
   }
   const { event: _e, ...data } = parsed.data;
   // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
-  const { env, held } = gate(path.dirname(config.absFile), config.absFile, Boolean(opts.config || process.env.MM_CONFIG), mmWorkspaceHooks(config));
+  const { env, held } = gate(path.dirname(config.absFile), config.absFile, Boolean(opts.config || process.env.MM_CONFIG), mmWorkspaceHooks(config, path.dirname(config.absFile)));
   const result = await fireMm(mmWithout(config, held), event, { ...(data as MmEventData), cwd }, { cwd, env });
   for (const line of result.failures) process.stderr.write(line + '\n');
   print({
@@ -185,7 +186,7 @@ async function fireSaCli(eventArg: string, opts: DialectFireOptions): Promise<vo
     warn(`${event} has prompt hooks and no --model: they approve ("No LLM for prompt hook")`);
   }
   const saFile = opts.config ?? defaultSaConfigPath(cwd);
-  const { env, held } = gate(cwd, saFile, opts.config !== undefined, saWorkspaceHooks(config));
+  const { env, held } = gate(cwd, saFile, opts.config !== undefined, saWorkspaceHooks(config, cwd));
   const result = await fireSpatialAgent(saWithout(config, held), event, variables, { cwd, model, env });
   for (const r of result.runs) if (r.error) warn(`${event} hook ${r.path}: ${r.error}`);
   print({

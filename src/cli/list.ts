@@ -40,7 +40,7 @@ async function listDialectHooks(engine: HookEngine): Promise<ListedHook[]> {
   const found = findDialectHooks(engine.projectDir);
   const { held, warning } = heldDialectHooks(engine.projectDir, found, engine.folderTrust);
   if (warning) warn(warning);
-  return found.map((h) => ({ event: h.event, matcher: h.matcher ?? null, name: h.name, command: h.command, source: h.source, file: h.file, enabled: true, trusted: !held.has(h.key) }));
+  return found.map((h) => ({ event: h.event, matcher: h.matcher ?? null, name: h.name, command: h.command, source: h.source, file: h.file, enabled: true, trusted: !held.has(h.id) }));
 }
 
 /**

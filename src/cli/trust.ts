@@ -2,8 +2,8 @@ import path from 'node:path';
 import { HookEngine } from '../engine.js';
 import { displayName } from '../config/schema.js';
 import { writeTrustedFolder } from '../trust/folders.js';
-import { trustedKeys, trustHooks, trustKeys, untrustedHooks } from '../trust/fingerprints.js';
-import { describeDialectHook } from '../trust/dialects.js';
+import { checkHooks, trustedKeys, trustHooks, trustKeys } from '../trust/fingerprints.js';
+import { describeDialectHook, isDialectHookTrusted } from '../trust/dialects.js';
 import { resolveDir, UsageError, warn } from './io.js';
 
 /** Says on stderr which workspace hooks will not run here, and how to change that. */
@@ -15,22 +15,24 @@ export function reportHeld(engine: HookEngine): void {
     warn(`${engine.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(engine.projectDir)}`);
   }
   if (hooks.length) {
-    warn(`new or changed workspace hook(s) held back until trusted (run: hookline trust):\n${hooks.map((h) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})`).join('\n')}`);
+    warn(`new or changed workspace hook(s) held back until trusted (run: hookline trust):\n${hooks.map((h) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`).join('\n')}`);
   }
 }
 
 export async function trust(dirArg: string | undefined, opts: { check?: boolean }): Promise<number> {
   const dir = resolveDir(dirArg);
   const engine = new HookEngine({ cwd: dir, watchConfig: false });
-  const pending = untrustedHooks(dir, engine.loaded.entries);
+  const check = checkHooks(dir, engine.loaded.entries);
+  const pending = check.untrusted;
   // Loaded on demand: `hookline fire` imports this module and must not pay for YAML and RE2.
   const { findDialectHooks } = await import('../dialects/workspace.js');
   const dialect = findDialectHooks(dir);
   const known = trustedKeys(dir);
   const lines = [
-    ...pending.map((e) => `  - ${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`),
-    ...dialect.filter((h) => !known.has(h.key)).map((h) => `  - ${describeDialectHook(h, dir)}`),
+    ...pending.map((e) => `  - ${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}${check.problems.has(e) ? ` [cannot be trusted: ${check.problems.get(e)}]` : ''}`),
+    ...dialect.filter((h) => !isDialectHookTrusted(h, known)).map((h) => `  - ${describeDialectHook(h, dir)}`),
   ];
+  const unkeyed = check.problems.size + dialect.filter((h) => !h.key).length;
   if (opts.check) {
     process.stdout.write(`${dir}: folder ${engine.trustedFolder ? 'trusted' : 'not trusted'}\n`);
     process.stdout.write(lines.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : engine.trustedFolder ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');
@@ -39,11 +41,13 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   try {
     writeTrustedFolder(dir, 'TRUST_FOLDER');
     trustHooks(dir, engine.loaded.entries);
-    trustKeys(dir, dialect.map((h) => h.key));
+    // Old dialect keys of these hooks are rewritten in the new form.
+    trustKeys(dir, dialect.flatMap((h) => (h.key ? [h.key] : [])), process.env, new Set(dialect.flatMap((h) => (h.legacy ? [h.legacy] : []))));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   process.stdout.write(`trusted folder ${path.resolve(dir)}\n`);
-  process.stdout.write(lines.length ? `trusted ${lines.length} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
-  return 0;
+  process.stdout.write(lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
+  if (unkeyed) warn(`${unkeyed} hook(s) not trusted: a file they run is missing or unreadable (marked above); they stay held back`);
+  return unkeyed ? 1 : 0;
 }
