@@ -1,7 +1,7 @@
 export { HookEngine } from './engine.js';
 export type { EngineOptions, FireResult, HookRun, RuntimeHookOptions, HeldHook } from './engine.js';
 export * from './events/index.js';
-export { loadConfig, type LoadedConfig, type SettingsFile } from './config/load.js';
+export { applyEnablement, loadConfig, type LoadedConfig, type SettingsFile } from './config/load.js';
 export { validateLayer } from './config/validate.js';
 export { formatProblem, type ConfigProblem } from './config/problems.js';
 export { Settings, CommandHookConfig, HookDefinition, displayName, hookKey } from './config/schema.js';
@@ -18,5 +18,6 @@ export { parseHookText } from './decide/parse.js';
 export { aggregate } from './decide/aggregate.js';
 export * from './apply/index.js';
 export { isFolderTrusted, writeTrustedFolder } from './trust/folders.js';
-export { trustHooks, untrustedHooks } from './trust/fingerprints.js';
+export { checkHooks, geminiFingerprint, trustHooks, untrustedHooks } from './trust/fingerprints.js';
+export { configOwner, type ConfigOwner } from './trust/owner.js';
 export type { HookStartEvent, HookEndEvent } from './telemetry.js';

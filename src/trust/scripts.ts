@@ -88,6 +88,8 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
   let interp: '' | 'deno' | 'other' | null = null;
   let skip = false;
   let optionValue = false;
+  // After `sh -c`, `node -e`…: the rest of the command is code and its arguments, not followed.
+  let inline = false;
   let cdFrom: string | null | undefined;
   let base: string | null = ctx.projectDir;
   const scriptLike = (t: string) => t.includes('/') || /\.[A-Za-z0-9]+$/.test(t);
@@ -102,6 +104,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
           atStart = true;
           interp = null;
           optionValue = false;
+          inline = false;
           cdFrom = undefined;
         } else if (OUTPUT.has(t.op)) skip = true;
       }
@@ -111,6 +114,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       skip = false;
       continue;
     }
+    if (inline) continue;
     if (atStart) {
       // `A=1 ./x.sh`, `env -i node x.mjs`, `then ./x.sh`: the command word is still to come.
       if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t) || (afterPrefix && t.startsWith('-'))) continue;
@@ -140,6 +144,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       if (interp === 'deno' && t === 'run') continue;
       if (NO_SCRIPT.has(t)) {
         interp = null;
+        inline = true;
         continue;
       }
       if (optionValue) {
