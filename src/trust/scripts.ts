@@ -10,7 +10,8 @@
  * `cd` to a place not known in advance, nor a redirection's output file, nor the text given to
  * `sh -c` / `node -e` / `python -c`. The command word of each simple command (`./hooks/x.sh`) and
  * an interpreter's script argument (`node x.mjs`, `python3 -u x.py`, `bash x.sh`) must exist when
- * they point inside the project: a missing, unreadable or non-regular one fails closed.
+ * they point inside the project: a missing or unreadable one fails closed. A word naming no file
+ * yet still counts: once the file exists it is in the digest, so the hook is held back.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -177,7 +178,9 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
   try {
     words = wordsOf(command, ctx);
     // shell-quote does not split at newlines: each line is read on its own as well.
-    if (command.includes('\n')) for (const line of command.split('\n')) words.push(...wordsOf(line, ctx));
+    // Those words are never required (a heredoc's lines are data); a file that appears later still
+    // changes the digest, since every existing file a word names is in it.
+    if (command.includes('\n')) for (const line of command.split('\n')) words.push(...wordsOf(line, ctx).map((w) => ({ ...w, required: false })));
   } catch (e) {
     return { ok: false, problem: `cannot read the command's words (${(e as Error).message})` };
   }
@@ -200,10 +203,8 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
     } catch (e) {
       return { ok: false, problem: `cannot read ${label}: ${(e as Error).message}` };
     }
-    if (!st.isFile()) {
-      if (w.required) return { ok: false, problem: `${label} is not a regular file` };
-      continue;
-    }
+    // A folder or a device runs no code of the project's.
+    if (!st.isFile()) continue;
     try {
       files[label.split(path.sep).join('/')] = sha256File(real);
     } catch (e) {

@@ -71,7 +71,7 @@ describe('a change to anything that decides what runs holds the hook back', () =
     const s = readJson(p.projectFile);
     s.hooks = { AfterTool: s.hooks.BeforeTool };
     write(p.projectFile, s);
-    const r = await runCli(['fire', 'AfterTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify({ ...TOOL, tool_response: {} }) });
+    const r = await runCli(['fire', 'AfterTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify({ ...TOOL, tool_response: { llmContent: 'ok', returnDisplay: 'ok' } }) });
     assert.deepEqual(p.ran(), [], r.stderr);
     assert.match(r.stderr, /held back until trusted/);
   });

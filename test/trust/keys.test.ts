@@ -133,18 +133,27 @@ describe('the files a command runs', () => {
     assert.deepEqual(files('cd "$SOMEWHERE" && ./x.sh', p), []);
   });
 
-  test('a symlink pointing into the project is followed; a missing, unreadable or non-file script fails closed', () => {
+  test('a symlink pointing into the project is followed; a missing or unreadable script fails closed; one created later changes the key', () => {
     const p = project();
     const elsewhere = dir();
     fs.symlinkSync(path.join(p, 'hooks', 'x.sh'), path.join(elsewhere, 'link.sh'));
     assert.deepEqual(files(`bash ${path.join(elsewhere, 'link.sh')}`, p), [path.join(elsewhere, 'link.sh')]);
     assert.match(String(files('node .gemini/hooks/gone.mjs', p)), /\.gemini\/hooks\/gone\.mjs is missing/);
     assert.match(String(files('./hooks/gone.sh', p)), /hooks\/gone\.sh is missing/);
-    assert.match(String(files('bash ./hooks', p)), /^hooks is not a regular file/);
+    assert.deepEqual(files('bash ./hooks', p), [], 'a folder runs no code of its own');
     if (process.getuid?.() !== 0) {
       fs.chmodSync(path.join(p, 'hooks', 'x.sh'), 0);
       assert.match(String(files('bash hooks/x.sh', p)), /cannot read hooks\/x\.sh/);
     }
+  });
+
+  test('a file that did not exist when trusted changes the key once it does', () => {
+    const p = project();
+    const e = entry({ command: 'bash hooks/x.sh && cat hooks/later.txt' });
+    const before = geminiFingerprint(e, p).key;
+    assert.ok(before);
+    fs.writeFileSync(path.join(p, 'hooks', 'later.txt'), 'x');
+    assert.notEqual(geminiFingerprint(e, p).key, before);
   });
 
   test('the key changes with the content of a file it runs', () => {
