@@ -31,11 +31,15 @@ export interface ScriptContext {
 export type ScriptDigest = { ok: true; files: Record<string, string>; paths: string[] } | { ok: false; problem: string };
 
 const UNKNOWN = '\u0000';
-const INTERPRETERS = /^(node|nodejs|bun|deno|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|lua|luajit|Rscript|bash|sh|dash|zsh|ksh|mksh|fish|pwsh|osascript)$/;
-// Options after which there is no script file: the code is given inline, or a module by name.
-const NO_SCRIPT = new Set(['-c', '-e', '-E', '-p', '-m', '--eval', '--print', '--command', '-Command']);
-// Options that take the next word as their value.
-const TAKES_VALUE = new Set(['--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '-W', '-X', '-o', '-O', '--rcfile', '--init-file', '-I', '-r']);
+/** Interpreters by family: options after which there is no script file, and options taking a value. */
+const FAMILIES: Array<{ names: RegExp; inline: ReadonlySet<string>; value: ReadonlySet<string> }> = [
+  { names: /^(bash|sh|dash|zsh|ksh|mksh|fish)$/, inline: new Set(['-c']), value: new Set(['-o', '-O', '--rcfile', '--init-file']) },
+  { names: /^(node|nodejs|tsx|ts-node|bun|deno)$/, inline: new Set(['-e', '--eval', '-p', '--print']), value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']) },
+  { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']) },
+  { names: /^(ruby|perl|lua|luajit|Rscript|osascript)$/, inline: new Set(['-e', '-E']), value: new Set(['-r', '-I']) },
+  { names: /^php$/, inline: new Set(['-r']), value: new Set(['-c', '-d']) },
+  { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },
+];
 // Words after which the next word is still in command position.
 const PREFIXES = new Set(['env', 'exec', 'nohup', 'command', 'builtin', 'time', 'nice', 'stdbuf', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', 'xargs']);
 const SEPARATORS = new Set([';', '&&', '||', '|', '&', '(', ')', '|&', ';;', '<(', '>(']);
@@ -86,11 +90,10 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
   const out: Word[] = [];
   let atStart = true;
   let afterPrefix = false;
-  let interp: '' | 'deno' | 'other' | null = null;
+  let interp: (typeof FAMILIES)[number] | null = null;
+  let deno = false;
   let skip = false;
   let optionValue = false;
-  // After `sh -c`, `node -e`…: the rest of the command is code and its arguments, not followed.
-  let inline = false;
   let cdFrom: string | null | undefined;
   let base: string | null = ctx.projectDir;
   const scriptLike = (t: string) => t.includes('/') || /\.[A-Za-z0-9]+$/.test(t);
@@ -105,7 +108,6 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
           atStart = true;
           interp = null;
           optionValue = false;
-          inline = false;
           cdFrom = undefined;
         } else if (OUTPUT.has(t.op)) skip = true;
       }
@@ -115,7 +117,6 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       skip = false;
       continue;
     }
-    if (inline) continue;
     if (atStart) {
       // `A=1 ./x.sh`, `env -i node x.mjs`, `then ./x.sh`: the command word is still to come.
       if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t) || (afterPrefix && t.startsWith('-'))) continue;
@@ -126,7 +127,8 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       atStart = false;
       afterPrefix = false;
       const name = path.basename(t);
-      interp = INTERPRETERS.test(name) ? (name === 'deno' || name === 'bun' ? 'deno' : 'other') : null;
+      interp = FAMILIES.find((f) => f.names.test(name)) ?? null;
+      deno = name === 'deno' || name === 'bun';
       out.push({ text: t, required: t.includes('/'), base });
       if (t === 'cd' || t === 'pushd') {
         // Where a relative path points after a `cd` is known only when its folder is.
@@ -142,10 +144,10 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       continue;
     }
     if (interp) {
-      if (interp === 'deno' && t === 'run') continue;
-      if (NO_SCRIPT.has(t)) {
+      if (deno && t === 'run') continue;
+      // `sh -c '…'`, `node -e '…'`: the code is not parsed; the words after it are plain words.
+      if (interp.inline.has(t)) {
         interp = null;
-        inline = true;
         continue;
       }
       if (optionValue) {
@@ -153,7 +155,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
         out.push({ text: t, required: false, base });
         continue;
       }
-      if (TAKES_VALUE.has(t)) optionValue = true;
+      if (interp.value.has(t)) optionValue = true;
       if (t.startsWith('-')) continue;
       interp = null;
       out.push({ text: t, required: scriptLike(t), base });

@@ -124,7 +124,10 @@ describe('the files a command runs', () => {
     const p = project();
     const outside = path.join(dir(), 'o.sh');
     fs.writeFileSync(outside, 'x');
-    assert.deepEqual(files("sh -c './hooks/x.sh'", p), []);
+    assert.deepEqual(files("sh -c 'bash hooks/x.sh; ./hooks/lib.sh'", p), []);
+    // An option of one interpreter is not another's: bash -e still runs a script.
+    assert.deepEqual(files('bash -e hooks/x.sh', p), ['hooks/x.sh']);
+    assert.deepEqual(files('python3 -m hooks.check', p), []);
     assert.deepEqual(files('node $HOME/x.mjs', p), []);
     assert.deepEqual(files('node "$(dirname "$0")/hooks/x.sh"', p), []);
     assert.deepEqual(files('cat hooks/*.sh', p), []);
