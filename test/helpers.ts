@@ -4,14 +4,16 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { claudeSystem } from '../src/dialects/claude/system.js';
+import { geminiSystem } from '../src/dialects/gemini/system.js';
 import { mmSystem } from '../src/dialects/mm/system.js';
 import { spatialAgentSystem } from '../src/dialects/spatialagent/system.js';
-
-/** The workspace hooks of the dialects (not Gemini's) in a folder, as `hookline trust` finds them. */
-function findDialectHooks(dir: string, env: NodeJS.ProcessEnv) {
-  return [claudeSystem, mmSystem, spatialAgentSystem].flatMap((s) => s.workspaceHooks(dir, env));
-}
+import { keysToWrite } from '../src/trust/dialects.js';
 import { trustKeys } from '../src/trust/fingerprints.js';
+
+/** The workspace hooks of every hook system in a folder, as `hookline trust` finds them. */
+function findWorkspaceHooks(dir: string, env: NodeJS.ProcessEnv) {
+  return [geminiSystem, claudeSystem, mmSystem, spatialAgentSystem].flatMap((s) => s.workspaceHooks(dir, env));
+}
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -57,35 +59,33 @@ export function makeProject(opts: ProjectOptions = {}): Project {
   const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: systemFile };
   delete env.GEMINI_CLI_TRUST_WORKSPACE;
   delete env.GITHUB_SHA;
-  if (opts.trusted !== false) trustProject(dir, home, opts.project);
+  if (opts.trusted !== false) trustProject(dir, home);
   return { dir, home, env };
 }
 
 /**
- * Marks the folder trusted and every hook in `settings` fingerprinted, as `hookline trust` does,
- * with the dialect hooks (agent.yaml, .spatialagent/, .claude/) present in the folder.
+ * Marks the folder trusted and its workspace hooks fingerprinted with the library's own
+ * functions, as `hookline trust` does: the Gemini hooks of `.gemini/settings.json` (new key
+ * and `name:command` beside it) and the dialect hooks (agent.yaml, .spatialagent/, .claude/).
  */
-export function trustProject(dir: string, home: string, settings?: unknown): void {
+export function trustProject(dir: string, home: string): void {
   const real = fs.realpathSync(dir);
   fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [real]: 'TRUST_FOLDER' }));
-  const keys: string[] = [];
-  const hooks = (settings as { hooks?: Record<string, unknown> } | undefined)?.hooks;
-  if (hooks && typeof hooks === 'object') {
-    for (const defs of Object.values(hooks)) {
-      if (!Array.isArray(defs)) continue;
-      for (const d of defs) for (const h of (d as { hooks?: Array<{ name?: string; command?: string }> }).hooks ?? []) keys.push(`${h.name ?? ''}:${h.command ?? ''}`);
-    }
-  }
-  keys.push(...findDialectHooks(dir, { HOME: home }).map((h) => h.key));
+  const keys = findWorkspaceHooks(dir, homeEnv(home)).flatMap((h) => keysToWrite(h).write);
   fs.writeFileSync(path.join(home, '.gemini', 'trusted_hooks.json'), JSON.stringify({ [dir]: keys, [real]: keys }));
 }
 
+/** An environment whose home (Gemini's and Claude's) is `home`, with no system settings. */
+function homeEnv(home: string): NodeJS.ProcessEnv {
+  return { HOME: home, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json') };
+}
+
 /**
- * Fingerprints the dialect hooks now in a project folder, as `hookline trust` would: for tests
+ * Fingerprints the workspace hooks now in a project folder, as `hookline trust` would: for tests
  * that write agent.yaml, .spatialagent/ or .claude/ after trusting the project.
  */
 export function trustDialectHooks(dir: string, home: string): void {
-  trustKeys(dir, findDialectHooks(dir, { HOME: home }).map((h) => h.key), { GEMINI_CLI_HOME: home });
+  trustKeys(dir, findWorkspaceHooks(dir, homeEnv(home)).flatMap((h) => keysToWrite(h).write), { GEMINI_CLI_HOME: home });
 }
 
 /** A command hook entry for settings. */

@@ -23,7 +23,7 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
     source: h.source,
     file: h.file,
     enabled: true,
-    trusted: !held.has(h.key),
+    trusted: !held.has(h.id),
   }));
   const hooks = [...listGeminiHooks(ctx), ...dialect];
   if (opts.json) {

@@ -3,8 +3,8 @@ import { loadContext } from '../engine/index.js';
 import { findWorkspaceHooks } from '../dialects/registry.js';
 import { writeTrustedFolder } from '../trust/folders.js';
 import { trustedKeys, trustKeys } from '../trust/fingerprints.js';
-import { describeDialectHook } from '../trust/dialects.js';
-import { resolveDir, UsageError } from './io.js';
+import { describeDialectHook, isDialectHookTrusted, keysToWrite } from '../trust/dialects.js';
+import { resolveDir, UsageError, warn } from './io.js';
 
 /** `hookline trust [DIR]`: trusts the folder and every workspace hook of every hook system in it. */
 export async function trust(dirArg: string | undefined, opts: { check?: boolean }): Promise<number> {
@@ -12,7 +12,9 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   const ctx = loadContext({ cwd: dir });
   const hooks = await findWorkspaceHooks(dir);
   const known = trustedKeys(dir);
-  const lines = hooks.filter((h) => !known.has(h.key)).map((h) => `  - ${h.source === 'gemini' ? `${h.name} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.command ?? ''}` : describeDialectHook(h, dir)}`);
+  const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
+  const lines = pending.map((h) => `  - ${describeDialectHook(h, dir)}`);
+  const unkeyed = pending.filter((h) => !h.key).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.check) {
     process.stdout.write(`${dir}: folder ${trusted ? 'trusted' : 'not trusted'}\n`);
@@ -21,11 +23,14 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   }
   try {
     writeTrustedFolder(dir, 'TRUST_FOLDER');
-    trustKeys(dir, hooks.map((h) => h.key));
+    // Old keys of these hooks are rewritten in the new form (Gemini CLI's own keys are kept).
+    const keys = hooks.map(keysToWrite);
+    trustKeys(dir, keys.flatMap((k) => k.write), process.env, new Set(keys.flatMap((k) => k.drop)));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   process.stdout.write(`trusted folder ${path.resolve(dir)}\n`);
-  process.stdout.write(lines.length ? `trusted ${lines.length} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
-  return 0;
+  process.stdout.write(lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
+  if (unkeyed) warn(`${unkeyed} hook(s) not trusted: a file they run is missing or unreadable (marked above); they stay held back`);
+  return unkeyed ? 1 : 0;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseJsonc } from './jsonc.js';
 import { validateLayer, type LayerResult } from './validate.js';
 import { extensionsDir, projectSettingsPath, samePath, systemSettingsPath, trustedFoldersPath, trustedHooksPath, userSettingsPath, type Env } from './paths.js';
-import type { HookEntry, Source } from './schema.js';
+import { displayName, type HookEntry, type Source } from './schema.js';
 import type { ConfigProblem } from './problems.js';
 
 export interface SettingsFile {
@@ -21,17 +21,36 @@ export interface RedactionSettings {
   blocked: string[];
 }
 
+/** What one settings layer says about turning hooks on and off. */
+export interface LayerSwitches {
+  /** `hooksConfig.enabled`, when the layer sets it. */
+  enabled?: boolean;
+  /** `hooksConfig.disabled` (and the older `hooks.disabled`). */
+  disabled: string[];
+}
+
 export interface LoadedConfig {
   projectDir: string;
   files: SettingsFile[];
-  /** Every hook from settings, in source priority order, with `enabled` already applied. */
+  /**
+   * Every hook from settings, in source priority order, with `enabled` applied (see
+   * applyEnablement; as loaded, the workspace's switches are not applied).
+   */
   entries: HookEntry[];
   problems: ConfigProblem[];
+  /** The names disabled, by the layers that count. */
   disabled: string[];
-  /** `hooksConfig.enabled: false` turns every settings hook off. */
+  /** False when `hooksConfig.enabled: false` turns every settings hook off. */
   hooksEnabled: boolean;
+  /** Each layer's switches, as written (extensions count with the user's). */
+  switches: { system: LayerSwitches; user: LayerSwitches; project: LayerSwitches };
   folderTrustEnabled: boolean;
+  /** The redaction in force (a trusted workspace's `blocked` names added; see applyEnablement). */
   redaction: RedactionSettings;
+  /** The redaction of the system and user settings, before any workspace addition. */
+  userRedaction: RedactionSettings;
+  /** The workspace's `security.environmentVariableRedaction.blocked`, as written. */
+  projectRedactionBlocked: string[];
   /** Change stamps of trustedFolders.json and trusted_hooks.json: trusting elsewhere reloads too. */
   trustStamp: string;
 }
@@ -112,7 +131,7 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const problems: ConfigProblem[] = [];
   const entries: HookEntry[] = [];
   const layers: Partial<Record<Source, LayerResult>> = {};
-  const disabled = new Set<string>();
+  const switches: LoadedConfig['switches'] = { system: { disabled: [] }, user: { disabled: [] }, project: { disabled: [] } };
   for (const { file, source, extension } of settingsFiles(opts)) {
     const r = readLayer(file, source, extension);
     files.push(r.info);
@@ -120,25 +139,60 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
     if (!r.layer) continue;
     if (source !== 'extensions') layers[source] = r.layer;
     entries.push(...r.layer.entries);
-    for (const d of r.layer.disabled) disabled.add(d);
+    // An extension is installed by the user: its switches count as the user's.
+    const own = switches[source === 'extensions' || source === 'runtime' ? 'user' : source];
+    own.disabled.push(...r.layer.disabled.filter((d) => !own.disabled.includes(d)));
   }
   const sys = layers.system?.settings;
   const usr = layers.user?.settings;
   const prj = layers.project?.settings;
+  switches.system.enabled = sys?.hooksConfig?.enabled;
+  switches.user.enabled = usr?.hooksConfig?.enabled;
+  switches.project.enabled = prj?.hooksConfig?.enabled;
   // Security settings come from the user and system layers only: a project must not be able to
   // turn off the gates that protect the user from that project.
   const folderTrustEnabled = sys?.security?.folderTrust?.enabled ?? usr?.security?.folderTrust?.enabled ?? true;
   const red = [sys, usr].map((s) => s?.security?.environmentVariableRedaction);
-  const redaction: RedactionSettings = {
+  const userRedaction: RedactionSettings = {
     enabled: red[0]?.enabled ?? red[1]?.enabled ?? true,
     allowed: [...new Set([...(red[0]?.allowed ?? []), ...(red[1]?.allowed ?? [])])],
-    blocked: [
-      ...new Set([...(red[0]?.blocked ?? []), ...(red[1]?.blocked ?? []), ...(prj?.security?.environmentVariableRedaction?.blocked ?? [])]),
-    ],
+    blocked: [...new Set([...(red[0]?.blocked ?? []), ...(red[1]?.blocked ?? [])])],
   };
-  const hooksEnabled = sys?.hooksConfig?.enabled ?? prj?.hooksConfig?.enabled ?? usr?.hooksConfig?.enabled ?? true;
-  for (const e of entries) e.enabled = hooksEnabled && !disabled.has(e.hook.type === 'command' ? e.hook.name || e.hook.command : e.hook.name);
-  return { projectDir: opts.projectDir, files, entries, problems, disabled: [...disabled], hooksEnabled, folderTrustEnabled, redaction, trustStamp };
+  const loaded: LoadedConfig = {
+    projectDir: opts.projectDir,
+    files,
+    entries,
+    problems,
+    disabled: [],
+    hooksEnabled: true,
+    switches,
+    folderTrustEnabled,
+    redaction: userRedaction,
+    userRedaction,
+    projectRedactionBlocked: [...(prj?.security?.environmentVariableRedaction?.blocked ?? [])],
+    trustStamp,
+  };
+  // Until the caller knows the folder is trusted, the workspace's settings change nothing.
+  return applyEnablement(loaded, { workspaceTrusted: false });
+}
+
+/**
+ * Decides, without reading anything, which hooks are enabled and which redaction is in force.
+ * System and user settings decide (`hooksConfig.enabled` of the system layer, else the user's;
+ * every name either disables). An untrusted workspace changes nothing at all. A trusted one may
+ * only take away: `hooksConfig.enabled: false` and its `disabled` names turn hooks off, its
+ * `enabled: true` never turns on what the user or system turned off, and its redaction
+ * `blocked` names are added.
+ */
+export function applyEnablement(config: LoadedConfig, opts: { workspaceTrusted: boolean }): LoadedConfig {
+  const { system, user, project } = config.switches;
+  const ws = opts.workspaceTrusted;
+  const hooksEnabled = (system.enabled ?? user.enabled ?? true) && !(ws && project.enabled === false);
+  const disabled = [...new Set([...system.disabled, ...user.disabled, ...(ws ? project.disabled : [])])];
+  const off = new Set(disabled);
+  const entries = config.entries.map((e) => ({ ...e, enabled: hooksEnabled && !off.has(displayName(e.hook)) }));
+  const redaction = { ...config.userRedaction, blocked: [...new Set([...config.userRedaction.blocked, ...(ws ? config.projectRedactionBlocked : [])])] };
+  return { ...config, entries, disabled, hooksEnabled, redaction };
 }
 
 /** True when any settings file changed since `config` was loaded. */

@@ -97,7 +97,7 @@ export function displayName(hook: HookSpec): string {
   return hook.name;
 }
 
-/** Identity used for dedupe and fingerprints: `name:command`. */
+/** Identity used for dedupe, and the `name:command` key Gemini CLI looks up in trusted_hooks.json. */
 export function hookKey(hook: HookSpec): string {
   return `${hook.name ?? ''}:${hook.type === 'command' ? hook.command : ''}`;
 }

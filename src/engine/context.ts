@@ -4,17 +4,21 @@
  * environment. Loading reads files and writes nothing.
  */
 import path from 'node:path';
-import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { applyEnablement, loadConfig, type LoadedConfig } from '../config/load.js';
 import type { Env } from '../config/paths.js';
-import { hookKey, type HookEntry } from '../config/schema.js';
+import type { HookEntry } from '../config/schema.js';
 import { sanitizeEnv } from '../run/env.js';
+import { checkHooks, geminiFingerprint } from '../trust/fingerprints.js';
 import { folderTrust, type FolderTrust } from '../trust/folders.js';
-import { gate, knownKeys, type HoldReason } from '../trust/gate.js';
+import { gate, type HoldReason } from '../trust/gate.js';
+import { filesStamp } from '../trust/scripts.js';
 
 /** A hook that is configured but will not run here, and why. */
 export interface HeldHook {
   entry: HookEntry;
   reason: HoldReason;
+  /** Why the hook cannot be trusted as it is (a file its command runs is missing or unreadable). */
+  problem?: string;
 }
 
 export interface ContextOptions {
@@ -30,6 +34,7 @@ export interface HookContext {
   cwd: string;
   projectDir: string;
   env: NodeJS.ProcessEnv;
+  /** The configuration, with what the workspace may change applied only in a trusted folder. */
   config: LoadedConfig;
   trust: FolderTrust;
   /** Settings hooks that may run (user, system, extensions, and trusted workspace hooks). */
@@ -37,6 +42,10 @@ export interface HookContext {
   held: HeldHook[];
   /** New or changed workspace hooks that run because trust is assumed: reported and recorded on first fire. */
   unrecorded: HookEntry[];
+  /** Hooks trusted only by an old key: recorded in the new form on first fire in a trusted folder. */
+  legacy: HookEntry[];
+  /** The project files trusted hooks run, and their stamp: editing one is a configuration change. */
+  scripts: { files: string[]; stamp: string };
   /** The environment every command hook starts from (secrets removed). */
   baseEnv: Record<string, string>;
 }
@@ -47,10 +56,14 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
   const cwd = path.resolve(opts.cwd ?? process.cwd());
   const projectDir = path.resolve(opts.projectDir ?? cwd);
   const env = opts.env ?? process.env;
-  const config = loadConfig({ projectDir, env });
-  const trust = folderTrust(projectDir, config.folderTrustEnabled, env as Env);
-  const known = trust === 'untrusted' ? new Set<string>() : knownKeys(projectDir, env as Env);
-  const g = gate(config.entries, { trust, known, isWorkspace, keyOf: (e) => hookKey(e.hook) });
+  const loaded = loadConfig({ projectDir, env });
+  const trust = folderTrust(projectDir, loaded.folderTrustEnabled, env as Env);
+  // An untrusted workspace's settings change nothing: not the user's hooks, not the redaction.
+  const config = applyEnablement(loaded, { workspaceTrusted: trust !== 'untrusted' });
+  const check = trust === 'untrusted' ? undefined : checkHooks(projectDir, config.entries, env as Env);
+  const untrusted = new Set(check?.untrusted ?? []);
+  const g = gate(config.entries, { trust, isWorkspace, isTrusted: (e) => !untrusted.has(e), canRecord: (e) => !check?.problems.has(e) });
+  const files = check?.files ?? [];
   return {
     cwd,
     projectDir,
@@ -58,13 +71,19 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
     config,
     trust,
     runnable: g.run,
-    held: g.held.map((h) => ({ entry: h.item, reason: h.reason })),
+    held: g.held.map((h) => ({ entry: h.item, reason: h.reason, ...(check?.problems.has(h.item) ? { problem: check.problems.get(h.item) } : {}) })),
     unrecorded: g.unrecorded,
+    legacy: check?.legacy ?? [],
+    scripts: { files, stamp: filesStamp(files) },
     baseEnv: sanitizeEnv(env, config.redaction),
   };
 }
 
-/** The keys to record for hooks that ran under assumed trust. */
-export function unrecordedKeys(ctx: HookContext): string[] {
-  return ctx.unrecorded.filter((e) => e.hook.type === 'command').map((e) => hookKey(e.hook));
+/** The keys to record when hooks first run: new hooks under assumed trust, old keys rewritten in a trusted folder. */
+export function keysToRecord(ctx: HookContext): string[] {
+  const hooks = ctx.trust === 'trusted' ? ctx.legacy : [...ctx.unrecorded, ...ctx.legacy];
+  return hooks.flatMap((e) => {
+    const fp = geminiFingerprint(e, ctx.projectDir);
+    return fp.key ? [fp.key, ...(fp.legacy ? [fp.legacy] : [])] : [];
+  });
 }

@@ -18,7 +18,8 @@ import type { PersistentProcess } from '../run/persistent.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { recordKeys } from '../trust/gate.js';
 import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
-import { loadContext, unrecordedKeys, type HeldHook, type HookContext } from './context.js';
+import { keysToRecord, loadContext, type HeldHook, type HookContext } from './context.js';
+import { filesStamp } from '../trust/scripts.js';
 import { firePlan, type FireResult } from './fire.js';
 import { plansDir, runHook, type HookRun } from './run-hook.js';
 
@@ -184,7 +185,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       const now = this.checkEvery ? Date.now() : 0;
       if (!this.checkEvery || now - this.lastCheck >= this.checkEvery) {
         this.lastCheck = now;
-        if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env })) this.reload();
+        const scripts = this.ctx.scripts;
+        if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env }) || filesStamp(scripts.files) !== scripts.stamp) this.reload();
       }
     }
     return this.planner.plan(event, matchValue(event, fields));
@@ -229,16 +231,17 @@ export class HookEngine extends EventEmitter<EngineEvents> {
 
   /**
    * Under assumed trust, new or changed workspace hooks run with a warning and are recorded, as
-   * Gemini CLI does; done once per load, when hooks are about to run (never by listing).
+   * Gemini CLI does; hooks trusted by an old key are recorded in the new form. Done once per
+   * load, when hooks are about to run (never by loading or listing).
    */
   private recordNewHooks(): void {
     if (this.recorded) return;
     this.recorded = true;
-    const keys = unrecordedKeys(this.ctx);
-    if (!keys.length) return;
-    const names = this.ctx.unrecorded.map((e) => `  - ${displayName(e.hook)}`).join('\n');
-    this.warn(`new or changed workspace hooks in ${this.projectDir} (they will run):\n${names}`);
-    recordKeys(this.projectDir, keys, this.env as Env);
+    if (this.ctx.unrecorded.length) {
+      const names = this.ctx.unrecorded.map((e) => `  - ${displayName(e.hook)}`).join('\n');
+      this.warn(`new or changed workspace hooks in ${this.projectDir} (they will run):\n${names}`);
+    }
+    recordKeys(this.projectDir, keysToRecord(this.ctx), this.env as Env);
   }
 
   private warn(message: string): void {

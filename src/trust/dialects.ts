@@ -1,14 +1,15 @@
 /**
  * Trust for the workspace hooks of the other dialects (a project's agent.yaml,
  * .spatialagent/settings.json, .claude/settings*.json). They are fingerprinted like Gemini
- * project hooks, in the same trusted_hooks.json list, under keys with a dialect prefix
- * (`mm:…`, `spatialagent:…`, `claude:…`) that Gemini CLI, which looks up only its own
- * `name:command` keys, never matches.
+ * project hooks (keys.ts), in the same trusted_hooks.json list, under `v2:<dialect>:…` keys
+ * that Gemini CLI, which looks up only its own `name:command` keys, never matches.
  */
 import path from 'node:path';
 import type { Env } from '../config/paths.js';
 import type { FolderTrust } from './folders.js';
-import { gate, knownKeys, recordKeys } from './gate.js';
+import { trustedKeys } from './fingerprints.js';
+import { gate, recordKeys } from './gate.js';
+import { isTrusted, trustedByLegacy } from './keys.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude';
 
@@ -25,19 +26,42 @@ export interface DialectHook {
   file: string;
   /** Where it is in the file, e.g. `hooks.preToolCall[0]`. */
   path: string;
-  /** Its fingerprint in trusted_hooks.json. */
-  key: string;
+  /** Which hook it is in its configuration (`<file>#<path>`): what `held` holds. */
+  id: string;
+  /** Its fingerprint in trusted_hooks.json; absent when it cannot be computed (held back, see `problem`). */
+  key?: string;
+  /** Why it has no fingerprint: a file its command runs is missing or unreadable. */
+  problem?: string;
+  /** The key older versions wrote (`mm:<event>:<command>`…), still read until the project has new keys. */
+  legacy?: string;
+  /** Real paths of the project files its command runs, whose content the key covers. */
+  files: string[];
+  /** Keys written beside `key` for another agent that reads the same file (Gemini CLI's `name:command`). */
+  alsoWrite?: string[];
 }
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
 export function describeDialectHook(h: DialectHook, projectDir: string): string {
-  return `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}`;
+  return `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`;
+}
+
+/** Whether a dialect hook's fingerprint is in `known` (or an old key that still counts). */
+export function isDialectHookTrusted(h: DialectHook, known: ReadonlySet<string>): boolean {
+  return isTrusted(h.source, h, known);
+}
+
+/** The keys `hookline trust` writes for a hook, and the old key it replaces (when only Hookline reads it). */
+export function keysToWrite(h: DialectHook): { write: string[]; drop: string[] } {
+  if (!h.key) return { write: [], drop: [] };
+  return { write: [h.key, ...(h.alsoWrite ?? [])], drop: h.legacy && !h.alsoWrite?.includes(h.legacy) ? [h.legacy] : [] };
 }
 
 /**
- * The fingerprints of the workspace hooks that must not run, through the one trust gate
- * (gate.ts): in an untrusted folder none runs; in a folder the user trusted a new or changed
- * hook is held back until `hookline trust`; when trust is assumed it runs, reported and recorded.
+ * The ids of the workspace hooks that must not run, through the one trust gate (gate.ts): in an
+ * untrusted folder none runs; in a folder the user trusted a new or changed hook is held back
+ * until `hookline trust`; when trust is assumed it runs, reported and recorded. A hook that
+ * cannot be fingerprinted is held back whatever the trust. With `record: false` (listing),
+ * nothing is written.
  */
 export function heldDialectHooks(
   projectDir: string,
@@ -47,16 +71,23 @@ export function heldDialectHooks(
   opts: { record?: boolean } = {},
 ): { held: Set<string>; warning?: string } {
   if (!hooks.length) return { held: new Set() };
-  const known = trust === 'untrusted' ? new Set<string>() : knownKeys(projectDir, env);
-  const g = gate(hooks, { trust, known, isWorkspace: () => true, keyOf: (h) => h.key });
-  const held = new Set(g.held.map((h) => h.item.key));
+  const known = trust === 'untrusted' ? new Set<string>() : trustedKeys(projectDir, env);
+  const g = gate(hooks, { trust, isWorkspace: () => true, isTrusted: (h) => isDialectHookTrusted(h, known), canRecord: (h) => Boolean(h.key) });
+  const held = new Set(g.held.map((h) => h.item.id));
+  const record = opts.record !== false;
   const list = (hs: readonly DialectHook[]) => hs.map((h) => `  - ${describeDialectHook(h, projectDir)}`).join('\n');
   if (trust === 'untrusted') {
     const files = [...new Set(hooks.map((h) => path.relative(projectDir, h.file) || h.file))].join(', ');
     return { held, warning: `${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}` };
   }
-  if (g.held.length) return { held, warning: `new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(projectDir)}):\n${list(g.held.map((h) => h.item))}` };
-  if (!g.unrecorded.length || opts.record === false) return { held };
-  recordKeys(projectDir, g.unrecorded.map((h) => h.key), env);
-  return { held, warning: `new or changed dialect workspace hooks in ${projectDir} (they will run):\n${list(g.unrecorded)}` };
+  // Hooks trusted by an old key are pinned in the new form: a later change to what they run holds them back.
+  const migrate = hooks.filter((h) => trustedByLegacy(h.source, h, known));
+  if (record && trust === 'trusted' && migrate.length) recordKeys(projectDir, migrate.map((h) => h.key!), env, new Set(migrate.map((h) => h.legacy!)));
+  const warnings: string[] = [];
+  if (g.held.length) warnings.push(`new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(projectDir)}):\n${list(g.held.map((h) => h.item))}`);
+  if (g.unrecorded.length) {
+    if (record) recordKeys(projectDir, g.unrecorded.map((h) => h.key!), env);
+    warnings.push(`new or changed dialect workspace hooks in ${projectDir} (they will run):\n${list(g.unrecorded)}`);
+  }
+  return warnings.length ? { held, warning: warnings.join('\n') } : { held };
 }

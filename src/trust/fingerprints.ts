@@ -3,10 +3,11 @@ import { trustedHooksPath, type Env } from '../config/paths.js';
 import { readTrustFile } from './store.js';
 import { writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/schema.js';
+import { fingerprintHook, isTrusted, trustedByLegacy, type HookFingerprint } from './keys.js';
 
 type TrustedHooks = Record<string, string[]>;
 
-/** `~/.gemini/trusted_hooks.json`: `{ "<projectRoot>": ["name:command", ...] }`. */
+/** `~/.gemini/trusted_hooks.json`: `{ "<projectRoot>": ["v2:gemini:…", "name:command", ...] }`. */
 function read(env: Env, strict: boolean): TrustedHooks {
   const out: TrustedHooks = {};
   for (const [k, v] of Object.entries(readTrustFile(trustedHooksPath(env), strict))) if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
@@ -33,37 +34,91 @@ export function trustedKeys(projectRoot: string, env: Env = process.env): Set<st
   return new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
 }
 
-/** Workspace hooks whose `name:command` is not trusted yet (new, or changed since trusted). */
-export function untrustedHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): HookEntry[] {
-  const keys = trustedKeys(projectRoot, env);
-  return entries.filter((e) => e.source === 'project' && e.hook.type === 'command' && !keys.has(hookKey(e.hook)));
+const isProjectCommand = (e: HookEntry) => e.source === 'project' && e.hook.type === 'command';
+
+/**
+ * A Gemini project hook's fingerprint: event, matcher, `sequential` and every field of the hook
+ * but its description (so a new field counts too), with the project files its command runs.
+ * `$GEMINI_PROJECT_DIR`, `$CLAUDE_PROJECT_DIR` and the hook's own `env` are known in advance.
+ */
+export function geminiFingerprint(entry: HookEntry, projectDir: string): HookFingerprint {
+  if (entry.hook.type !== 'command') return { files: [], problem: 'not a command hook' };
+  const { description: _description, ...hook } = entry.hook;
+  const fields = { event: entry.event, matcher: entry.matcher ?? null, sequential: entry.sequential === true, hook };
+  const vars = { ...hook.env, GEMINI_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir };
+  return fingerprintHook('gemini', fields, hook.command, { projectDir, vars }, hookKey(entry.hook));
 }
 
-/** Records the workspace hooks of a project as trusted; returns the keys added. */
-export function trustHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): string[] {
-  return trustKeys(
-    projectRoot,
-    entries.filter((e) => e.source === 'project' && e.hook.type === 'command').map((e) => hookKey(e.hook)),
-    env,
-  );
+/** What trust makes of a project's Gemini hooks. */
+export interface HookCheck {
+  /** New or changed hooks, and hooks that cannot be fingerprinted. */
+  untrusted: HookEntry[];
+  /** Why a hook cannot be fingerprinted (a referenced file is missing or unreadable). */
+  problems: Map<HookEntry, string>;
+  /** Files whose content trusted hooks depend on: a change to one must be checked again. */
+  files: string[];
+  /** Hooks trusted only by an old `name:command` key (to be recorded in the new form when they run). */
+  legacy: HookEntry[];
+}
+
+/** Checks a project's hooks against trusted_hooks.json. Reads only. */
+export function checkHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): HookCheck {
+  const known = trustedKeys(projectRoot, env);
+  const out: HookCheck = { untrusted: [], problems: new Map(), files: [], legacy: [] };
+  for (const e of entries.filter(isProjectCommand)) {
+    const fp = geminiFingerprint(e, projectRoot);
+    out.files.push(...fp.files);
+    if (fp.problem) out.problems.set(e, fp.problem);
+    if (!isTrusted('gemini', fp, known)) out.untrusted.push(e);
+    else if (trustedByLegacy('gemini', fp, known)) out.legacy.push(e);
+  }
+  return out;
+}
+
+/** Workspace hooks not trusted yet (new, changed since trusted, or a referenced file missing). */
+export function untrustedHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): HookEntry[] {
+  return checkHooks(projectRoot, entries, env).untrusted;
 }
 
 /**
- * Records fingerprints for a project (Gemini's `name:command`, or a dialect's prefixed keys);
- * returns the keys added. Throws rather than overwrite a trusted_hooks.json it cannot read (it
- * holds every other project's fingerprints).
+ * Records the workspace hooks of a project as trusted; returns the keys added. Each gets its new
+ * key and, beside it, the `name:command` key Gemini CLI looks up (so it does not warn again). A
+ * hook that cannot be fingerprinted is not recorded (see checkHooks' problems).
  */
-export function trustKeys(projectRoot: string, newKeys: readonly string[], env: Env = process.env): string[] {
+export function trustHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): string[] {
+  const keys = entries.filter(isProjectCommand).flatMap((e) => {
+    const fp = geminiFingerprint(e, projectRoot);
+    return fp.key ? [fp.key, fp.legacy!] : [];
+  });
+  return trustKeys(projectRoot, keys, env);
+}
+
+/**
+ * Records fingerprints for a project; returns the keys added. `drop` removes the project's
+ * keys it matches first (old keys rewritten in the new form). Throws rather than overwrite a
+ * trusted_hooks.json it cannot read (it holds every other project's fingerprints).
+ */
+export function trustKeys(projectRoot: string, newKeys: readonly string[], env: Env = process.env, drop?: ReadonlySet<string>): string[] {
   const all = read(env, true);
   const known = new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
-  const keys = new Set(all[projectRoot] ?? []);
+  const before = all[projectRoot] ?? [];
+  const keys = new Set(drop ? before.filter((k) => !drop.has(k)) : before);
   const added: string[] = [];
   for (const k of newKeys) {
     if (!known.has(k)) added.push(k);
     keys.add(k);
   }
-  if (!added.length && all[projectRoot]) return added;
-  all[projectRoot] = [...keys];
+  let dropped = false;
+  if (drop) {
+    for (const r of rootsOf(projectRoot)) {
+      if (r === projectRoot || !all[r]?.some((k) => drop.has(k))) continue;
+      all[r] = all[r].filter((k) => !drop.has(k));
+      dropped = true;
+    }
+  }
+  const next = [...keys];
+  if (all[projectRoot] && !dropped && next.length === before.length && next.every((k, i) => k === before[i])) return added;
+  all[projectRoot] = next;
   writeFileAtomic(trustedHooksPath(env), JSON.stringify(all, null, 2) + '\n');
   return added;
 }

@@ -6,11 +6,12 @@
  * - untrusted folder: every workspace hook is held back (`untrusted-folder`);
  * - folder trusted by the user (trustedFolders.json): a new or changed hook is held back
  *   (`untrusted-hook`) until `hookline trust`;
- * - trust assumed (GEMINI_CLI_TRUST_WORKSPACE=true, folder trust off): everything runs, and the
- *   new or changed hooks are reported and recorded, as Gemini CLI does.
+ * - trust assumed (GEMINI_CLI_TRUST_WORKSPACE=true, folder trust off): new or changed hooks run,
+ *   reported and recorded, as Gemini CLI does — except a hook that cannot be fingerprinted (a
+ *   file its command runs is missing or unreadable), which is held back whatever the trust.
  */
 import type { Env } from '../config/paths.js';
-import { trustedKeys, trustKeys } from './fingerprints.js';
+import { trustKeys } from './fingerprints.js';
 import type { FolderTrust } from './folders.js';
 
 export type HoldReason = 'untrusted-folder' | 'untrusted-hook';
@@ -25,10 +26,11 @@ export interface Gated<T> {
 
 export interface GateOptions<T> {
   trust: FolderTrust;
-  /** Fingerprints already trusted for the project. */
-  known: ReadonlySet<string>;
   isWorkspace(item: T): boolean;
-  keyOf(item: T): string;
+  /** The hook's fingerprint is trusted for the project. */
+  isTrusted(item: T): boolean;
+  /** The hook has a fingerprint that could be recorded. */
+  canRecord(item: T): boolean;
 }
 
 export function gate<T>(items: readonly T[], opts: GateOptions<T>): Gated<T> {
@@ -36,8 +38,8 @@ export function gate<T>(items: readonly T[], opts: GateOptions<T>): Gated<T> {
   for (const item of items) {
     if (!opts.isWorkspace(item)) out.run.push(item);
     else if (opts.trust === 'untrusted') out.held.push({ item, reason: 'untrusted-folder' });
-    else if (opts.known.has(opts.keyOf(item))) out.run.push(item);
-    else if (opts.trust === 'trusted') out.held.push({ item, reason: 'untrusted-hook' });
+    else if (opts.isTrusted(item)) out.run.push(item);
+    else if (opts.trust === 'trusted' || !opts.canRecord(item)) out.held.push({ item, reason: 'untrusted-hook' });
     else {
       out.run.push(item);
       out.unrecorded.push(item);
@@ -46,19 +48,15 @@ export function gate<T>(items: readonly T[], opts: GateOptions<T>): Gated<T> {
   return out;
 }
 
-/** The fingerprints trusted for a project (read once per gate). */
-export function knownKeys(projectDir: string, env: Env): Set<string> {
-  return trustedKeys(projectDir, env);
-}
-
 /**
- * Records fingerprints of hooks that ran under assumed trust. Best effort: a read-only home must
- * not stop the hooks. Returns false when nothing could be written.
+ * Records fingerprints of hooks that ran under assumed trust (or old keys rewritten in the new
+ * form). Best effort: a read-only home must not stop the hooks. Returns false when nothing could
+ * be written.
  */
-export function recordKeys(projectDir: string, keys: readonly string[], env: Env): boolean {
+export function recordKeys(projectDir: string, keys: readonly string[], env: Env, drop?: ReadonlySet<string>): boolean {
   if (!keys.length) return true;
   try {
-    trustKeys(projectDir, keys, env);
+    trustKeys(projectDir, keys, env, drop);
     return true;
   } catch {
     return false;

@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeProject, runCli, type Project } from '../helpers.js';
+import { claudeSystem } from '../../src/dialects/claude/system.js';
+import { mmSystem } from '../../src/dialects/mm/system.js';
+import { spatialAgentSystem } from '../../src/dialects/spatialagent/system.js';
 
 /** Quotes a word for sh. */
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -20,8 +23,6 @@ interface DialectCase {
   /** Event and input for `hookline fire --dialect`. */
   event: string;
   input: string;
-  /** The key recorded in trusted_hooks.json. */
-  key: (command: string) => string;
   /** The option naming a configuration file explicitly. */
   configFlag: string;
 }
@@ -33,7 +34,6 @@ const CASES: DialectCase[] = [
     write: (cs) => `hooks:\n  preGeneration:\n${cs.map((c) => `    - command: ${JSON.stringify(c)}\n`).join('')}`,
     event: 'preGeneration',
     input: '{"prompt": "hi"}',
-    key: (c) => `mm:preGeneration:${c}`,
     configFlag: '--config',
   },
   {
@@ -42,7 +42,6 @@ const CASES: DialectCase[] = [
     write: (cs) => JSON.stringify({ hooks: { Start: cs.map((command) => ({ type: 'bash', command })) } }),
     event: 'Start',
     input: '{"QUERY": "hi"}',
-    key: (c) => `spatialagent:Start:bash:${c}`,
     configFlag: '--config',
   },
   {
@@ -51,7 +50,6 @@ const CASES: DialectCase[] = [
     write: (cs) => JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: cs.map((command) => ({ type: 'command', command })) }] } }),
     event: 'UserPromptSubmit',
     input: '{"prompt": "hi"}',
-    key: (c) => `claude:UserPromptSubmit:${c}`,
     configFlag: '--config',
   },
 ];
@@ -89,6 +87,10 @@ function project(): TrustProject {
   };
 }
 
+/** The key `hookline trust` records for the workspace hook running `command`, from the library. */
+const keyOf = (p: TrustProject, command: string) =>
+  [claudeSystem, mmSystem, spatialAgentSystem].flatMap((s) => s.workspaceHooks(p.dir, p.env)).find((h) => h.command === command)?.key;
+
 const fire = (p: TrustProject, c: DialectCase, env = p.env, extra: string[] = []) =>
   runCli(['fire', c.event, '--dialect', c.dialect, '--cwd', p.dir, ...extra, '--input', '-'], { env, input: c.input });
 
@@ -102,12 +104,12 @@ for (const c of CASES) {
       let t = await runCli(['trust', p.dir], { env: p.env });
       assert.equal(t.code, 0, t.stderr);
       assert.equal(t.stdout, `trusted folder ${p.dir}\ntrusted 2 new or changed hook(s):\n  - ${c.file} (${c.event}): ${p.mark('one')}\n  - ${c.file} (${c.event}): ${p.mark('other')}\n`);
-      assert.deepEqual(p.trustedKeys(), [c.key(p.mark('one')), c.key(p.mark('other'))]);
+      assert.deepEqual(p.trustedKeys(), [keyOf(p, p.mark('one')), keyOf(p, p.mark('other'))]);
 
       let r = await fire(p, c);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stderr, '');
-      // Claude Code runs matching hooks in parallel: no order.
+      // Claude Code hooks run in parallel: their order is not fixed.
       assert.deepEqual(p.ran().sort(), ['one', 'other']);
 
       // A pull changes one command: it does not run, the file's other hook does.
@@ -138,7 +140,7 @@ for (const c of CASES) {
       assert.deepEqual(p.ran(), ['new']);
       assert.match(r.stderr, /new or changed dialect workspace hooks in .* \(they will run\):\n {2}- /);
       assert.ok(r.stderr.includes(p.mark('new')), r.stderr);
-      assert.deepEqual(p.trustedKeys(), [c.key(p.mark('new'))]);
+      assert.deepEqual(p.trustedKeys(), [keyOf(p, p.mark('new'))]);
       // Recorded: in the folder trusted by hand it now runs without a word.
       const again = await fire(p, c);
       assert.equal(again.stderr, '');
@@ -153,7 +155,7 @@ for (const c of CASES) {
       const r = await fire(p, c);
       assert.deepEqual(p.ran(), ['new']);
       assert.match(r.stderr, /\(they will run\)/);
-      assert.deepEqual(p.trustedKeys(), [c.key(p.mark('new'))]);
+      assert.deepEqual(p.trustedKeys(), [keyOf(p, p.mark('new'))]);
     });
 
     test(`a file named with ${c.configFlag} is the user's own: never held back`, async () => {
@@ -225,7 +227,7 @@ describe('hookline agent', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(p.ran().includes('mm-changed'));
     assert.match(r.stderr, /new or changed dialect workspace hooks in .* \(they will run\):\n {2}- agent\.yaml \(preGeneration\): /);
-    assert.ok(p.trustedKeys().includes(`mm:preGeneration:${p.mark('mm-changed')}`));
+    assert.ok(p.trustedKeys().includes(keyOf(p, p.mark('mm-changed'))!));
   });
 
   test('--mm-config and $MM_CONFIG name the user\'s own file: not held back', async () => {

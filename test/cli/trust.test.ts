@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers.js';
-import { projectWith, mark, write, type MarkProject } from '../config/util.js';
+import { projectWith, mark, write, expectedKeys, type MarkProject } from '../config/util.js';
 import { parseJsonc } from '../../src/config/jsonc.js';
 
 /** An untrusted project with two workspace hooks writing to a marker of their own. */
@@ -38,7 +38,9 @@ describe('hookline trust', () => {
       `trusted folder ${p.dir}\ntrusted 2 new or changed hook(s):\n  - guard (BeforeTool run_shell): ${guard}\n  - lint (BeforeTool run_shell): ${mark(p.ws, 'lint').command}\n`,
     );
     assert.deepEqual(readJson(path.join(p.home, '.gemini', 'trustedFolders.json')), { [fs.realpathSync(p.dir)]: 'TRUST_FOLDER' });
-    assert.deepEqual(readJson(path.join(p.home, '.gemini', 'trusted_hooks.json'))[p.dir], [`guard:${guard}`, `lint:${mark(p.ws, 'lint').command}`]);
+    const recorded = readJson(path.join(p.home, '.gemini', 'trusted_hooks.json'))[p.dir];
+    assert.deepEqual(recorded, expectedKeys(p));
+    assert.deepEqual([recorded[1], recorded[3]], [`guard:${guard}`, `lint:${mark(p.ws, 'lint').command}`]);
 
     r = await fire(p);
     assert.equal(r.code, 0);
@@ -139,6 +141,6 @@ describe('hookline trust', () => {
     assert.equal(r.code, 0);
     assert.deepEqual(p.ran().sort(), ['guard', 'lint']);
     assert.match(r.stderr, /new or changed workspace hooks in .* \(they will run\)/);
-    assert.equal(readJson(path.join(p.home, '.gemini', 'trusted_hooks.json'))[p.dir].length, 2);
+    assert.equal(readJson(path.join(p.home, '.gemini', 'trusted_hooks.json'))[p.dir].length, 4);
   });
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HookEngine } from '../../src/engine/index.js';
 import { loadConfig } from '../../src/config/load.js';
-import { projectWith, mark, write, ranFrom } from './util.js';
+import { projectWith, mark, write, ranFrom, expectedKeys } from './util.js';
 import { cmd, makeProject } from '../helpers.js';
 
 const TOOL = { tool_name: 'run_shell_command', tool_input: {} };
@@ -171,7 +171,8 @@ describe('security settings come from user and system settings only', () => {
       await engine.fire('BeforeTool', TOOL);
       assert.deepEqual(p.ran(), ['prj']);
       const recorded = JSON.parse(fs.readFileSync(path.join(p.home, '.gemini', 'trusted_hooks.json'), 'utf8'));
-      assert.deepEqual(recorded[p.dir], [`prj:${mark(p.marker, 'prj').command}`]);
+      assert.deepEqual(recorded[p.dir], expectedKeys(p));
+      assert.equal(recorded[p.dir][1], `prj:${mark(p.marker, 'prj').command}`);
     });
   }
 

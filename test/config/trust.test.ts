@@ -6,7 +6,7 @@ import { HookEngine } from '../../src/engine/index.js';
 import { isFolderTrusted } from '../../src/trust/folders.js';
 import { untrustedHooks } from '../../src/trust/fingerprints.js';
 import { loadConfig } from '../../src/config/load.js';
-import { projectWith, mark, write, trustAll, type MarkProject } from './util.js';
+import { projectWith, mark, write, trustAll, expectedKeys, type MarkProject } from './util.js';
 
 const TOOL = { tool_name: 'run_shell_command', tool_input: {} };
 
@@ -130,7 +130,8 @@ describe('workspace hooks and folder trust', () => {
     await engine.fire('BeforeTool', TOOL);
     const recorded: Record<string, string[]> = JSON.parse(fs.readFileSync(path.join(p.home, '.gemini', 'trusted_hooks.json'), 'utf8'));
     assert.ok(!Object.values(recorded).flat().some((k) => k.startsWith('rt:')));
-    assert.deepEqual(recorded[p.dir], [`prj:${mark(p.wsMarker, 'prj').command}`]);
+    assert.deepEqual(recorded[p.dir], expectedKeys(p));
+    assert.equal(recorded[p.dir][1], `prj:${mark(p.wsMarker, 'prj').command}`);
   });
 });
 

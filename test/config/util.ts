@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HookEngine } from '../../src/engine/index.js';
 import { loadConfig } from '../../src/config/load.js';
-import { trustHooks } from '../../src/trust/fingerprints.js';
+import { geminiFingerprint, trustHooks } from '../../src/trust/fingerprints.js';
 import { writeTrustedFolder } from '../../src/trust/folders.js';
 import { cmd, hook, makeProject, type Project, type ProjectOptions } from '../helpers.js';
 
@@ -73,4 +73,14 @@ export function trustAll(p: Project): void {
 /** Labels written by hooks that ran, for a marker file. */
 export function ranFrom(marker: string): string[] {
   return fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** The keys `hookline trust` records for the project's Gemini hooks: each new key, then `name:command`. */
+export function expectedKeys(p: Project): string[] {
+  return loadConfig({ projectDir: p.dir, env: p.env })
+    .entries.filter((e) => e.source === 'project')
+    .flatMap((e) => {
+      const fp = geminiFingerprint(e, p.dir);
+      return [fp.key!, fp.legacy!];
+    });
 }

@@ -14,6 +14,7 @@ import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent, type ClaudeEvent } from './events.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
 import type { DialectHook } from '../../trust/dialects.js';
+import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -36,6 +37,8 @@ export interface ClaudeHook {
   command: string;
   timeoutSeconds: number;
   statusMessage?: string;
+  /** The handler as written but its statusMessage: every field of it is in the fingerprint. */
+  handler: Record<string, unknown>;
 }
 
 export interface ClaudeSettingsFile {
@@ -140,7 +143,7 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
 
 type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: ConfigProblem['severity']) => void;
 
-function readHandler(raw: unknown, at: Array<string | number>, problem: Problem): { command: string; timeoutSeconds: number; statusMessage?: string } | undefined {
+function readHandler(raw: unknown, at: Array<string | number>, problem: Problem): { command: string; timeoutSeconds: number; statusMessage?: string; handler: Record<string, unknown> } | undefined {
   if (!isObject(raw)) {
     problem(at, `a hook must be an object with "type" and "command", got ${kind(raw)}`);
     return undefined;
@@ -187,7 +190,8 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
     problem([...at, 'if'], 'the "if" permission-rule filter is not supported by Hookline (skipped)', 'warning');
   }
   if (!ok) return undefined;
-  return { command: raw.command as string, timeoutSeconds, ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}) };
+  const { statusMessage: _shown, ...handler } = raw;
+  return { command: raw.command as string, timeoutSeconds, ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}), handler };
 }
 
 function formatSeconds(s: number): string {
@@ -268,19 +272,27 @@ export function claudeHookCounts(config: ClaudeConfig): Partial<Record<ClaudeEve
   return counts;
 }
 
-/** A hook's fingerprint in trusted_hooks.json (prefixed: Gemini's own keys are `name:command`). */
-export function claudeHookKey(h: ClaudeHook): string {
+/** The key older versions wrote for a hook, still read when migrating. */
+export function claudeLegacyKey(h: ClaudeHook): string {
   return `claude:${h.event}:${h.command}`;
 }
 
-/** The project's hooks (never the user's, nor a `--config` file's), for trust and `hookline list`. */
-export function claudeWorkspaceHooks(config: ClaudeConfig): DialectHook[] {
-  return config.hooks
-    .filter(isWorkspace)
-    .map((h) => ({ source: 'claude' as const, event: h.event, matcher: h.matcher, name: h.command, command: h.command, file: h.file, path: h.path, key: claudeHookKey(h) }));
+/** A hook's fingerprint in trusted_hooks.json: event, matcher, every field of the handler, and the files the command runs. */
+export function claudeHookKey(h: ClaudeHook, projectDir: string): HookFingerprint {
+  const fields = { event: h.event, matcher: h.matcher ?? null, handler: h.handler };
+  return fingerprintHook('claude', fields, h.command, { projectDir, vars: { CLAUDE_PROJECT_DIR: projectDir } }, claudeLegacyKey(h));
 }
 
-/** The configuration without the project hooks whose fingerprints are in `held` (the user's keep running). */
+const claudeHookId = (h: ClaudeHook) => `${h.file}#${h.path}`;
+
+/** The project's hooks (never the user's, nor a `--config` file's), for trust and `hookline list`. */
+export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): DialectHook[] {
+  return config.hooks
+    .filter(isWorkspace)
+    .map((h) => ({ source: 'claude' as const, event: h.event, matcher: h.matcher, name: h.command, command: h.command, file: h.file, path: h.path, id: claudeHookId(h), ...claudeHookKey(h, projectDir) }));
+}
+
+/** The configuration without the project hooks whose ids are in `held` (the user's keep running). */
 export function claudeWithout(config: ClaudeConfig, held: ReadonlySet<string>): ClaudeConfig {
-  return { ...config, hooks: config.hooks.filter((h) => !(isWorkspace(h) && held.has(claudeHookKey(h)))) };
+  return { ...config, hooks: config.hooks.filter((h) => !(isWorkspace(h) && held.has(claudeHookId(h)))) };
 }

@@ -43,7 +43,7 @@ function claudeEvent(name: string) {
 /** The configuration without the workspace hooks that may not run here, and why. */
 function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string> } {
   const ctx = loadContext({ cwd: projectDir, env });
-  const { held, warning } = heldDialectHooks(projectDir, claudeWorkspaceHooks(config), ctx.trust, env);
+  const { held, warning } = heldDialectHooks(projectDir, claudeWorkspaceHooks(config, projectDir), ctx.trust, env);
   return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv };
 }
 
@@ -105,7 +105,7 @@ export const claudeSystem: HookSystem = {
   },
   workspaceHooks(dir, env) {
     try {
-      return claudeWorkspaceHooks(loadClaudeConfig({ projectDir: dir, env }));
+      return claudeWorkspaceHooks(loadClaudeConfig({ projectDir: dir, env }), dir);
     } catch (e) {
       // A file that cannot be read runs no hook either: nothing to trust.
       if (e instanceof ClaudeConfigReadError) return [];
@@ -115,7 +115,7 @@ export const claudeSystem: HookSystem = {
   adapter(setup) {
     const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env });
     for (const p of loaded.problems) setup.warn(formatProblem(p));
-    const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded), setup.trust);
+    const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded, setup.cwd), setup.trust);
     if (warning) setup.warn(warning);
     const config = claudeWithout(loaded, held);
     if (!config.hooks.length) return undefined;

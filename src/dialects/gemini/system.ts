@@ -3,8 +3,9 @@ import { EVENT_FIELDS } from '../../events/input.js';
 import { EVENT_NAMES, isEventName } from '../../events/names.js';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { closestEvent } from '../../config/validate.js';
-import { displayName, hookKey, type HookEntry } from '../../config/schema.js';
-import { HookEngine, loadContext, type HookContext } from '../../engine/index.js';
+import { displayName, type HookEntry } from '../../config/schema.js';
+import { geminiFingerprint } from '../../trust/fingerprints.js';
+import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
@@ -20,7 +21,8 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'>): str
     out.push(`${ctx.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`);
   }
   if (hooks.length) {
-    out.push(`new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map((h) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})`).join('\n')}`);
+    const line = (h: HeldHook) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`;
+    out.push(`new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map(line).join('\n')}`);
   }
   return out;
 }
@@ -34,16 +36,22 @@ function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, un
   }
 }
 
-const asWorkspaceHook = (e: HookEntry): DialectHook => ({
-  source: 'gemini',
-  event: e.event,
-  matcher: e.matcher,
-  name: displayName(e.hook),
-  command: e.hook.type === 'command' ? e.hook.command : null,
-  file: e.file ?? '',
-  path: e.path ?? '',
-  key: hookKey(e.hook),
-});
+function asWorkspaceHook(e: HookEntry, projectDir: string): DialectHook {
+  const fp = geminiFingerprint(e, projectDir);
+  return {
+    source: 'gemini',
+    event: e.event,
+    matcher: e.matcher,
+    name: displayName(e.hook),
+    command: e.hook.type === 'command' ? e.hook.command : null,
+    file: e.file ?? '',
+    path: e.path ?? '',
+    id: `${e.file ?? ''}#${e.path ?? ''}`,
+    ...fp,
+    // Gemini CLI reads the same file and looks up `name:command`: written beside the new key.
+    ...(fp.key && fp.legacy ? { alsoWrite: [fp.legacy] } : {}),
+  };
+}
 
 /** Every settings hook with its state, for `hookline list` and `/hooks`. */
 export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] = []): ListedHook[] {
@@ -117,7 +125,9 @@ export const geminiSystem: HookSystem = {
     };
   },
   workspaceHooks(dir, env) {
-    return loadContext({ cwd: dir, env }).config.entries.filter((e) => e.source === 'project').map(asWorkspaceHook);
+    return loadContext({ cwd: dir, env })
+      .config.entries.filter((e) => e.source === 'project')
+      .map((e) => asWorkspaceHook(e, dir));
   },
   adapter(setup) {
     return geminiAdapter(setup.engine, setup.ctx);

@@ -10,6 +10,7 @@ import { RE2JS } from 're2js';
 import { MATCHER_EVENTS, MM_EVENTS, isMmEvent, type MmEvent } from './events.js';
 import { formatGoDuration, parseGoDuration } from './duration.js';
 import type { DialectHook } from '../../trust/dialects.js';
+import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 
 export type OnError = 'fail' | 'warn' | 'ignore';
 
@@ -213,22 +214,44 @@ export function mmBannerSuffix(config: MmConfig): string {
   return parts.length ? ` | hooks: ${parts.join(' ')}` : '';
 }
 
-/** A hook's fingerprint in trusted_hooks.json (prefixed: Gemini's own keys are `name:command`). */
-export function mmHookKey(h: MmHook): string {
+/** The key older versions wrote for a hook (`mm:<event>:<command>`), still read when migrating. */
+export function mmLegacyKey(h: MmHook): string {
   return `mm:${h.event}:${h.command}`;
 }
 
-/** The hooks of a configuration found in a project folder, for trust and `hookline list`. */
-export function mmWorkspaceHooks(config: MmConfig): DialectHook[] {
+/**
+ * A hook's fingerprint in trusted_hooks.json: event, matcher, command, timeout, onError and its
+ * configuration's folder (`$MM_CONFIG_DIR`), with the files the command runs inside the project
+ * or that folder.
+ */
+export function mmHookKey(h: MmHook, projectDir: string): HookFingerprint {
+  const fields = { event: h.event, matcher: h.matcher ?? null, command: h.command, timeoutNs: h.timeoutNs, onError: h.onError, configDir: path.relative(projectDir, h.configDir) };
+  return fingerprintHook('mm', fields, h.command, { projectDir, roots: [h.configDir], vars: { MM_CONFIG_DIR: h.configDir } }, mmLegacyKey(h));
+}
+
+const mmHookId = (config: MmConfig, h: MmHook) => `${config.absFile}#hooks.${h.event}[${h.index}]`;
+
+/** The hooks of a configuration that is workspace configuration of `projectDir`, for trust and `hookline list`. */
+export function mmWorkspaceHooks(config: MmConfig, projectDir: string): DialectHook[] {
   return MM_EVENTS.flatMap((event) =>
-    config.hooks[event].map((h) => ({ source: 'mm' as const, event, matcher: h.matcher, name: h.command, command: h.command, file: config.absFile, path: `hooks.${event}[${h.index}]`, key: mmHookKey(h) })),
+    config.hooks[event].map((h) => ({
+      source: 'mm' as const,
+      event,
+      matcher: h.matcher,
+      name: h.command,
+      command: h.command,
+      file: config.absFile,
+      path: `hooks.${event}[${h.index}]`,
+      id: mmHookId(config, h),
+      ...mmHookKey(h, projectDir),
+    })),
   );
 }
 
-/** The configuration without the hooks whose fingerprints are in `held`. */
+/** The configuration without the hooks whose ids are in `held`. */
 export function mmWithout(config: MmConfig, held: ReadonlySet<string>): MmConfig {
   const hooks = emptyHooks();
-  for (const e of MM_EVENTS) hooks[e] = config.hooks[e].filter((h) => !held.has(mmHookKey(h)));
+  for (const e of MM_EVENTS) hooks[e] = config.hooks[e].filter((h) => !held.has(mmHookId(config, h)));
   return { ...config, hooks };
 }
 

@@ -10,6 +10,8 @@ import { ConfigRefusal, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
 import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
+import type { FolderTrust } from '../../trust/folders.js';
+import { configOwner, type ConfigOwner } from '../../trust/owner.js';
 import type { HookSystem } from '../system.js';
 import { mmAdapter } from './agent.js';
 import { fireMm } from './chain.js';
@@ -62,37 +64,45 @@ function read(file: string, asUsage: boolean): MmConfig {
 }
 
 /** The configuration ready to run: refused on errors, its held-back workspace hooks removed. */
-function runnable(config: MmConfig, dir: string, workspace: boolean, env: NodeJS.ProcessEnv, warn: (l: string) => void): MmConfig {
+function runnable(config: MmConfig, dir: string, workspace: boolean, trust: FolderTrust, env: NodeJS.ProcessEnv, warn: (l: string) => void): MmConfig {
   if (config.errors.length) throw new ConfigRefusal(config.errors.map(formatMmConfigError).join('\n'));
   if (!workspace) return config;
-  const { held, warning } = heldDialectHooks(dir, mmWorkspaceHooks(config), loadContext({ cwd: dir, env }).trust, env);
+  const { held, warning } = heldDialectHooks(dir, mmWorkspaceHooks(config, dir), trust, env);
   if (warning) warn(warning);
   return mmWithout(config, held);
 }
 
-const inside = (dir: string, file: string) => !path.relative(dir, path.resolve(file)).startsWith('..');
-
-/** The project's mm configurations: agent.yaml and, transitively, its `mmConfigs` agents inside the project. */
-function workspaceFiles(dir: string, env: NodeJS.ProcessEnv): string[] {
-  // With $MM_CONFIG set, agent.yaml in the folder is not read; that file is the user's own.
-  const first = defaultMmConfigPath(dir, {});
-  if (env.MM_CONFIG || !fs.existsSync(first)) return [];
-  const seen = new Set([path.resolve(first)]);
-  const queue = [path.resolve(first)];
+/**
+ * Whose each mm configuration reachable from `root` through `mmConfigs` is (root included),
+ * decided on real paths (trust/owner.ts): an agent file a workspace configuration points at is
+ * workspace configuration wherever it is, unless it is in the user's config home.
+ */
+export function mmConfigOwners(root: string, rootOwner: ConfigOwner, projectDir: string, env: NodeJS.ProcessEnv = process.env): Map<string, ConfigOwner> {
+  const owners = new Map<string, ConfigOwner>([[path.resolve(root), rootOwner]]);
+  const queue = [path.resolve(root)];
   while (queue.length) {
+    const file = queue.shift()!;
     let agents: string[] = [];
     try {
-      agents = Object.values(mmAgentFiles(loadMmConfig(queue.shift()!)));
+      agents = Object.values(mmAgentFiles(loadMmConfig(file)));
     } catch (e) {
       if (!(e instanceof MmConfigReadError)) throw e;
     }
     for (const f of agents) {
-      if (seen.has(f) || !inside(dir, f) || !fs.existsSync(f)) continue;
-      seen.add(f);
+      const owner = configOwner(f, { projectDir, referrer: owners.get(file), env });
+      const had = owners.get(f);
+      // Reached from a workspace file anywhere, it is the workspace's.
+      if (had === 'workspace' || had === owner) continue;
+      owners.set(f, owner);
       queue.push(f);
     }
   }
-  return [...seen];
+  return owners;
+}
+
+/** The file an agent of this session reads, and whether the user named it. */
+function topFile(cwd: string, mmConfig: string | undefined, env: NodeJS.ProcessEnv): { file: string; named: boolean } {
+  return { file: mmConfig ?? defaultMmConfigPath(cwd, env), named: Boolean(mmConfig || env.MM_CONFIG) };
 }
 
 export const mmSystem: HookSystem = {
@@ -122,7 +132,9 @@ export const mmSystem: HookSystem = {
     // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
     const named = Boolean(opts.config || opts.env.MM_CONFIG);
     const dir = path.dirname(loaded.absFile);
-    const config = runnable(loaded, dir, !named, opts.env, (l) => warnings.push(l));
+    const workspace = configOwner(loaded.absFile, { projectDir: dir, named, env: opts.env }) === 'workspace';
+    const trust = loadContext({ cwd: dir, env: opts.env }).trust;
+    const config = runnable(loaded, dir, workspace, trust, opts.env, (l) => warnings.push(l));
     const { event: _e, ...data } = parsed.data;
     const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv });
     const runs = result.runs.map((r) => ({
@@ -151,10 +163,15 @@ export const mmSystem: HookSystem = {
     };
   },
   workspaceHooks(dir, env) {
+    // With $MM_CONFIG set, agent.yaml in the folder is not read; that file is the user's own.
+    const first = defaultMmConfigPath(dir, {});
+    if (env.MM_CONFIG || !fs.existsSync(first)) return [];
     const out: DialectHook[] = [];
-    for (const f of workspaceFiles(dir, env)) {
+    // The agents it can hand off to (and theirs, and so on) are workspace hooks too.
+    for (const [f, owner] of mmConfigOwners(first, 'workspace', dir, env)) {
+      if (owner !== 'workspace' || !fs.existsSync(f)) continue;
       try {
-        out.push(...mmWorkspaceHooks(loadMmConfig(f)));
+        out.push(...mmWorkspaceHooks(loadMmConfig(f), dir));
       } catch (e) {
         // A file that cannot be read runs no hook either: nothing to trust.
         if (!(e instanceof MmConfigReadError)) throw e;
@@ -163,20 +180,23 @@ export const mmSystem: HookSystem = {
     return out;
   },
   adapter(setup) {
+    const top = topFile(setup.cwd, setup.mmConfig, process.env);
     const called = setup.handOff;
-    const file = called?.file ?? setup.mmConfig ?? defaultMmConfigPath(setup.cwd);
+    const file = called?.file ?? top.file;
     if (!fs.existsSync(file)) {
       if (setup.mmConfig && !called) throw new UsageError(`no mm configuration at ${file}`);
       return undefined;
     }
-    // A file found at its usual place in the project, or a called agent's file there, is workspace configuration.
-    const named = !called && Boolean(setup.mmConfig || process.env.MM_CONFIG);
-    const workspace = !named && inside(setup.cwd, file);
+    // A file found at its usual place in the project is workspace configuration; so is a called
+    // agent's file that a workspace configuration points at, wherever it is.
+    const topOwner = configOwner(top.file, { projectDir: setup.cwd, named: top.named });
+    const owner = called ? (mmConfigOwners(top.file, topOwner, setup.cwd).get(path.resolve(file)) ?? 'workspace') : topOwner;
+    const workspace = owner === 'workspace';
     if (workspace && setup.trust === 'untrusted') {
       setup.warn(`${setup.cwd} is not a trusted folder: the mm hooks in ${file} do not run (run: hookline trust ${JSON.stringify(setup.cwd)})`);
       return undefined;
     }
-    const config = runnable(read(file, false), setup.cwd, workspace, process.env, setup.warn);
+    const config = runnable(read(file, false), setup.cwd, workspace, setup.trust, process.env, setup.warn);
     // mm's display: `--display-hooks` or `displayHooks: true`; `mm --ask` lists nothing.
     const display = !setup.ask && Boolean(setup.displayHooks || config.raw.displayHooks === true);
     return mmAdapter({ config, display, env: setup.hookEnv }, setup.ctx);

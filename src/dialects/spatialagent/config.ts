@@ -12,6 +12,7 @@ import { parseJson } from '../../config/jsonc.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { SA_EVENTS, SA_MATCHER_FIELDS, isSaEvent, type SaEvent } from './events.js';
 import type { DialectHook } from '../../trust/dialects.js';
+import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -207,13 +208,28 @@ export function saHookCount(config: SaConfig): number {
   return SA_EVENTS.reduce((n, e) => n + config.hooks[e].length, 0);
 }
 
-/** A hook's fingerprint in trusted_hooks.json (prefixed: Gemini's own keys are `name:command`). */
-export function saHookKey(h: SaHook): string {
+/** The key older versions wrote for a hook, still read when migrating. */
+export function saLegacyKey(h: SaHook): string {
   return `spatialagent:${h.event}:${h.type}:${h.command ?? h.prompt}`;
 }
 
+/** A hook's fingerprint in trusted_hooks.json: event, matcher, type, command or prompt, timeout, and the files a command runs. */
+export function saHookKey(h: SaHook, projectDir: string): HookFingerprint {
+  const fields = {
+    event: h.event,
+    type: h.type,
+    command: h.command ?? null,
+    prompt: h.prompt ?? null,
+    timeoutSeconds: h.timeoutSeconds,
+    matcher: h.matcher ? h.matcher.map((f) => [f.key, f.expected]) : null,
+  };
+  return fingerprintHook('spatialagent', fields, h.command ?? null, { projectDir }, saLegacyKey(h));
+}
+
+const saHookId = (config: SaConfig, h: SaHook) => `${path.resolve(config.file)}#${h.path}`;
+
 /** The hooks of `.spatialagent/settings.json`, for trust and `hookline list`. */
-export function saWorkspaceHooks(config: SaConfig): DialectHook[] {
+export function saWorkspaceHooks(config: SaConfig, projectDir: string): DialectHook[] {
   return SA_EVENTS.flatMap((event) =>
     config.hooks[event].map((h) => ({
       source: 'spatialagent' as const,
@@ -223,14 +239,15 @@ export function saWorkspaceHooks(config: SaConfig): DialectHook[] {
       command: h.command ?? null,
       file: path.resolve(config.file),
       path: h.path,
-      key: saHookKey(h),
+      id: saHookId(config, h),
+      ...saHookKey(h, projectDir),
     })),
   );
 }
 
-/** The configuration without the hooks whose fingerprints are in `held`. */
+/** The configuration without the hooks whose ids are in `held`. */
 export function saWithout(config: SaConfig, held: ReadonlySet<string>): SaConfig {
   const hooks = emptyHooks();
-  for (const e of SA_EVENTS) hooks[e] = config.hooks[e].filter((h) => !held.has(saHookKey(h)));
+  for (const e of SA_EVENTS) hooks[e] = config.hooks[e].filter((h) => !held.has(saHookId(config, h)));
   return { ...config, hooks };
 }

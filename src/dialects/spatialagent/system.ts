@@ -47,7 +47,7 @@ export const spatialAgentSystem: HookSystem = {
     const ctx = loadContext({ cwd, env: opts.env });
     let config = loaded;
     if (opts.config === undefined) {
-      const { held, warning } = heldDialectHooks(cwd, saWorkspaceHooks(loaded), ctx.trust, opts.env);
+      const { held, warning } = heldDialectHooks(cwd, saWorkspaceHooks(loaded, cwd), ctx.trust, opts.env);
       if (warning) warnings.push(warning);
       config = saWithout(loaded, held);
     }
@@ -83,7 +83,7 @@ export const spatialAgentSystem: HookSystem = {
   },
   workspaceHooks(dir) {
     try {
-      return saWorkspaceHooks(loadSaConfig(defaultSaConfigPath(dir)));
+      return saWorkspaceHooks(loadSaConfig(defaultSaConfigPath(dir)), dir);
     } catch (e) {
       if (e instanceof SaConfigReadError) return [];
       throw e;
@@ -100,7 +100,7 @@ export const spatialAgentSystem: HookSystem = {
       setup.warn(err.message);
       return undefined;
     }
-    const { held, warning } = heldDialectHooks(setup.cwd, saWorkspaceHooks(loaded), setup.trust);
+    const { held, warning } = heldDialectHooks(setup.cwd, saWorkspaceHooks(loaded, setup.cwd), setup.trust);
     if (warning) setup.warn(warning);
     if (setup.trust === 'untrusted') return undefined;
     for (const p of loaded.problems ?? []) setup.warn(formatProblem(p));

@@ -1,0 +1,232 @@
+/**
+ * The project files a hook command runs, for its fingerprint: trusting a command that runs
+ * `hooks/guard.sh` trusts that file's content too, so changing the file holds the hook back.
+ *
+ * The command is split into words as the shell would (shell-quote), with the variables whose
+ * value is known before it runs (the project folder, the hook's own `env`) expanded. Followed:
+ * every word that names a regular file inside the project folder (or another given root), by
+ * its path as written or by its real path (symlinks resolved). A word with anything computed at
+ * run time (`$HOME`, `$(…)`, backticks, globs, `~`) is not followed, nor a relative path after a
+ * `cd` to a place not known in advance, nor a redirection's output file, nor the text given to
+ * `sh -c` / `node -e` / `python -c`. The command word of each simple command (`./hooks/x.sh`) and
+ * an interpreter's script argument (`node x.mjs`, `python3 -u x.py`, `bash x.sh`) must exist when
+ * they point inside the project: a missing or unreadable one fails closed. A word naming no file
+ * yet still counts: once the file exists it is in the digest, so the hook is held back.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'shell-quote';
+
+export interface ScriptContext {
+  /** The project folder: relative words resolve against it, and files inside it are followed. */
+  projectDir: string;
+  /** Other folders whose files are followed (a workspace configuration file's own folder). */
+  roots?: readonly string[];
+  /** Variables known before the command runs, expanded in its words. */
+  vars?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Files followed, by path relative to the project, with their sha256; or why it cannot be decided. */
+export type ScriptDigest = { ok: true; files: Record<string, string>; paths: string[] } | { ok: false; problem: string };
+
+const UNKNOWN = '\u0000';
+/** Interpreters by family: options after which there is no script file, and options taking a value. */
+const FAMILIES: Array<{ names: RegExp; inline: ReadonlySet<string>; value: ReadonlySet<string> }> = [
+  { names: /^(bash|sh|dash|zsh|ksh|mksh|fish)$/, inline: new Set(['-c']), value: new Set(['-o', '-O', '--rcfile', '--init-file']) },
+  { names: /^(node|nodejs|tsx|ts-node|bun|deno)$/, inline: new Set(['-e', '--eval', '-p', '--print']), value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']) },
+  { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']) },
+  { names: /^(ruby|perl|lua|luajit|Rscript|osascript)$/, inline: new Set(['-e', '-E']), value: new Set(['-r', '-I']) },
+  { names: /^php$/, inline: new Set(['-r']), value: new Set(['-c', '-d']) },
+  { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },
+];
+// Words after which the next word is still in command position.
+const PREFIXES = new Set(['env', 'exec', 'nohup', 'command', 'builtin', 'time', 'nice', 'stdbuf', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', 'xargs']);
+const SEPARATORS = new Set([';', '&&', '||', '|', '&', '(', ')', '|&', ';;', '<(', '>(']);
+const OUTPUT = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
+
+function realOrNull(p: string): string | null {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function within(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+function sha256File(file: string): string {
+  const hash = crypto.createHash('sha256');
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 16);
+    for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) hash.update(buf.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+interface Word {
+  text: string;
+  /** Must exist: a command word or an interpreter's script. */
+  required: boolean;
+  /** Folder relative paths resolve against; null after a `cd` to an unknown place. */
+  base: string | null;
+}
+
+type Token = ReturnType<typeof parse>[number];
+
+/** The words of one command text that may name files. */
+function wordsOf(command: string, ctx: ScriptContext): Word[] {
+  const vars = ctx.vars ?? {};
+  const tokens: Token[] = parse(command, (name: string) => {
+    const v = name ? vars[name] : undefined;
+    return v === undefined ? UNKNOWN : v;
+  });
+  const out: Word[] = [];
+  let atStart = true;
+  let afterPrefix = false;
+  let interp: (typeof FAMILIES)[number] | null = null;
+  let deno = false;
+  let skip = false;
+  let optionValue = false;
+  let cdFrom: string | null | undefined;
+  let base: string | null = ctx.projectDir;
+  const scriptLike = (t: string) => t.includes('/') || /\.[A-Za-z0-9]+$/.test(t);
+  for (const t of tokens) {
+    if (typeof t !== 'string') {
+      if ('op' in t) {
+        if (t.op === 'glob') {
+          // A glob is decided at run time: never followed; it still takes a word's place.
+          atStart = false;
+          skip = false;
+        } else if (SEPARATORS.has(t.op)) {
+          atStart = true;
+          interp = null;
+          optionValue = false;
+          cdFrom = undefined;
+        } else if (OUTPUT.has(t.op)) skip = true;
+      }
+      continue;
+    }
+    if (skip) {
+      skip = false;
+      continue;
+    }
+    if (atStart) {
+      // `A=1 ./x.sh`, `env -i node x.mjs`, `then ./x.sh`: the command word is still to come.
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t) || (afterPrefix && t.startsWith('-'))) continue;
+      if (PREFIXES.has(t)) {
+        afterPrefix = true;
+        continue;
+      }
+      atStart = false;
+      afterPrefix = false;
+      const name = path.basename(t);
+      interp = FAMILIES.find((f) => f.names.test(name)) ?? null;
+      deno = name === 'deno' || name === 'bun';
+      out.push({ text: t, required: t.includes('/'), base });
+      if (t === 'cd' || t === 'pushd') {
+        // Where a relative path points after a `cd` is known only when its folder is.
+        cdFrom = base;
+        base = null;
+      }
+      continue;
+    }
+    if (cdFrom !== undefined) {
+      if (t.startsWith('-')) continue;
+      base = t.includes(UNKNOWN) || t.startsWith('~') ? null : path.isAbsolute(t) ? t : cdFrom === null ? null : path.resolve(cdFrom, t);
+      cdFrom = undefined;
+      continue;
+    }
+    if (interp) {
+      if (deno && t === 'run') continue;
+      // `sh -c '…'`, `node -e '…'`: the code is not parsed; the words after it are plain words.
+      if (interp.inline.has(t)) {
+        interp = null;
+        continue;
+      }
+      if (optionValue) {
+        optionValue = false;
+        out.push({ text: t, required: false, base });
+        continue;
+      }
+      if (interp.value.has(t)) optionValue = true;
+      if (t.startsWith('-')) continue;
+      interp = null;
+      out.push({ text: t, required: scriptLike(t), base });
+      continue;
+    }
+    out.push({ text: t, required: false, base });
+  }
+  return out;
+}
+
+function describe(file: string, projectDir: string): string {
+  const rel = path.relative(projectDir, file);
+  return rel && !rel.startsWith('..') ? rel : file;
+}
+
+/** The content digest of the project files a command runs (see the module comment for the rule). */
+export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest {
+  const rootsLexical = [ctx.projectDir, ...(ctx.roots ?? [])].map((r) => path.resolve(r));
+  const roots = [...new Set([...rootsLexical, ...rootsLexical.map((r) => realOrNull(r)).filter((r): r is string => r !== null)])];
+  const inside = (p: string) => roots.some((r) => within(p, r));
+  let words: Word[];
+  try {
+    words = wordsOf(command, ctx);
+    // shell-quote does not split at newlines: each line is read on its own as well.
+    // Those words are never required (a heredoc's lines are data); a file that appears later still
+    // changes the digest, since every existing file a word names is in it.
+    if (command.includes('\n')) for (const line of command.split('\n')) words.push(...wordsOf(line, ctx).map((w) => ({ ...w, required: false })));
+  } catch (e) {
+    return { ok: false, problem: `cannot read the command's words (${(e as Error).message})` };
+  }
+  const files: Record<string, string> = {};
+  const paths = new Set<string>();
+  for (const w of words) {
+    if (!w.text || w.text.includes(UNKNOWN) || w.text.startsWith('~')) continue;
+    if (!path.isAbsolute(w.text) && w.base === null) continue;
+    const abs = path.isAbsolute(w.text) ? path.normalize(w.text) : path.resolve(w.base!, w.text);
+    const real = realOrNull(abs);
+    if (!inside(abs) && !(real && inside(real))) continue;
+    const label = describe(abs, ctx.projectDir);
+    if (!real) {
+      if (w.required) return { ok: false, problem: `${label} is missing` };
+      continue;
+    }
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(real);
+    } catch (e) {
+      return { ok: false, problem: `cannot read ${label}: ${(e as Error).message}` };
+    }
+    // A folder or a device runs no code of the project's.
+    if (!st.isFile()) continue;
+    try {
+      files[label.split(path.sep).join('/')] = sha256File(real);
+    } catch (e) {
+      return { ok: false, problem: `cannot read ${label}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    }
+    paths.add(real);
+  }
+  return { ok: true, files, paths: [...paths] };
+}
+
+/** A stamp of files' change times and sizes: it changes when any of them is edited or removed. */
+export function filesStamp(files: readonly string[]): string {
+  return files
+    .map((f) => {
+      try {
+        const st = fs.statSync(f);
+        return `${st.mtimeMs}:${st.size}:${st.ino}`;
+      } catch {
+        return 'missing';
+      }
+    })
+    .join('|');
+}
