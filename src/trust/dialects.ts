@@ -38,11 +38,14 @@ export interface DialectHook {
   files: string[];
   /** Keys written beside `key` for another agent that reads the same file (Gemini CLI's `name:command`). */
   alsoWrite?: string[];
+  /** How the hook is named in lists when not by its file (Gemini hooks: `name (event matcher): command`). */
+  label?: string;
 }
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
 export function describeDialectHook(h: DialectHook, projectDir: string): string {
-  return `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`;
+  const label = h.label ?? `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}`;
+  return `${label}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`;
 }
 
 /** Whether a dialect hook's fingerprint is in `known` (or an old key that still counts). */

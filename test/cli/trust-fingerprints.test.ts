@@ -10,7 +10,7 @@ import { CLI, runCli } from '../helpers.js';
 import { projectWith, write, type MarkProject } from '../config/util.js';
 import { geminiFingerprint, trustHooks } from '../../src/trust/fingerprints.js';
 import { writeTrustedFolder } from '../../src/trust/folders.js';
-import { HookEngine } from '../../src/engine.js';
+import { HookEngine } from '../../src/engine/index.js';
 import { loadConfig } from '../../src/config/load.js';
 
 const TOOL = { tool_name: 'run_shell_command', tool_input: {} };

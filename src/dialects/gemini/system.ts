@@ -47,6 +47,7 @@ function asWorkspaceHook(e: HookEntry, projectDir: string): DialectHook {
     file: e.file ?? '',
     path: e.path ?? '',
     id: `${e.file ?? ''}#${e.path ?? ''}`,
+    label: `${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`,
     ...fp,
     // Gemini CLI reads the same file and looks up `name:command`: written beside the new key.
     ...(fp.key && fp.legacy ? { alsoWrite: [fp.legacy] } : {}),
