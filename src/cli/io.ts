@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ProcessRun } from '../run/result.js';
 import path from 'node:path';
 import { parseJson } from '../config/jsonc.js';
+import { textNestsDeeper, tooDeep } from '../config/limits.js';
 
 /** A usage error: printed as one line on stderr, exit status 1. */
 export class UsageError extends Error {}
@@ -19,6 +20,7 @@ export function readInput(source: string | undefined): Record<string, unknown> {
     throw new UsageError(`cannot read ${label}: ${e.message}`);
   }
   if (!text.trim()) return {};
+  if (textNestsDeeper(text)) throw new UsageError(`${label}: ${tooDeep('its JSON')}`);
   const parsed = parseJson(text);
   if (!parsed.ok) throw new UsageError(`${label}: ${parsed.message}`);
   const value = parsed.value;

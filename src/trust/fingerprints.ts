@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { trustedHooksPath, type Env } from '../config/paths.js';
 import { readTrustFile } from './store.js';
-import { writeFileAtomic } from '../config/write.js';
+import { lockedUpdate, writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/schema.js';
 
 type TrustedHooks = Record<string, string[]>;
@@ -54,16 +54,19 @@ export function trustHooks(projectRoot: string, entries: readonly HookEntry[], e
  * holds every other project's fingerprints).
  */
 export function trustKeys(projectRoot: string, newKeys: readonly string[], env: Env = process.env): string[] {
-  const all = read(env, true);
-  const known = new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
-  const keys = new Set(all[projectRoot] ?? []);
-  const added: string[] = [];
-  for (const k of newKeys) {
-    if (!known.has(k)) added.push(k);
-    keys.add(k);
-  }
-  if (!added.length && all[projectRoot]) return added;
-  all[projectRoot] = [...keys];
-  writeFileAtomic(trustedHooksPath(env), JSON.stringify(all, null, 2) + '\n');
-  return added;
+  // Read and written under the file's lock: concurrent `hookline trust` runs all keep their keys.
+  return lockedUpdate(trustedHooksPath(env), () => {
+    const all = read(env, true);
+    const known = new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
+    const keys = new Set(all[projectRoot] ?? []);
+    const added: string[] = [];
+    for (const k of newKeys) {
+      if (!known.has(k)) added.push(k);
+      keys.add(k);
+    }
+    if (!added.length && all[projectRoot]) return added;
+    all[projectRoot] = [...keys];
+    writeFileAtomic(trustedHooksPath(env), JSON.stringify(all, null, 2) + '\n');
+    return added;
+  });
 }
