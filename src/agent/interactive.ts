@@ -100,7 +100,14 @@ function hooksCommand(agent: Agent, args: string, write: (s: string) => void): v
       return;
     }
     const isRuntime = engine.hooks().some((e) => e.source === 'runtime' && displayName(e.hook) === name);
-    write((isRuntime ? `${sub}d runtime hook "${name}"` : sub === 'enable' ? enableHook(name, engine.projectDir) : disableHook(name, engine.projectDir)) + '\n');
+    try {
+      write((isRuntime ? `${sub}d runtime hook "${name}"` : sub === 'enable' ? enableHook(name, engine.projectDir) : disableHook(name, engine.projectDir)) + '\n');
+    } catch (err) {
+      // A settings file that cannot be read or written (read-only, locked, too large): one line.
+      write(`${(err as Error).message}
+`);
+      return;
+    }
     engine.reload();
     engine.setEnabled(name, sub === 'enable');
     return;
