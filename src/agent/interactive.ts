@@ -93,7 +93,12 @@ function hooksCommand(agent: Agent, args: string, write: (s: string) => void): v
     return;
   }
   if ((sub === 'enable' || sub === 'disable') && name) {
-    write(`${hooks.setEnabled(name, sub === 'enable')}\n`);
+    try {
+      write(`${hooks.setEnabled(name, sub === 'enable')}\n`);
+    } catch (err) {
+      // A settings file that cannot be read or written (read-only, locked, too large): one line.
+      write(`${(err as Error).message}\n`);
+    }
     return;
   }
   write(`usage: /hooks [list | enable <name> | disable <name>]\n`);

@@ -12,6 +12,7 @@ import { findTool } from './tools/index.js';
 import { unifiedDiff } from './tools/diff.js';
 import path from 'node:path';
 import { Points } from './points.js';
+import { Coalescer } from './coalesce.js';
 import { askToolResult, handOff, type AskResult, type SpawnAgent } from './handoff.js';
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo';
@@ -402,15 +403,23 @@ export class Agent {
     let text = '';
     let chunks = 0;
     const calls: ToolCall[] = [];
+    // Hooks see whole lines, however the stream splits them, so a redaction cannot be split past.
+    const lines = new Coalescer();
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
-        chunks++;
-        text += await this.modelChunk(request, part.text, undefined);
+        for (const chunk of lines.push(part.text)) {
+          chunks++;
+          text += await this.modelChunk(request, chunk, undefined);
+        }
       } else if (part.type === 'tool-call') {
         calls.push({ id: part.toolCallId, name: part.toolName, args: (part.input ?? {}) as Record<string, unknown> });
       } else if (part.type === 'error') {
         throw part.error instanceof Error ? part.error : new Error(String(part.error));
       }
+    }
+    for (const chunk of lines.flush()) {
+      chunks++;
+      text += await this.modelChunk(request, chunk, undefined);
     }
     // A response with only tool calls is still one chunk the hooks see.
     if (!chunks) await this.modelChunk(request, '', 'STOP');

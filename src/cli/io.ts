@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseJson } from '../config/jsonc.js';
+import { textNestsDeeper, tooDeep } from '../config/limits.js';
 
 export { UsageError } from '../config/problems.js';
 import { UsageError } from '../config/problems.js';
@@ -18,6 +19,7 @@ export function readInput(source: string | undefined): Record<string, unknown> {
     throw new UsageError(`cannot read ${label}: ${e.message}`);
   }
   if (!text.trim()) return {};
+  if (textNestsDeeper(text)) throw new UsageError(`${label}: ${tooDeep('its JSON')}`);
   const parsed = parseJson(text);
   if (!parsed.ok) throw new UsageError(`${label}: ${parsed.message}`);
   const value = parsed.value;

@@ -98,7 +98,9 @@ try {
     process.stderr.write(`hookline: ${err.message}\n`);
     process.exitCode = 1;
   } else {
-    process.stderr.write(`hookline: ${(err as Error)?.stack ?? String(err)}\n`);
+    // Never a stack trace for the user: one line (HOOKLINE_DEBUG=1 prints the stack).
+    const line = ((err as Error)?.message ?? String(err)).split('\n')[0];
+    process.stderr.write(`hookline: ${process.env.HOOKLINE_DEBUG ? (err as Error)?.stack ?? String(err) : line}\n`);
     process.exitCode = 1;
   }
 }

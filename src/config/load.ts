@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseJsonc } from './jsonc.js';
+import { readLimitedText, textNestsDeeper, tooDeep } from './limits.js';
 import { validateLayer, type LayerResult } from './validate.js';
 import { extensionsDir, projectSettingsPath, samePath, systemSettingsPath, trustedFoldersPath, trustedHooksPath, userSettingsPath, type Env } from './paths.js';
 import { displayName, type HookEntry, type Source } from './schema.js';
@@ -76,11 +77,12 @@ function readLayer(file: string, source: Source, extension?: string): { layer?: 
   if (!exists) return { info, problems: [] };
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readLimitedText(file);
   } catch (err) {
     return { info, problems: [{ file, path: '', message: `cannot read: ${(err as Error).message}`, severity: 'error' }] };
   }
   if (text.trim() === '') return { info, problems: [] };
+  if (textNestsDeeper(text, undefined, true)) return { info, problems: [{ file, path: '', message: `${tooDeep('its JSON')}; not read`, severity: 'error' }] };
   const parsed = parseJsonc(text);
   if (!parsed.ok) return { info, problems: [{ file, path: '', message: parsed.message, severity: 'error' }] };
   const layer = validateLayer(parsed.value, file, source, extension);

@@ -1,8 +1,20 @@
 import type { HookOutput } from '../events/output.js';
+import { textNestsDeeper, tooDeep } from '../config/limits.js';
 
 export interface Parsed {
   output?: HookOutput;
   outputFormat?: 'json' | 'text';
+  /** Output that cannot be read safely (nested too deep): the run fails with this message. */
+  error?: string;
+}
+
+/**
+ * Output nested too deep to read: an error on the hook. A hook that exited as a blocking one
+ * (not 0 or 1) still blocks, so an unreadable answer never turns a deny into an allow.
+ */
+export function unreadableOutput(what: string, exitCode: number): Parsed {
+  const error = `${tooDeep(what)}; not read`;
+  return exitCode === 0 || exitCode === 1 ? { error } : { error, output: plainTextOutput(error, exitCode), outputFormat: 'text' };
 }
 
 /**
@@ -13,10 +25,15 @@ export interface Parsed {
 export function parseHookText(stdout: string, stderr: string, exitCode: number): Parsed {
   const text = stdout.trim() || stderr.trim();
   if (!text) return {};
+  const what = stdout.trim() ? 'stdout' : 'stderr';
+  if (textNestsDeeper(text)) return unreadableOutput(what, exitCode);
   let value: unknown;
   try {
     value = JSON.parse(text);
-    if (typeof value === 'string') value = JSON.parse(value);
+    if (typeof value === 'string') {
+      if (textNestsDeeper(value)) return unreadableOutput(what, exitCode);
+      value = JSON.parse(value);
+    }
   } catch {
     return { output: plainTextOutput(text, exitCode), outputFormat: 'text' };
   }

@@ -28,6 +28,8 @@ export interface CommandRun {
   timeoutMs?: number;
   signal?: AbortSignal;
   shell?: string;
+  /** False when the caller reads stdout by another dialect's rules: no Gemini output, and none of its errors. */
+  parseOutput?: boolean;
 }
 
 function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
@@ -127,9 +129,9 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
         return;
       }
       // As the reference: a signal death counts as exit 0 for the plain-text fallback.
-      const parsed = parseHookText(stdout, stderr, exitCode ?? 0);
+      const parsed = run.parseOutput === false ? {} : parseHookText(stdout, stderr, exitCode ?? 0);
       // Unlike the reference (exit code 0, no error), a killed hook is reported, as a timeout is.
-      const error = exitSignal ? `Hook killed by signal ${exitSignal}` : undefined;
+      const error = exitSignal ? `Hook killed by signal ${exitSignal}` : parsed.error;
       resolve({ ...base, ...parsed, success: exitCode === 0 && !error, ...(error ? { error } : {}) });
     }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { parseHookText } from '../decide/parse.js';
+import { parseHookText, unreadableOutput, type Parsed } from '../decide/parse.js';
+import { valueNestsDeeper } from '../config/limits.js';
 import { DEFAULT_TIMEOUT_MS, KILL_GRACE_MS, STDOUT_LIMIT } from './command.js';
 import type { RunResult } from './result.js';
 import type { HookOutput } from '../events/output.js';
@@ -162,16 +163,18 @@ export class PersistentProcess {
     if (!p) return;
     const exitCode = typeof reply.exitCode === 'number' ? reply.exitCode : 0;
     const stderr = typeof reply.stderr === 'string' ? reply.stderr : '';
-    let parsed: { output?: HookOutput; outputFormat?: 'json' | 'text' } = {};
+    let parsed: Parsed = {};
     let stdout = '';
-    if (reply.output && typeof reply.output === 'object') {
+    // Checked before anything walks it (JSON.stringify below, the aggregation, the display).
+    if (reply.output && typeof reply.output === 'object' && valueNestsDeeper(reply.output)) parsed = unreadableOutput('reply output', exitCode);
+    else if (reply.output && typeof reply.output === 'object') {
       stdout = JSON.stringify(reply.output);
       parsed = { output: reply.output as HookOutput, outputFormat: 'json' };
     } else if (typeof reply.text === 'string') {
       stdout = reply.text;
       parsed = parseHookText(reply.text, stderr, exitCode);
     } else if (stderr) parsed = parseHookText('', stderr, exitCode);
-    this.finish(p, { ...parsed, stdout, stderr, exitCode, success: exitCode === 0 });
+    this.finish(p, { ...parsed, stdout, stderr, exitCode, success: exitCode === 0 && !parsed.error });
   }
 
   /** Sends queued requests: all at once for a concurrent hook, one at a time otherwise. */

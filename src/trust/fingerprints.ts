@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { trustedHooksPath, type Env } from '../config/paths.js';
 import { readTrustFile } from './store.js';
-import { writeFileAtomic } from '../config/write.js';
+import { lockedUpdate, writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/schema.js';
 import { fingerprintHook, isTrusted, trustedByLegacy, type HookFingerprint } from './keys.js';
 
@@ -99,26 +99,29 @@ export function trustHooks(projectRoot: string, entries: readonly HookEntry[], e
  * trusted_hooks.json it cannot read (it holds every other project's fingerprints).
  */
 export function trustKeys(projectRoot: string, newKeys: readonly string[], env: Env = process.env, drop?: ReadonlySet<string>): string[] {
-  const all = read(env, true);
-  const known = new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
-  const before = all[projectRoot] ?? [];
-  const keys = new Set(drop ? before.filter((k) => !drop.has(k)) : before);
-  const added: string[] = [];
-  for (const k of newKeys) {
-    if (!known.has(k)) added.push(k);
-    keys.add(k);
-  }
-  let dropped = false;
-  if (drop) {
-    for (const r of rootsOf(projectRoot)) {
-      if (r === projectRoot || !all[r]?.some((k) => drop.has(k))) continue;
-      all[r] = all[r].filter((k) => !drop.has(k));
-      dropped = true;
+  // Read and written under the file's lock: concurrent `hookline trust` runs all keep their keys.
+  return lockedUpdate(trustedHooksPath(env), () => {
+    const all = read(env, true);
+    const known = new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
+    const before = all[projectRoot] ?? [];
+    const keys = new Set(drop ? before.filter((k) => !drop.has(k)) : before);
+    const added: string[] = [];
+    for (const k of newKeys) {
+      if (!known.has(k)) added.push(k);
+      keys.add(k);
     }
-  }
-  const next = [...keys];
-  if (all[projectRoot] && !dropped && next.length === before.length && next.every((k, i) => k === before[i])) return added;
-  all[projectRoot] = next;
-  writeFileAtomic(trustedHooksPath(env), JSON.stringify(all, null, 2) + '\n');
-  return added;
+    let dropped = false;
+    if (drop) {
+      for (const r of rootsOf(projectRoot)) {
+        if (r === projectRoot || !all[r]?.some((k) => drop.has(k))) continue;
+        all[r] = all[r].filter((k) => !drop.has(k));
+        dropped = true;
+      }
+    }
+    const next = [...keys];
+    if (all[projectRoot] && !dropped && next.length === before.length && next.every((k, i) => k === before[i])) return added;
+    all[projectRoot] = next;
+    writeFileAtomic(trustedHooksPath(env), JSON.stringify(all, null, 2) + '\n');
+    return added;
+  });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { trustedFoldersPath, type Env } from '../config/paths.js';
 import { setJsoncValue } from '../config/jsonc.js';
 import { readTrustFile } from './store.js';
-import { writeFileAtomic } from '../config/write.js';
+import { updateFile } from '../config/write.js';
 
 /** Trust levels as Gemini CLI writes them in trustedFolders.json. */
 export type TrustLevel = 'TRUST_FOLDER' | 'TRUST_PARENT' | 'DO_NOT_TRUST';
@@ -60,11 +60,12 @@ export function folderTrust(dir: string, folderTrustEnabled: boolean, env: Env =
 }
 
 export function writeTrustedFolder(dir: string, level: TrustLevel, env: Env = process.env): void {
-  const file = trustedFoldersPath(env);
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  const all = readTrustedFolders(env, true);
   const key = real(dir);
-  if (all[key] === level) return;
-  // Written as a targeted edit: the user's other rules, comments and layout stay as they are.
-  writeFileAtomic(file, text.trim() ? setJsoncValue(text, [key], level) : JSON.stringify({ [key]: level }, null, 2) + '\n');
+  // Read and written under the file's lock: concurrent `hookline trust` runs all keep their folder.
+  updateFile(trustedFoldersPath(env), (text) => {
+    const all = readTrustedFolders(env, true);
+    if (all[key] === level) return undefined;
+    // Written as a targeted edit: the user's other rules, comments and layout stay as they are.
+    return text.trim() ? setJsoncValue(text, [key], level) : JSON.stringify({ [key]: level }, null, 2) + '\n';
+  });
 }

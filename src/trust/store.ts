@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { parseJsonc } from '../config/jsonc.js';
+import { readLimitedText, textNestsDeeper, tooDeep } from '../config/limits.js';
 
 /**
  * Reads a trust file as a JSON object. A missing or empty file is `{}`; an unreadable or broken
@@ -9,12 +10,16 @@ import { parseJsonc } from '../config/jsonc.js';
 export function readTrustFile(file: string, strict: boolean): Record<string, unknown> {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readLimitedText(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || !strict) return {};
     throw new Error(`cannot read ${file}: ${(err as Error).message}`);
   }
   if (!text.trim()) return {};
+  if (textNestsDeeper(text, undefined, true)) {
+    if (strict) throw new Error(`${file}: ${tooDeep('its JSON')}; fix or remove it, nothing was trusted`);
+    return {};
+  }
   const parsed = parseJsonc(text);
   const value = parsed.ok ? parsed.value : undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseJson } from '../../config/jsonc.js';
+import { FileTooLargeError, readLimitedText, textNestsDeeper, tooDeep } from '../../config/limits.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent, type ClaudeEvent } from './events.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
@@ -82,6 +83,10 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
     const where = jsonPath(at);
     if (!problems.some((p) => p.path === where && p.message === message)) problems.push({ file, path: where, message, severity });
   };
+  if (textNestsDeeper(text)) {
+    problem([], `${tooDeep('its JSON')} (no hook from this file is loaded)`);
+    return out;
+  }
   const parsed = parseJson(text);
   if (!parsed.ok) {
     problem([], `${parsed.message} (no hook from this file is loaded)`);
@@ -205,10 +210,12 @@ export class ClaudeConfigReadError extends Error {}
 export function loadClaudeSettingsFile(file: string, source: ClaudeSource): ParsedClaudeSettings & { exists: boolean } {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readLimitedText(file);
   } catch (e) {
     const x = e as NodeJS.ErrnoException;
     if (x.code === 'ENOENT') return { exists: false, hooks: [], problems: [], disableAllHooks: false };
+    // Like invalid JSON: this file's hooks are left out, the other files' still run.
+    if (e instanceof FileTooLargeError) return { exists: true, hooks: [], problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }], disableAllHooks: false };
     if (x.code === 'EISDIR') throw new ClaudeConfigReadError(`Claude Code settings ${file} is a folder`);
     throw new ClaudeConfigReadError(`cannot read Claude Code settings ${file}: ${x.message}`);
   }

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { jsonPath } from '../../config/problems.js';
+import { textNestsDeeper, tooDeep } from '../../config/limits.js';
 import type { RunResult } from '../../run/result.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 
@@ -127,6 +128,8 @@ export function readClaudeRun(event: ClaudeEvent, r: RunResult, timeoutSeconds: 
   }
   const text = r.stdout.trim();
   if (!text) return {};
+  // Unreadable (a recursive walk would overflow the stack), whether it would be JSON or context.
+  if ((text.startsWith('{') || text.startsWith('[')) && textNestsDeeper(text)) return { error: `${tooDeep('stdout')}; not read` };
   if (text.startsWith('{')) {
     let value: unknown;
     try {

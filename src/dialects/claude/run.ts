@@ -133,6 +133,7 @@ export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, field
         stdin,
         timeoutMs: hook.timeoutSeconds * 1000,
         signal: opts.signal,
+        parseOutput: false,
       });
       const reading = readClaudeRun(event, r, hook.timeoutSeconds);
       return {

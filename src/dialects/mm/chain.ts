@@ -174,6 +174,7 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
       timeoutMs: hook.timeoutNs / 1e6,
       signal,
       shell: 'sh',
+      parseOutput: false,
     });
     const wasCancelled = !r.timedOut && r.error === 'Hook cancelled';
     let failure = processFailure(r, hook, wasCancelled);

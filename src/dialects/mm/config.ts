@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
+import { FileTooLargeError, readLimitedText, tooDeep, yamlNestsDeeper } from '../../config/limits.js';
 import { RE2JS } from 're2js';
 import { MATCHER_EVENTS, MM_EVENTS, isMmEvent, type MmEvent } from './events.js';
 import { formatGoDuration, parseGoDuration } from './duration.js';
@@ -49,6 +50,12 @@ export interface MmConfig {
   /** The whole parsed document, for the rest of mm's configuration (model, mmConfigs, displayHooks…). */
   raw: Record<string, unknown>;
 }
+
+/**
+ * How many times the nodes an alias points to may be expanded (the `yaml` package's
+ * `maxAliasCount`): ordinary anchors are used a few times; an alias bomb needs thousands.
+ */
+export const MAX_YAML_ALIASES = 100;
 
 export function formatMmConfigError(e: MmConfigError): string {
   return `[config error: ${e.file}: ${e.message}]`;
@@ -145,7 +152,21 @@ export function parseMmConfig(text: string, file: string): MmConfig {
   const config: MmConfig = { file, absFile, hooks: emptyHooks(), errors: [], raw: {} };
   const err = (message: string) => config.errors.push({ file, message });
 
-  const doc = parseDocument(text, { uniqueKeys: true });
+  if (yamlNestsDeeper(text)) {
+    err(`yaml: ${tooDeep('the document')}`);
+    return config;
+  }
+  let doc: ReturnType<typeof parseDocument>;
+  let root: unknown;
+  try {
+    doc = parseDocument(text, { uniqueKeys: true });
+    // Aliases are expanded by toJS: a "billion laughs" document is refused, not expanded.
+    root = doc.errors.length ? undefined : doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    const message = e instanceof ReferenceError && /alias/i.test(e.message) ? `too many alias expansions (more than ${MAX_YAML_ALIASES} per alias; an alias bomb?)` : (e as Error).message;
+    err(`yaml: ${message.split('\n')[0]}`);
+    return config;
+  }
   if (doc.errors.length) {
     for (const e of doc.errors) {
       // Go's yaml words it `yaml: line N: …`; the position suffix of the message is dropped.
@@ -154,7 +175,6 @@ export function parseMmConfig(text: string, file: string): MmConfig {
     }
     return config;
   }
-  const root = doc.toJS() as unknown;
   if (root === null || root === undefined) return config;
   if (typeof root !== 'object' || Array.isArray(root)) {
     err(`want a mapping at the top of the file, got ${kind(root)}`);
@@ -193,9 +213,11 @@ export class MmConfigReadError extends Error {}
 export function loadMmConfig(file: string): MmConfig {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readLimitedText(file);
   } catch (e) {
     const x = e as NodeJS.ErrnoException;
+    // A configuration error like any other: mm starts with no hook, and says why.
+    if (e instanceof FileTooLargeError) return { file, absFile: path.resolve(file), hooks: emptyHooks(), errors: [{ file, message: `not read: ${x.message}` }], raw: {} };
     if (x.code === 'ENOENT') throw new MmConfigReadError(`mm configuration ${file} not found`);
     if (x.code === 'EISDIR') throw new MmConfigReadError(`mm configuration ${file} is a folder`);
     throw new MmConfigReadError(`cannot read mm configuration ${file}: ${x.message}`);

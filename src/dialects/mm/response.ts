@@ -4,6 +4,8 @@
  * case-insensitively, unknown keys are ignored, `null` leaves a field unset, and a field of the
  * wrong type makes the whole response invalid, whatever the event reads.
  */
+import { textNestsDeeper, tooDeep } from '../../config/limits.js';
+
 export interface MmResponse {
   /** '' when absent: continue. */
   action: string;
@@ -34,6 +36,7 @@ const invalid = (m: string): DecodeResult => ({ ok: false, message: `invalid JSO
 export function decodeMmResponse(stdout: string): DecodeResult {
   const empty: MmResponse = { action: '', context: '', reason: '', response: '', error: '' };
   if (!stdout.trim()) return { ok: true, response: empty };
+  if (textNestsDeeper(stdout)) return invalid(tooDeep('the response'));
   let value: unknown;
   try {
     value = JSON.parse(stdout);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RE2JS } from 're2js';
 import { parseJson } from '../../config/jsonc.js';
+import { FileTooLargeError, readLimitedText, textNestsDeeper, tooDeep } from '../../config/limits.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { SA_EVENTS, SA_MATCHER_FIELDS, isSaEvent, type SaEvent } from './events.js';
 import type { DialectHook } from '../../trust/dialects.js';
@@ -158,6 +159,10 @@ export function parseSaConfig(text: string, file: string): SaConfig {
   const config: SaConfig = { file, exists: true, hooks: emptyHooks(), problems: [] };
   const p = new Parser(file);
   config.problems = p.problems;
+  if (textNestsDeeper(text)) {
+    p.problem([], `${tooDeep('its JSON')} (no hook is loaded)`);
+    return config;
+  }
   const parsed = parseJson(text);
   if (!parsed.ok) {
     // SpatialAgent disables every hook on invalid JSON.
@@ -194,10 +199,12 @@ export class SaConfigReadError extends Error {}
 export function loadSaConfig(file: string): SaConfig {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readLimitedText(file);
   } catch (e) {
     const x = e as NodeJS.ErrnoException;
     if (x.code === 'ENOENT') return { file, exists: false, hooks: emptyHooks(), problems: [] };
+    // Like invalid JSON: no hook of this file is loaded.
+    if (e instanceof FileTooLargeError) return { file, exists: true, hooks: emptyHooks(), problems: [{ file, path: '', message: `not read: ${x.message} (no hook is loaded)`, severity: 'error' }] };
     if (x.code === 'EISDIR') throw new SaConfigReadError(`SpatialAgent settings ${file} is a folder`);
     throw new SaConfigReadError(`cannot read SpatialAgent settings ${file}: ${x.message}`);
   }

@@ -8,6 +8,8 @@
  * 2. Prompt hooks only, when there is no such object: the keyword fallback.
  */
 
+import { valueNestsDeeper } from '../../config/limits.js';
+
 export interface Decision {
   decision: 'approve' | 'block';
   reason: string;
@@ -15,11 +17,16 @@ export interface Decision {
 
 const BLOCK_VALUES = new Set(['block', 'deny', 'reject']);
 
-/** Where the JSON object starting at `start` (a `{`) ends, strings and nesting respected. */
-function objectEnd(text: string, start: number): number {
+/**
+ * Where the JSON object starting at `start` (a `{`) ends, strings and nesting respected; -1 when
+ * it does not end within the text or within `budget.chars` characters (spent as it scans).
+ */
+function objectEnd(text: string, start: number, budget: { chars: number }): number {
   let depth = 0;
   let inString = false;
-  for (let i = start; i < text.length; i++) {
+  const stop = Math.min(text.length, start + budget.chars);
+  budget.chars -= stop - start;
+  for (let i = start; i < stop; i++) {
     const c = text[i];
     if (inString) {
       if (c === '\\') i++;
@@ -31,11 +38,18 @@ function objectEnd(text: string, start: number): number {
   return -1;
 }
 
-/** The first JSON object in `text` that has a `decision` key, outer objects before inner ones. */
+/** Characters scanned at most while looking for objects: text full of unclosed `{` stays fast. */
+const SCAN_BUDGET = 16_000_000;
+
+/**
+ * The first JSON object in `text` that has a `decision` key, outer objects before inner ones.
+ * Objects nested deeper than MAX_JSON_DEPTH are skipped (they cannot be read safely).
+ */
 export function findDecisionJson(text: string): Decision | undefined {
   let attempts = 0;
-  for (let i = text.indexOf('{'); i !== -1 && attempts < 10_000; i = text.indexOf('{', i + 1), attempts++) {
-    const end = objectEnd(text, i);
+  const budget = { chars: SCAN_BUDGET };
+  for (let i = text.indexOf('{'); i !== -1 && attempts < 10_000 && budget.chars > 0; i = text.indexOf('{', i + 1), attempts++) {
+    const end = objectEnd(text, i, budget);
     if (end === -1) continue;
     let value: unknown;
     try {
@@ -44,6 +58,7 @@ export function findDecisionJson(text: string): Decision | undefined {
       continue;
     }
     if (!value || typeof value !== 'object' || Array.isArray(value) || !('decision' in value)) continue;
+    if (valueNestsDeeper(value)) continue;
     const o = value as Record<string, unknown>;
     const d = typeof o.decision === 'string' ? o.decision.trim().toLowerCase() : '';
     const reason = o.reason === undefined || o.reason === null ? '' : typeof o.reason === 'string' ? o.reason : JSON.stringify(o.reason);

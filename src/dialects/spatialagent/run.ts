@@ -13,6 +13,7 @@ import type { SaConfig, SaHook } from './config.js';
 import { saMatches } from './matcher.js';
 import { contextEnv, expandPlain, expandShell, normalizeContext, type SaContext } from './variables.js';
 import { decideFromAnswer, findDecisionJson } from './decision.js';
+import { textNestsDeeper, tooDeep } from '../../config/limits.js';
 import type { ProcessRun } from '../../run/result.js';
 
 export interface SaFireOptions {
@@ -73,7 +74,7 @@ export async function runSaBashHook(hook: SaHook, context: SaContext, opts: SaFi
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) env[k] = v;
   Object.assign(env, contextEnv(context));
-  const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash' });
+  const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash', parseOutput: false });
   const base = { expanded, exitCode: r.exitCode, durationMs: Math.round(r.durationMs * 1000) / 1000, stdout: r.stdout, stderr: r.stderr };
   const errored = (error: string): Outcome => ({ ...base, success: false, error, ...(r.timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error });
   if (r.timedOut) return errored(`Hook timed out after ${hook.timeoutSeconds}s`);
@@ -83,8 +84,10 @@ export async function runSaBashHook(hook: SaHook, context: SaContext, opts: SaFi
   const json = findDecisionJson(r.stdout + r.stderr);
   if (json) return { ...base, success: true, ...json };
   const code = r.signal ? signalCode(r.signal) : r.exitCode ?? 0;
-  if (code === 0) return { ...base, success: true, decision: 'approve', reason: '' };
-  return { ...base, success: true, decision: 'block', reason: `Command exited with code ${code}` };
+  // Output nested too deep to read is an error; the exit code still decides (a failing hook still blocks).
+  const unreadable = textNestsDeeper(r.stdout + r.stderr) ? { success: false, error: `Hook error: ${tooDeep('output')}; not read` } : {};
+  if (code === 0) return { ...base, success: true, decision: 'approve', reason: '', ...unreadable };
+  return { ...base, success: true, decision: 'block', reason: `Command exited with code ${code}`, ...unreadable };
 }
 
 export async function runSaPromptHook(hook: SaHook, context: SaContext, opts: SaFireOptions = {}): Promise<Outcome> {
