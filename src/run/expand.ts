@@ -16,7 +16,7 @@ export interface ExpandValues {
 
 const VARS = /\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)/y;
 
-function valueOf(name: string, v: ExpandValues): string {
+function variableValue(name: string, v: ExpandValues): string {
   switch (name) {
     case 'GEMINI_PROJECT_DIR':
     case 'CLAUDE_PROJECT_DIR':
@@ -71,7 +71,7 @@ export function expandCommand(command: string, values: ExpandValues): string {
   return expandVariables(command, (text, i) => {
     VARS.lastIndex = i;
     const m = VARS.exec(text);
-    return m ? { length: m[0].length, value: valueOf(m[1], values) } : undefined;
+    return m ? { length: m[0].length, value: variableValue(m[1], values) } : undefined;
   });
 }
 

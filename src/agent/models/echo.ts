@@ -3,7 +3,7 @@ import { ScriptedModel } from './scripted.js';
 
 function lastUserText(prompt: LanguageModelV3Prompt): string {
   const last = [...prompt].reverse().find((m) => m.role === 'user');
-  if (!last || last.role !== 'user') return '';
+  if (last?.role !== 'user') return '';
   return last.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 

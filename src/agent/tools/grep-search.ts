@@ -47,7 +47,7 @@ function compile(pattern: string, caseSensitive: boolean): RE2JS {
 function searchLines(lines: string[], file: string, re: RE2JS, exclude: RE2JS | null, before: number, after: number, perFile: number, budget: number): { out: Line[]; matches: number } {
   const hits: number[] = [];
   for (let i = 0; i < lines.length && hits.length < Math.min(perFile, budget); i++) {
-    if (re.test(lines[i]) && !(exclude && exclude.test(lines[i]))) hits.push(i);
+    if (re.test(lines[i]) && !exclude?.test(lines[i])) hits.push(i);
   }
   if (hits.length === 0) return { out: [], matches: 0 };
   const hitSet = new Set(hits);

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -63,7 +64,7 @@ export const listDirectory = defineTool({
       const full = path.join(dir, name);
       // entries Gemini CLI would refuse to open are not shown either
       if (isBlockedName(name)) continue;
-      let st;
+      let st: Stats;
       try {
         const target = realResolve(full);
         if (!isInside(r.root, target) || relPath(r.root, target).split('/').some(isBlockedName)) continue;

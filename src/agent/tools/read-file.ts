@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -36,7 +37,7 @@ export const readFile = defineTool({
     const r = resolveInWorkspace(ctx.cwd, a.file_path);
     if (isFailure(r)) return r;
     const file = r.path;
-    let st;
+    let st: Stats;
     try {
       st = await fs.stat(file);
     } catch {

@@ -106,7 +106,7 @@ export function mmPromptBlocked(reason?: string): string {
 
 /** preGeneration stop: what the user reads — the hook's `response`, or the default when absent or blank. */
 export function mmStopResponse(response: string | undefined, reason?: string): string {
-  if (response && response.trim()) return response;
+  if (response?.trim()) return response;
   return withReason('⛔ This request was blocked by a hook', reason);
 }
 

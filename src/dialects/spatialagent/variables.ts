@@ -73,8 +73,8 @@ export function contextEnv(context: SaContext): Record<string, string> {
  * The value of a variable name: a context variable, or `ARGUMENTS` (the whole context as JSON,
  * keys in lower case, as SpatialAgent's `$ARGUMENTS`). Undefined for any other name.
  */
-function valueOf(context: SaContext, name: string): string | undefined {
-  if (Object.prototype.hasOwnProperty.call(context, name)) return pyStr(context[name]);
+function variableValue(context: SaContext, name: string): string | undefined {
+  if (Object.hasOwn(context, name)) return pyStr(context[name]);
   if (name === 'ARGUMENTS') return pyJsonDumps(Object.fromEntries(Object.entries(context).map(([k, v]) => [k.toLowerCase(), v])));
   return undefined;
 }
@@ -90,7 +90,7 @@ export function variableLookup(context: SaContext): VariableLookup {
     TOKEN.lastIndex = i;
     const m = TOKEN.exec(text);
     if (!m) return undefined;
-    const value = valueOf(context, m[1] ?? m[2]);
+    const value = variableValue(context, m[1] ?? m[2]);
     return value === undefined ? undefined : { length: m[0].length, value };
   };
 }
