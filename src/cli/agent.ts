@@ -68,14 +68,14 @@ async function run(opts: AgentCliOptions): Promise<number> {
     ...(process.stdin.isTTY ? { confirm: (q: string) => (confirmRef.fn ?? terminalConfirm(process.stdin, process.stderr))(q) } : {}),
   };
   const kind = spec?.split(':')[0];
+  // Real providers switch model when a BeforeModel hook names another one; a script cannot.
+  const providers = kind && kind !== 'scripted' ? await import('../agent/models/providers.js') : undefined;
   const base: Omit<AgentOptions, 'adapters' | 'session' | 'tools' | 'interactive' | 'cwd'> = {
     model,
     modelName: modelName(spec),
-    // Real providers switch model when a BeforeModel hook names another one; a script cannot.
     modelFor: (name: string) => {
-      if (!kind || kind === 'scripted') return undefined;
-      const { createModel } = providers!;
-      const m = createModel({ spec: `${kind}:${name.startsWith(`${kind}:`) ? name.slice(kind.length + 1) : name}`, baseUrl: opts.baseUrl });
+      if (!providers || !kind) return undefined;
+      const m = providers.createModel({ spec: `${kind}:${name.startsWith(`${kind}:`) ? name.slice(kind.length + 1) : name}`, baseUrl: opts.baseUrl });
       return opts.record ? recording(m, opts.record) : m;
     },
     io,
@@ -83,7 +83,6 @@ async function run(opts: AgentCliOptions): Promise<number> {
     maxSteps: opts.maxSteps ? Number(opts.maxSteps) : undefined,
     compressThreshold: opts.compressThreshold ? Number(opts.compressThreshold) : undefined,
   };
-  const providers = kind && kind !== 'scripted' ? await import('../agent/models/providers.js') : undefined;
 
   /** An agent with every hook system's adapter: the user's own, or a called agent one level deeper. */
   const build = (s: Session, interactiveAgent: boolean, handOff?: { file: string; depth: number }, quiet = false): Agent => {
