@@ -19,6 +19,7 @@ import { sanitizeEnv } from './run/env.js';
 import { expandCommand } from './run/expand.js';
 import type { RunResult } from './run/result.js';
 import { aggregate } from './decide/aggregate.js';
+import { decideRun } from './decide/run.js';
 import { folderTrust, type FolderTrust } from './trust/folders.js';
 import { trustHooks, untrustedHooks } from './trust/fingerprints.js';
 import { recordHookCall, type HookEndEvent, type HookStartEvent } from './telemetry.js';
@@ -334,12 +335,12 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       };
       const command = expandCommand(entry.hook.command, { projectDir: this.projectDir, cwd, plansDir, sessionId: input.session_id });
       if (entry.hook.persistent) {
-        const key = `${entry.source}\0${entry.file ?? ''}\0${command}`;
+        const key = JSON.stringify([entry.source, entry.file ?? '', command, entry.hook.env ?? {}]);
         let proc = this.persistent.get(key);
         if (!proc) this.persistent.set(key, (proc = new PersistentProcess({ command, cwd: this.projectDir, env })));
-        result = await proc.request(input, entry.hook.timeout, signal);
+        result = decideRun(await proc.request(input, entry.hook.timeout, signal));
       } else {
-        result = await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal });
+        result = decideRun(await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal }));
       }
     }
     // Errors name the event, the hook and its file, so a user can find what failed.

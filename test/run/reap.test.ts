@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { runCommand } from '../../src/run/command.js';
+import { runHook as runCommand } from './util.js';
 import { tmpFile } from '../helpers.js';
 import { running } from './util.js';
 
