@@ -17,6 +17,19 @@ export interface Containment {
 
 let probed: (Containment & { base?: string }) | undefined;
 
+/** Run cgroups are named `hookline-<pid namespace>-<pid>-<run id>`: a pid means something only in its namespace. */
+let namePrefix: string | undefined;
+function prefix(): string {
+  if (namePrefix) return namePrefix;
+  let ns = '0';
+  try {
+    ns = /\[(\d+)\]/.exec(fs.readlinkSync('/proc/self/ns/pid'))?.[1] ?? '0';
+  } catch {
+    // no namespaces
+  }
+  return (namePrefix = `hookline-${ns}-`);
+}
+
 /** The cgroup2 mount point, from /proc/self/mounts. */
 function cgroup2Mount(): string | undefined {
   const mounts = fs.readFileSync('/proc/self/mounts', 'utf8');
@@ -51,8 +64,9 @@ function probe(): Containment & { base?: string } {
     return { available: false, reason: `cannot read cgroups (${(e as Error).message})` };
   }
   if (!base) return { available: false, reason: 'own cgroup not found under the cgroup v2 mount' };
+  sweepOrphans(base);
   // Try exactly what a run does: make a child cgroup, move a process in, kill it from there.
-  const dir = path.join(base, `hookline-probe-${process.pid}-${randomUUID().slice(0, 8)}`);
+  const dir = path.join(base, `${prefix()}${process.pid}-probe-${randomUUID().slice(0, 8)}`);
   try {
     fs.mkdirSync(dir);
   } catch (e) {
@@ -65,6 +79,34 @@ function probe(): Containment & { base?: string } {
     return { available: true, base };
   } finally {
     removeDir(dir, 200);
+  }
+}
+
+/** Kills and removes the run cgroups of Hookline processes that died without cleaning up (SIGKILL). */
+function sweepOrphans(base: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(base);
+  } catch {
+    return;
+  }
+  const mine = prefix();
+  for (const name of names) {
+    const m = /^(\d+)-/.exec(name.startsWith(mine) ? name.slice(mine.length) : '');
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+      continue; // its owner still runs
+    } catch {
+      // owner gone
+    }
+    const dir = path.join(base, name);
+    try {
+      fs.writeFileSync(path.join(dir, 'cgroup.kill'), '1');
+    } catch {
+      // not a cgroup we can kill
+    }
+    removeDir(dir, 0);
   }
 }
 
@@ -104,7 +146,8 @@ export class RunCgroup {
   static create(runId: string): RunCgroup | undefined {
     const c = (probed ??= probe());
     if (!c.available || !c.base) return undefined;
-    const dir = path.join(c.base, `hookline-${process.pid}-${runId}`);
+    if (leftover.size) sweepCgroups(0);
+    const dir = path.join(c.base, `${prefix()}${process.pid}-${runId}`);
     try {
       fs.mkdirSync(dir);
     } catch {
