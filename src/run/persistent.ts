@@ -13,8 +13,9 @@ import type { ProcessResult } from './result.js';
  *
  * `output` is what a one-shot hook prints as JSON; `text` + `exitCode` get the same plain-text
  * fallback as a one-shot hook: a reply comes back as the ProcessResult of a one-shot run would
- * (`output` as JSON on stdout), for src/decide to read. A hook that dies is restarted on the next event; a request that
- * times out kills the process (its state is suspect) and fails with the usual timeout error.
+ * (`output` as JSON on stdout), for src/decide to read. A hook that dies is restarted on the
+ * next event; a request that times out kills the process (its state is suspect) and fails with
+ * the usual timeout error.
  */
 export const PERSISTENT_ENV = 'HOOKLINE_PERSISTENT';
 

@@ -11,9 +11,12 @@ const noCgroup = contained.available ? false : `runs cannot be contained on this
 
 /** Waits until `file` lists `n` pids (the fixture is then running). */
 async function pidsReady(file: string, n: number): Promise<number[]> {
+  // A safety net for a fixture that never starts, not a measure of speed.
+  const giveUp = Date.now() + 60_000;
   for (;;) {
     const pids = readPids(file);
     if (pids.length >= n) return pids;
+    if (Date.now() > giveUp) throw new Error(`${file} never listed ${n} pids`);
     await sleep(20);
   }
 }

@@ -17,9 +17,12 @@ const contained = containment();
 const noCgroup = contained.available ? false : `runs cannot be contained on this machine: ${contained.reason}`;
 
 async function pidsReady(file: string, n: number): Promise<number[]> {
+  // A safety net for a fixture that never starts, not a measure of speed.
+  const giveUp = Date.now() + 60_000;
   for (;;) {
     const pids = readPids(file);
     if (pids.length >= n) return pids;
+    if (Date.now() > giveUp) throw new Error(`${file} never listed ${n} pids`);
     await sleep(20);
   }
 }
@@ -73,7 +76,8 @@ describe('drain() stops every run and reaps what it left before resolving', () =
 });
 
 describe('cgroup containment', () => {
-  test('this machine: cgroup v2 containment is reported with a reason when missing', () => {
+  test('this machine: cgroup v2 containment is reported with a reason when missing', (t) => {
+    t.diagnostic(`cgroup containment: ${contained.available ? 'available' : `not available (${contained.reason})`}`);
     assert.equal(typeof contained.available, 'boolean');
     if (!contained.available) assert.ok(contained.reason && contained.reason.length > 0);
   });
