@@ -7,6 +7,8 @@ import { validate } from './validate.js';
 import { setAll, setHook } from './manage.js';
 import { trust } from './trust.js';
 import { UsageError } from './io.js';
+import { withHookProcesses } from './lifecycle.js';
+import { drain } from '../run/process.js';
 
 const program = new Command();
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -24,7 +26,7 @@ program
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
   .option('--model <spec>', 'spatialagent prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
   .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
-  .action(async (event: string, opts) => fire(event, opts));
+  .action(async (event: string, opts) => withHookProcesses(() => fire(event, opts)));
 
 program
   .command('list')
@@ -104,3 +106,5 @@ try {
     process.exitCode = 1;
   }
 }
+// Timers do not run once the process exits: stop and reap what hooks left before that.
+await drain();

@@ -10,6 +10,7 @@ import { runFunction } from '../run/function.js';
 import { expandCommand } from '../run/expand.js';
 import { PersistentProcess } from '../run/persistent.js';
 import type { RunResult } from '../run/result.js';
+import { decideRun } from '../decide/run.js';
 import { approxJsonSize } from '../run/serialize.js';
 
 /** One hook's run, as reported by `fire`. */
@@ -72,11 +73,11 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     ...entry.hook.env,
   };
   const command = expandCommand(entry.hook.command, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
-  if (!entry.hook.persistent) return runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal });
+  if (!entry.hook.persistent) return decideRun(await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal }));
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
   let proc = deps.persistent.get(key);
   if (!proc) deps.persistent.set(key, (proc = new PersistentProcess({ command, cwd: deps.projectDir, env })));
-  return proc.request(input, entry.hook.timeout, deps.signal);
+  return decideRun(await proc.request(input, entry.hook.timeout, deps.signal));
 }
 
 /** Runs one hook and reports it; errors name the event, the hook and its file. Never throws. */

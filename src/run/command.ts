@@ -1,20 +1,18 @@
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseHookText } from '../decide/parse.js';
 import { writeJson } from './serialize.js';
-import { reapLater, RUN_ID_VAR } from './reap.js';
-import type { RunResult } from './result.js';
+import { GroupRun, KILL_GRACE_MS } from './process.js';
+import type { ProcessResult } from './result.js';
+
+export { KILL_GRACE_MS };
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Past this much stdout the hook is stopped: no decision needs a megabyte. */
 export const STDOUT_LIMIT = 1024 * 1024;
 const STDERR_LIMIT = 1024 * 1024;
-/** Between SIGTERM and SIGKILL. Short, so a hook is always over within its timeout + 1 s. */
-export const KILL_GRACE_MS = 400;
 /** After the shell exits, how long leftover pipe holders get before the run is closed anyway. */
 const DRAIN_MS = 100;
 
@@ -28,17 +26,6 @@ export interface CommandRun {
   timeoutMs?: number;
   signal?: AbortSignal;
   shell?: string;
-  /** False when the caller reads stdout by another dialect's rules: no Gemini output, and none of its errors. */
-  parseOutput?: boolean;
-}
-
-function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
 }
 
 class Capped {
@@ -64,11 +51,12 @@ class Capped {
 }
 
 /**
- * Runs one command hook in its own process group. Every path ends in a RunResult: the group is
+ * Runs one command hook in its own process group. Every path ends in a ProcessResult (what the
+ * process did; src/decide reads its output): the group is
  * killed on timeout (SIGTERM, then SIGKILL), on a stdout flood, on abort, and once the shell has
  * exited (so a background child holding the pipe cannot delay the result or outlive the hook).
  */
-export function runCommand(run: CommandRun): Promise<RunResult> {
+export function runCommand(run: CommandRun): Promise<ProcessResult> {
   const started = performance.now();
   const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return new Promise((resolve) => {
@@ -82,24 +70,22 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
     let done = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const shell = run.shell ?? 'bash';
-    // stdin is a socket, so bash would take us for rshd and source ~/.bashrc when SHLVL is unset.
-    const args = path.basename(shell) === 'bash' ? ['--norc', '-c', run.command] : ['-c', run.command];
     const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
-    const runId = randomUUID();
-    const child = spawn(shell, args, {
-      cwd: run.cwd,
-      env: { ...run.env, [RUN_ID_VAR]: runId },
-      stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
-    if (stdinFd !== undefined) fs.closeSync(stdinFd);
-    const pid = child.pid;
+    let group: GroupRun;
+    try {
+      group = new GroupRun({ command: run.command, cwd: run.cwd, env: run.env, shell: run.shell, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
+    } catch (e) {
+      // e.g. a NUL byte in the command or env: nothing was started
+      resolve({ exitCode: null, signal: null, stdout: '', stderr: '', durationMs: performance.now() - started, error: `cannot start hook: ${(e as Error).message}` });
+      return;
+    } finally {
+      if (stdinFd !== undefined) fs.closeSync(stdinFd);
+    }
+    const child = group.child;
 
     const stop = (why: string | undefined) => {
       if (why && !failure) failure = why;
-      killGroup(pid, 'SIGTERM');
-      timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS));
+      group.stop();
       // Whatever still holds the pipes, the run is over shortly after SIGKILL.
       timers.push(setTimeout(finish, KILL_GRACE_MS + DRAIN_MS + 50));
     };
@@ -109,8 +95,7 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       done = true;
       for (const t of timers) clearTimeout(t);
       run.signal?.removeEventListener('abort', onAbort);
-      killGroup(pid, 'SIGKILL');
-      reapLater(runId);
+      group.end();
       child.stdout?.destroy();
       child.stderr?.destroy();
       const durationMs = performance.now() - started;
@@ -120,19 +105,8 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       const warning = isUtf8(raw) ? undefined : 'stdout is not valid UTF-8 (invalid bytes were replaced with U+FFFD)';
       const stderr = err.bytes().toString('utf8');
       const base = { exitCode, signal: exitSignal, stdout, stderr, durationMs, ...(warning ? { warning } : {}) };
-      if (timedOut) {
-        resolve({ ...base, success: false, timedOut: true, error: `Hook timed out after ${timeoutMs}ms` });
-        return;
-      }
-      if (failure) {
-        resolve({ ...base, success: false, error: failure });
-        return;
-      }
-      // As the reference: a signal death counts as exit 0 for the plain-text fallback.
-      const parsed = run.parseOutput === false ? {} : parseHookText(stdout, stderr, exitCode ?? 0);
-      // Unlike the reference (exit code 0, no error), a killed hook is reported, as a timeout is.
-      const error = exitSignal ? `Hook killed by signal ${exitSignal}` : parsed.error;
-      resolve({ ...base, ...parsed, success: exitCode === 0 && !error, ...(error ? { error } : {}) });
+      if (timedOut) resolve({ ...base, timedOut: true, error: `Hook timed out after ${timeoutMs}ms` });
+      else resolve({ ...base, ...(failure ? { error: failure } : {}) });
     }
 
     const onAbort = () => stop('Hook cancelled');
@@ -168,7 +142,7 @@ export function runCommand(run: CommandRun): Promise<RunResult> {
       exitCode = code;
       exitSignal = signal;
       // Background children must not outlive the hook nor hold its pipes open.
-      killGroup(pid, 'SIGKILL');
+      group.kill();
       if (closedStreams === 2) finish();
       else timers.push(setTimeout(finish, DRAIN_MS));
     });

@@ -1,4 +1,5 @@
 import type { RedactionSettings } from '../config/load.js';
+import { envFrom } from './process.js';
 
 /** Kept whatever their name says: a hook needs these to work at all. */
 const ALWAYS_KEPT = new Set([
@@ -58,11 +59,8 @@ function removed(key: string, value: string | undefined, red: RedactionSettings,
  */
 export function sanitizeEnv(env: NodeJS.ProcessEnv, red: RedactionSettings): Record<string, string> {
   const strict = isStrict(env);
+  if (!red.enabled && !strict) return envFrom(env);
   const out: Record<string, string> = {};
-  if (!red.enabled && !strict) {
-    for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-    return out;
-  }
   const allowed = new Set(red.allowed.map((k) => k.toUpperCase()));
   const blocked = new Set(red.blocked.map((k) => k.toUpperCase()));
   for (const [k, v] of Object.entries(env)) {

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { parseHookText, unreadableOutput, type Parsed } from '../decide/parse.js';
+import type { ChildProcess } from 'node:child_process';
 import { valueNestsDeeper } from '../config/limits.js';
-import { DEFAULT_TIMEOUT_MS, KILL_GRACE_MS, STDOUT_LIMIT } from './command.js';
-import type { RunResult } from './result.js';
-import type { HookOutput } from '../events/output.js';
+import { DEFAULT_TIMEOUT_MS, STDOUT_LIMIT } from './command.js';
+import { GroupRun } from './process.js';
+import type { ProcessResult } from './result.js';
 
 /**
  * Persistent hook processes: Hookline starts the hook once and exchanges one JSON line per event
@@ -14,8 +13,10 @@ import type { HookOutput } from '../events/output.js';
  *   hook → `{"id":1,"output":{…}}`                     or `{"id":1,"text":"…","exitCode":2,"stderr":"…"}`
  *
  * `output` is what a one-shot hook prints as JSON; `text` + `exitCode` get the same plain-text
- * fallback as a one-shot hook. A hook that dies is restarted on the next event; a request that
- * times out kills the process (its state is suspect) and fails with the usual timeout error.
+ * fallback as a one-shot hook: a reply comes back as the ProcessResult of a one-shot run would
+ * (`output` as JSON on stdout), for src/decide to read. A hook that dies is restarted on the
+ * next event; a request that times out kills the process (its state is suspect) and fails with
+ * the usual timeout error.
  */
 export const PERSISTENT_ENV = 'HOOKLINE_PERSISTENT';
 
@@ -32,7 +33,7 @@ interface Pending {
   started: number;
   timeoutMs: number;
   timer?: NodeJS.Timeout;
-  resolve: (r: RunResult) => void;
+  resolve: (r: ProcessResult) => void;
   abort?: () => void;
   signal?: AbortSignal;
 }
@@ -45,28 +46,9 @@ interface Reply {
   stderr?: unknown;
 }
 
-function killGroup(child: ChildProcess | undefined, sig: NodeJS.Signals): void {
-  if (!child?.pid) return;
-  try {
-    process.kill(-child.pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
-/** Every live persistent process, so none outlives Hookline (even on process.exit). */
-const live = new Set<PersistentProcess>();
-let exitHook = false;
-function trackExit(): void {
-  if (exitHook) return;
-  exitHook = true;
-  process.on('exit', () => {
-    for (const p of live) p.close();
-  });
-}
-
 export class PersistentProcess {
   private child?: ChildProcess;
+  private group?: GroupRun;
   private ready = false;
   private concurrent = false;
   private buffer = '';
@@ -83,11 +65,13 @@ export class PersistentProcess {
     return this.child?.pid;
   }
 
-  /** Sends one event; resolves with a RunResult for every outcome. */
-  request(input: unknown, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal): Promise<RunResult> {
+  /** Sends one event; resolves with a ProcessResult for every outcome. */
+  request(input: unknown, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal): Promise<ProcessResult> {
     return new Promise((resolve) => {
       const id = this.nextId++;
       const p: Pending = { id, line: JSON.stringify({ id, input }) + '\n', started: performance.now(), timeoutMs, resolve, signal };
+      // Queued first: finish() only settles requests it knows.
+      this.queue.push(p);
       p.timer = setTimeout(() => this.timeout(p), timeoutMs);
       if (signal) {
         if (signal.aborted) return this.finish(p, { error: 'Hook cancelled' });
@@ -95,25 +79,26 @@ export class PersistentProcess {
         signal.addEventListener('abort', p.abort, { once: true });
       }
       if (!this.child) this.start();
-      this.queue.push(p);
       this.pump();
     });
   }
 
   private start(): void {
-    trackExit();
     this.starts++;
     this.ready = false;
     this.buffer = '';
     this.stderr = '';
-    const child = spawn(this.spec.shell ?? 'bash', ['-c', this.spec.command], {
-      cwd: this.spec.cwd,
-      env: { ...this.spec.env, [PERSISTENT_ENV]: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    let group: GroupRun;
+    try {
+      group = new GroupRun({ command: this.spec.command, cwd: this.spec.cwd, env: { ...this.spec.env, [PERSISTENT_ENV]: '1' }, shell: this.spec.shell, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (e) {
+      const why = `cannot start persistent hook: ${(e as Error).message}`;
+      for (const p of [...this.inflight.values(), ...this.queue]) this.finish(p, { error: why });
+      return;
+    }
+    const child = group.child;
+    this.group = group;
     this.child = child;
-    live.add(this);
     // The hook process must not keep the host alive on its own.
     child.unref();
     for (const s of [child.stdin, child.stdout, child.stderr] as Array<{ unref?: () => void } | null>) s?.unref?.();
@@ -126,8 +111,8 @@ export class PersistentProcess {
     child.stderr!.on('data', (s: string) => {
       this.stderr = (this.stderr + s).slice(-4096);
     });
-    child.on('exit', (code, sig) => this.onExit(child, code, sig));
-    child.on('error', (e) => this.onExit(child, null, null, `cannot start persistent hook: ${e.message}`));
+    child.on('exit', (code, sig) => this.onExit(group, code, sig));
+    child.on('error', (e) => this.onExit(group, null, null, `cannot start persistent hook: ${e.message}`));
   }
 
   private onData(child: ChildProcess, s: string): void {
@@ -163,18 +148,11 @@ export class PersistentProcess {
     if (!p) return;
     const exitCode = typeof reply.exitCode === 'number' ? reply.exitCode : 0;
     const stderr = typeof reply.stderr === 'string' ? reply.stderr : '';
-    let parsed: Parsed = {};
     let stdout = '';
-    // Checked before anything walks it (JSON.stringify below, the aggregation, the display).
-    if (reply.output && typeof reply.output === 'object' && valueNestsDeeper(reply.output)) parsed = unreadableOutput('reply output', exitCode);
-    else if (reply.output && typeof reply.output === 'object') {
-      stdout = JSON.stringify(reply.output);
-      parsed = { output: reply.output as HookOutput, outputFormat: 'json' };
-    } else if (typeof reply.text === 'string') {
-      stdout = reply.text;
-      parsed = parseHookText(reply.text, stderr, exitCode);
-    } else if (stderr) parsed = parseHookText('', stderr, exitCode);
-    this.finish(p, { ...parsed, stdout, stderr, exitCode, success: exitCode === 0 && !parsed.error });
+    // Too deep to serialise again: the reply line as the hook wrote it, which decide reports as unreadable.
+    if (reply.output && typeof reply.output === 'object') stdout = valueNestsDeeper(reply.output) ? line : JSON.stringify(reply.output);
+    else if (typeof reply.text === 'string') stdout = reply.text;
+    this.finish(p, { stdout, stderr, exitCode });
   }
 
   /** Sends queued requests: all at once for a concurrent hook, one at a time otherwise. */
@@ -187,19 +165,12 @@ export class PersistentProcess {
     }
   }
 
-  private finish(p: Pending, r: Partial<RunResult>): void {
+  private finish(p: Pending, r: Partial<ProcessResult>): void {
     if (!this.inflight.delete(p.id) && !this.queue.includes(p)) return;
     this.queue = this.queue.filter((q) => q !== p);
     clearTimeout(p.timer);
     if (p.abort) p.signal?.removeEventListener('abort', p.abort);
-    p.resolve({
-      success: false,
-      exitCode: null,
-      stdout: '',
-      stderr: '',
-      ...r,
-      durationMs: performance.now() - p.started,
-    } as RunResult);
+    p.resolve({ exitCode: null, stdout: '', stderr: '', ...r, durationMs: performance.now() - p.started });
     this.pump();
   }
 
@@ -210,34 +181,34 @@ export class PersistentProcess {
   }
 
   private restart(why: string | undefined): void {
-    const child = this.child;
+    const group = this.group;
     this.child = undefined;
+    this.group = undefined;
     this.ready = false;
     if (why) for (const p of [...this.inflight.values()]) this.finish(p, { error: why });
-    killGroup(child, 'SIGTERM');
-    setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS).unref();
-    live.delete(this);
+    // SIGTERM now, SIGKILL after the grace; its exit handler then ends the run.
+    group?.stop();
     // Requests the old process never answered go to the next one.
     this.queue.unshift(...this.inflight.values());
     this.inflight.clear();
     if (this.queue.length) this.start();
   }
 
-  private onExit(child: ChildProcess, code: number | null, sig: NodeJS.Signals | null, error?: string): void {
-    killGroup(child, 'SIGKILL');
-    if (child !== this.child) return;
+  private onExit(group: GroupRun, code: number | null, sig: NodeJS.Signals | null, error?: string): void {
+    group.end();
+    if (group !== this.group) return;
     this.child = undefined;
-    live.delete(this);
+    this.group = undefined;
     const why = error ?? `persistent hook exited (${sig ? `signal ${sig}` : `code ${code}`})${this.stderr.trim() ? `: ${this.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
     for (const p of [...this.inflight.values(), ...this.queue]) this.finish(p, { error: why, stderr: this.stderr });
   }
 
   /** Stops the process and fails anything still pending. */
   close(): void {
-    const child = this.child;
+    const group = this.group;
     this.child = undefined;
+    this.group = undefined;
     for (const p of [...this.inflight.values(), ...this.queue]) this.finish(p, { error: 'Hook cancelled' });
-    killGroup(child, 'SIGKILL');
-    live.delete(this);
+    group?.end();
   }
 }

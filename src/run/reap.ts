@@ -4,7 +4,8 @@ import fs from 'node:fs';
  * Finds processes a finished hook left behind outside its process group (a `setsid` daemon, a
  * double fork) and kills them. Every command hook gets a run id in its environment; processes
  * inherit it, so after the hook is over any process still carrying the id is a leftover.
- * Scans are coalesced and run off the hook's critical path.
+ * Scans are coalesced and run off the hook's critical path; `reapNow` runs the pending scan at once
+ * (before Hookline exits).
  */
 export const RUN_ID_VAR = 'HOOKLINE_RUN_ID';
 
@@ -19,6 +20,13 @@ export function reapLater(runId: string): void {
   // Coalesced: one scan reads every process's environment, so at most five a second.
   timer = setTimeout(scan, 200);
   timer.unref();
+}
+
+/** Runs the pending scan now, if any. */
+export function reapNow(): void {
+  if (!finished.size) return;
+  clearTimeout(timer);
+  scan();
 }
 
 function scan(): void {

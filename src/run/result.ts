@@ -1,20 +1,25 @@
 import type { HookOutput } from '../events/output.js';
 
-/** What one hook run gave, for every outcome (timeouts and kills included). */
-export interface RunResult {
-  success: boolean;
-  output?: HookOutput;
-  /** `json` when stdout (or stderr) held a JSON object, `text` for the plain-text fallback. */
-  outputFormat?: 'json' | 'text';
+/** What one process run did, for every outcome (timeouts and kills included); no reading of its output. */
+export interface ProcessResult {
   exitCode: number | null;
   signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** Why the run failed on Hookline's side: timeout, cancel, stdout flood, could not start. */
   error?: string;
   /** Something odd that did not make the run fail (e.g. invalid UTF-8 on stdout). */
   warning?: string;
   timedOut?: boolean;
   durationMs: number;
+}
+
+/** What one hook run gave, once its output is read (src/decide). */
+export interface RunResult extends ProcessResult {
+  success: boolean;
+  output?: HookOutput;
+  /** `json` when stdout (or stderr) held a JSON object, `text` for the plain-text fallback. */
+  outputFormat?: 'json' | 'text';
 }
 
 /** The process part every hook run reports, whatever the dialect. */

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { CLI, alive, makeProject, trustDialectHooks } from '../helpers.js';
 
-function runAndInterrupt(dir: string, env: NodeJS.ProcessEnv, script: unknown[], afterMs: number): Promise<{ code: number | null; stderr: string; ms: number }> {
+/** Runs a turn and sends Ctrl-C once `readyFile` (written by the hook or tool in flight) exists. */
+function runAndInterrupt(dir: string, env: NodeJS.ProcessEnv, script: unknown[], readyFile: string): Promise<{ code: number | null; stderr: string; ms: number }> {
   const file = path.join(dir, 'script.jsonl');
   fs.writeFileSync(file, script.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return new Promise((resolve) => {
@@ -16,7 +17,12 @@ function runAndInterrupt(dir: string, env: NodeJS.ProcessEnv, script: unknown[],
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.on('data', () => {});
-    setTimeout(() => child.kill('SIGINT'), afterMs);
+    const ready = setInterval(() => {
+      if (!fs.existsSync(readyFile) || !fs.readFileSync(readyFile, 'utf8').trim()) return;
+      clearInterval(ready);
+      child.kill('SIGINT');
+    }, 20);
+    child.on('close', () => clearInterval(ready));
     child.on('close', (code) => resolve({ code, stderr, ms: performance.now() - t0 }));
   });
 }
@@ -27,7 +33,7 @@ test('Ctrl-C during a hanging hook ends the turn at once; the hook is gone; mm p
   const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo $$ > hook.pid; sleep 30', timeout: 60000 }] }] } } });
   fs.writeFileSync(path.join(p.dir, 'agent.yaml'), `hooks:\n  postGeneration:\n    - command: cat > post.json\n`);
   trustDialectHooks(p.dir, p.home);
-  const r = await runAndInterrupt(p.dir, p.env, [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'touch ran' } }] }, { text: 'never' }], 1500);
+  const r = await runAndInterrupt(p.dir, p.env, [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'touch ran' } }] }, { text: 'never' }], path.join(p.dir, 'hook.pid'));
   assert.equal(r.code, 130, r.stderr);
   assert.ok(r.ms < 6000, `took ${r.ms} ms`);
   assert.match(r.stderr, /cancelled/);
@@ -40,7 +46,7 @@ test('Ctrl-C during a hanging hook ends the turn at once; the hook is gone; mm p
 
 test('Ctrl-C during a long tool stops the command', async () => {
   const p = makeProject({});
-  const r = await runAndInterrupt(p.dir, p.env, [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'echo $$ > tool.pid; sleep 30' } }] }, { text: 'never' }], 1500);
+  const r = await runAndInterrupt(p.dir, p.env, [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'echo $$ > tool.pid; sleep 30' } }] }, { text: 'never' }], path.join(p.dir, 'tool.pid'));
   assert.equal(r.code, 130, r.stderr);
   assert.ok(r.ms < 6000, `took ${r.ms} ms`);
   await new Promise((res) => setTimeout(res, 300));

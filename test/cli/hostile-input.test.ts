@@ -72,7 +72,7 @@ describe('deeply nested hook output (Gemini hooks)', () => {
     assertClean(r);
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
-    assert.match(linesAbout(r, '"pers-output"')[0], /reply output is nested deeper than 1000 levels/);
+    assert.match(linesAbout(r, '"pers-output"')[0], /(stdout|reply output) is nested deeper than 1000 levels/);
     assert.match(linesAbout(r, '"pers-text"')[0], /stdout is nested deeper than 1000 levels/);
     // The text reply said exit code 2: it still denies.
     assert.equal(out.output.decision, 'deny');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cmd, makeProject } from '../helpers.js';
-import { runCommand } from '../../src/run/command.js';
+import { runHook as runCommand } from './util.js';
 import { engineFor, fixture, q, readCapture, tmpDir } from './util.js';
 
 const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };

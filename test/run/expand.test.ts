@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cmd, makeProject, runCli } from '../helpers.js';
 import { expandCommand, shellQuote } from '../../src/run/expand.js';
-import { runCommand } from '../../src/run/command.js';
+import { runHook as runCommand } from './util.js';
 import { engineFor, findNamed, fixture, q, readCapture, tmpDir } from './util.js';
 
 const HOSTILE_DIR = `it's a "dir" $(touch PWNED) \`touch PWNED\` ;touch PWNED`;

@@ -4,7 +4,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { cmd, makeProject, runCli, tmpFile } from '../helpers.js';
-import { runCommand } from '../../src/run/command.js';
+import { runHook as runCommand } from './util.js';
 import type { RunResult } from '../../src/run/result.js';
 import type { HookRun } from '../../src/engine/index.js';
 import { engineFor, fixture, q, readPids, sleep, survivors } from './util.js';

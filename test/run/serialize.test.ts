@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { approxJsonSize, writeJson } from '../../src/run/serialize.js';
-import { runCommand } from '../../src/run/command.js';
+import { runHook as runCommand } from './util.js';
 import { tmpFile } from '../helpers.js';
 
 function viaFile(value: unknown): string {

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { alive, hook } from '../helpers.js';
 import { HookEngine } from '../../src/engine/index.js';
 import type { Project } from '../helpers.js';
+import { runCommand, type CommandRun } from '../../src/run/command.js';
+import { decideRun } from '../../src/decide/run.js';
+import type { RunResult } from '../../src/run/result.js';
 
 /**
  * True while the process exists and is not a zombie. In some containers pid 1 never reaps
@@ -100,4 +103,9 @@ export function findNamed(root: string, prefix: string): string[] {
   };
   walk(root);
   return found;
+}
+
+/** A one-shot command hook run as the engine does it: the process, then src/decide's reading. */
+export async function runHook(run: CommandRun): Promise<RunResult> {
+  return decideRun(await runCommand(run));
 }

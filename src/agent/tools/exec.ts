@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { GroupRun, signalGroup } from '../../run/process.js';
 
 /** Output kept per command (the tail, in characters). */
 export const MAX_OUTPUT_CHARS = 1024 * 1024;
@@ -19,19 +19,6 @@ function wrap(command: string, pidFile: string): string {
   let body = command.trim();
   if (body.endsWith('\\')) body += ' ';
   return `__hl_bgpids=${shellQuote(pidFile)}\n(\n  trap 'jobs -p > "$__hl_bgpids"' EXIT\n${body}\n)\n__hl_code=$?\nexit $__hl_code`;
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function groupAlive(pid: number): boolean {
-  return killGroup(pid, 0);
 }
 
 /** Keeps the last `max` characters (errors tend to be at the end), trimming in batches. */
@@ -98,13 +85,14 @@ export function runInGroup(command: string, cwd: string, env: Record<string, str
     };
     const timers: NodeJS.Timeout[] = [];
 
-    let child: ChildProcess;
+    let group: GroupRun;
     try {
-      child = spawn('bash', ['-c', wrap(command, pidFile)], {
+      // Own process group (and cgroup where available), so the whole tree can be signalled.
+      group = new GroupRun({
+        command: wrap(command, pidFile),
         cwd,
         env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true, // own process group, so the whole tree can be signalled
       });
     } catch (err) {
       // e.g. a NUL byte in the command or env: nothing was started
@@ -113,16 +101,14 @@ export function runInGroup(command: string, cwd: string, env: Record<string, str
       resolve({ output: '', exitCode: 1, signal: null, error: e, pid: undefined, aborted: false, timedOut: false, backgroundPids: [] });
       return;
     }
+    const child = group.child;
     const pid = child.pid;
 
     /** SIGTERM the group, SIGKILL whatever is left shortly after. */
-    const stopGroup = () => {
-      if (pid === undefined) return;
-      if (killGroup(pid, 'SIGTERM')) timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS));
-    };
+    const stopGroup = () => group.stop(KILL_GRACE_MS);
     /** Signals what is left after the shell exited: its group, and background jobs by pid (`setsid` ones left the group). */
     const stopAll = (sig: NodeJS.Signals): boolean => {
-      let any = pid !== undefined && groupAlive(pid) && killGroup(pid, sig);
+      let any = signalGroup(pid, sig);
       for (const p of backgroundPids) {
         try {
           process.kill(p, sig);
@@ -166,6 +152,7 @@ export function runInGroup(command: string, cwd: string, env: Record<string, str
       signal.removeEventListener('abort', onAbort);
       // leftover members of the group (background jobs) must not outlive the call
       stopAll('SIGKILL');
+      group.end();
       for (const t of timers) clearTimeout(t);
       fs.rmSync(tmp, { recursive: true, force: true });
       if (!binary) out.push(decoders.out.decode() + decoders.err.decode());

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { jsonPath } from '../../config/problems.js';
 import { textNestsDeeper, tooDeep } from '../../config/limits.js';
-import type { RunResult } from '../../run/result.js';
+import type { ProcessResult } from '../../run/result.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 
 export const PermissionDecision = z.enum(['allow', 'deny', 'ask', 'defer']);
@@ -111,7 +111,7 @@ export interface ClaudeRunReading {
 const EXIT2_DEFAULT = 'Blocked by hook (exit code 2, no stderr)';
 
 /** Interprets one finished command run. `timeoutSeconds` is only used for the message. */
-export function readClaudeRun(event: ClaudeEvent, r: RunResult, timeoutSeconds: number): ClaudeRunReading {
+export function readClaudeRun(event: ClaudeEvent, r: ProcessResult, timeoutSeconds: number): ClaudeRunReading {
   if (r.timedOut) return { error: `timed out after ${timeoutSeconds}s` };
   if (r.error && !r.error.startsWith('Hook killed by signal')) return { error: r.error };
   if (r.signal) return { error: `killed by signal ${r.signal}` };

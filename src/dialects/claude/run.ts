@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { runCommand } from '../../run/command.js';
+import { envFrom } from '../../run/process.js';
 import { sanitizeEnv } from '../../run/env.js';
 import { expandVariables } from '../../run/expand.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
@@ -118,10 +119,7 @@ function outcomeOf(event: ClaudeEvent, run: Pick<ClaudeRun, 'error' | 'response'
 export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, fields: Record<string, unknown> = {}, opts: ClaudeFireOptions = {}): Promise<ClaudeFireResult> {
   const projectDir = path.resolve(opts.projectDir ?? process.cwd());
   const input = buildClaudeInput(event, fields, projectDir);
-  const base: Record<string, string> = {};
-  const from = opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] });
-  for (const [k, v] of Object.entries(from)) if (v !== undefined) base[k] = v;
-  const env = { ...base, CLAUDE_PROJECT_DIR: projectDir };
+  const env = { ...envFrom(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] })), CLAUDE_PROJECT_DIR: projectDir };
   const stdin = JSON.stringify(input);
   const hooks = claudeHooksFor(config, event, input);
   const runs = await Promise.all(
@@ -133,7 +131,6 @@ export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, field
         stdin,
         timeoutMs: hook.timeoutSeconds * 1000,
         signal: opts.signal,
-        parseOutput: false,
       });
       const reading = readClaudeRun(event, r, hook.timeoutSeconds);
       return {

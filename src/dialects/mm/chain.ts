@@ -6,14 +6,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runCommand, STDOUT_LIMIT } from '../../run/command.js';
-import type { RunResult } from '../../run/result.js';
+import { envFrom } from '../../run/process.js';
 import { ASK_EVENTS, CANCELLABLE, READS, TOOL_EVENTS, actionAllowed, type MmEvent } from './events.js';
 import { mmHooksFor, type MmConfig, type MmHook, type OnError } from './config.js';
 import { buildMmInput, encodeMmJson, type MmEventData } from './input.js';
 import { decodeMmResponse, type MmResponse } from './response.js';
 import { joinContexts, mmHookFailedReason, mmStopResponse } from './effects.js';
 import { charCount, mmDisplayLine, mmFailureLine } from './display.js';
-import type { ProcessRun } from '../../run/result.js';
+import type { ProcessResult, ProcessRun } from '../../run/result.js';
 
 export interface MmFireOptions {
   /** The session folder: hooks run here, and it is the input's `cwd`. Default: process.cwd(). */
@@ -104,7 +104,7 @@ export function firstBytes(s: string, max: number): string {
 }
 
 /** The failure of a process run, before its stdout is read; undefined when it exited 0. */
-function processFailure(r: RunResult, hook: MmHook, cancelled: boolean): string | undefined {
+function processFailure(r: ProcessResult, hook: MmHook, cancelled: boolean): string | undefined {
   if (r.timedOut) return `timed out after ${hook.timeoutText}`;
   if (cancelled) return 'cancelled';
   if (r.error === `stdout larger than ${STDOUT_LIMIT} bytes`) return r.error;
@@ -151,8 +151,7 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
   let cancelled = false;
   const firstInput = buildMmInput(event, state, cwd);
 
-  const baseEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) baseEnv[k] = v;
+  const baseEnv = envFrom(env);
 
   for (const hook of mmHooksFor(config, event, target ?? '')) {
     if (signal?.aborted) {
@@ -174,7 +173,6 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
       timeoutMs: hook.timeoutNs / 1e6,
       signal,
       shell: 'sh',
-      parseOutput: false,
     });
     const wasCancelled = !r.timedOut && r.error === 'Hook cancelled';
     let failure = processFailure(r, hook, wasCancelled);

@@ -8,6 +8,7 @@
 import os from 'node:os';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { runCommand } from '../../run/command.js';
+import { envFrom } from '../../run/process.js';
 import type { SaEvent } from './events.js';
 import type { SaConfig, SaHook } from './config.js';
 import { saMatches } from './matcher.js';
@@ -71,10 +72,9 @@ function signalCode(sig: NodeJS.Signals): number {
 
 export async function runSaBashHook(hook: SaHook, context: SaContext, opts: SaFireOptions = {}): Promise<Outcome> {
   const expanded = expandShell(hook.command!, context);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) env[k] = v;
+  const env = envFrom(opts.env ?? process.env);
   Object.assign(env, contextEnv(context));
-  const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash', parseOutput: false });
+  const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash' });
   const base = { expanded, exitCode: r.exitCode, durationMs: Math.round(r.durationMs * 1000) / 1000, stdout: r.stdout, stderr: r.stderr };
   const errored = (error: string): Outcome => ({ ...base, success: false, error, ...(r.timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error });
   if (r.timedOut) return errored(`Hook timed out after ${hook.timeoutSeconds}s`);

@@ -1,0 +1,53 @@
+import { containment } from '../run/cgroup.js';
+import { drain, runCounts } from '../run/process.js';
+
+const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+/** How often the parent is checked for: Node has no PR_SET_PDEATHSIG. */
+const PARENT_CHECK_MS = 100;
+
+function say(line: string): void {
+  try {
+    process.stderr.write(`hookline: ${line}\n`);
+  } catch {
+    // stderr went with the parent
+  }
+}
+
+/**
+ * Runs a command whose hooks must not outlive it: on SIGINT, SIGTERM, SIGHUP or the death of
+ * the parent process (seen as a new parent pid), every hook process is stopped and reaped before
+ * Hookline exits. Afterwards, says once when the runs could not be contained here.
+ */
+export async function withHookProcesses(task: () => Promise<void>): Promise<void> {
+  let stopping = false;
+  const stop = (why: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    // A dead parent's pipes would make writes fail; that must not stop the cleanup.
+    process.stdout.on('error', () => {});
+    process.stderr.on('error', () => {});
+    say(`${why}: stopping hooks`);
+    void drain().finally(() => process.exit(code));
+  };
+  const handlers = Object.entries(EXIT_CODES).map(([sig, code]) => {
+    const h = () => stop(sig, code!);
+    process.on(sig as NodeJS.Signals, h);
+    return [sig, h] as const;
+  });
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) stop('parent process exited', 129);
+  }, PARENT_CHECK_MS);
+  watch.unref();
+  try {
+    await task();
+    await drain();
+  } finally {
+    clearInterval(watch);
+    for (const [sig, h] of handlers) process.off(sig, h);
+  }
+  const c = containment();
+  if (!c.available && runCounts().started > 0) {
+    say(`warning: a hook's processes that leave its process group and drop HOOKLINE_RUN_ID cannot be contained here (${c.reason}); they may outlive the run`);
+  }
+}

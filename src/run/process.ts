@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { RunCgroup, sweepCgroups } from './cgroup.js';
+import { reapLater, reapNow, RUN_ID_VAR } from './reap.js';
+
+/**
+ * The one process layer: every hook and shell command Hookline starts goes through here. A run is
+ * a `bash --norc -c` (or `sh -c`) in its own process group, with a run id in its environment and,
+ * where the OS allows, its own cgroup; stopping it is SIGTERM then SIGKILL to the group; ending
+ * it kills the group and the cgroup and has the run id's leftovers reaped. Every live run is
+ * known, so `drain()` can stop them all before Hookline exits.
+ */
+
+/** Between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 400;
+
+/** A plain copy of an environment, without the unset entries. */
+export function envFrom(env: NodeJS.ProcessEnv | Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/**
+ * The arguments for `shell -c command`. A bash whose stdin is a socket takes itself for rshd and
+ * sources ~/.bashrc when SHLVL is unset: `--norc` keeps the user's rc files out of hooks.
+ */
+export function shellArgs(shell: string, command: string): string[] {
+  return path.basename(shell) === 'bash' ? ['--norc', '-c', command] : ['-c', command];
+}
+
+/** Signals a process group; false when it no longer exists. */
+export function signalGroup(pgid: number | undefined, sig: NodeJS.Signals | 0): boolean {
+  if (!pgid) return false;
+  try {
+    process.kill(-pgid, sig);
+    return true;
+  } catch {
+    return false; // ESRCH: the group is gone
+  }
+}
+
+/** True while the process exists and is not a zombie (a zombie is dead, just not yet reaped). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** True while some member of the group is running (zombies do not count, on Linux). */
+export function groupAlive(pgid: number | undefined): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  if (process.platform !== 'linux') return true;
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // rest: state, ppid, pgrp, …
+      if (Number(rest[2]) === pgid && rest[0] !== 'Z') return true;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return false;
+}
+
+export interface SpawnOptions {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** `bash` (default) or another POSIX shell. */
+  shell?: string;
+  stdio: StdioOptions;
+}
+
+/** Runs still live, so none outlives Hookline. */
+const live = new Set<GroupRun>();
+let exitHook = false;
+let started = 0;
+
+/** One shell run in its own process group (and cgroup, where available). */
+export class GroupRun {
+  readonly child: ChildProcess;
+  readonly runId = randomUUID();
+  private readonly cgroup?: RunCgroup;
+  private escalation?: NodeJS.Timeout;
+  private ended = false;
+
+  constructor(opts: SpawnOptions) {
+    if (!exitHook) {
+      exitHook = true;
+      // Last resort when something calls process.exit: no grace, but nothing is left behind.
+      process.on('exit', killAllNow);
+    }
+    const shell = opts.shell ?? 'bash';
+    const args = shellArgs(shell, opts.command);
+    this.cgroup = RunCgroup.create(this.runId);
+    const env = { ...opts.env, [RUN_ID_VAR]: this.runId };
+    // The shell enters its cgroup before it runs anything, so no child can be forked outside it.
+    const [file, argv] = this.cgroup
+      ? ['/bin/sh', ['-c', 'echo $$ > "$0" 2>/dev/null; exec "$@"', this.cgroup.procsFile, shell, ...args]]
+      : [shell, args];
+    try {
+      this.child = spawn(file, argv, { cwd: opts.cwd, env, stdio: opts.stdio, detached: true });
+    } catch (e) {
+      // e.g. a NUL byte in the command or env: nothing was started
+      this.cgroup?.kill();
+      throw e;
+    }
+    live.add(this);
+    started++;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Stops the run: SIGTERM to the group now, SIGKILL after the grace. */
+  stop(graceMs = KILL_GRACE_MS): void {
+    if (this.ended) return;
+    signalGroup(this.pid, 'SIGTERM');
+    this.escalation ??= setTimeout(() => this.kill(), graceMs);
+  }
+
+  /** SIGKILLs the group and the cgroup at once. */
+  kill(): void {
+    signalGroup(this.pid, 'SIGKILL');
+    this.cgroup?.kill();
+  }
+
+  /**
+   * The run is over: whatever it left (its group, its cgroup, processes carrying its run id) is
+   * killed. Call once the shell has exited or the run is abandoned.
+   */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.escalation);
+    this.kill();
+    reapLater(this.runId);
+    live.delete(this);
+  }
+
+  /** True while any process of the run is running. */
+  alive(): boolean {
+    if (groupAlive(this.pid)) return true;
+    return this.cgroup ? this.cgroup.pids().some(processAlive) : false;
+  }
+}
+
+function killAllNow(): void {
+  for (const r of [...live]) r.end();
+  reapNow();
+  sweepCgroups(0);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Stops every live run and waits until each is gone: SIGTERM, up to `graceMs` for them to exit,
+ * then SIGKILL; then the run-id reaper's pending scan runs and killed cgroups are removed. Await
+ * it before exiting: timers are not run once the process exits.
+ */
+export async function drain(graceMs = KILL_GRACE_MS): Promise<void> {
+  const runs = [...live];
+  for (const r of runs) r.stop(graceMs);
+  const end = Date.now() + graceMs;
+  while (runs.some((r) => r.alive()) && Date.now() < end) await sleep(10);
+  for (const r of runs) r.end();
+  reapNow();
+  sweepCgroups(200);
+}
+
+/** How many runs are live, and how many were started, by this process. */
+export function runCounts(): { live: number; started: number } {
+  return { live: live.size, started };
+}

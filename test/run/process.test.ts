@@ -1,0 +1,207 @@
+// The one process layer: drain(), cgroup containment, persistent hooks' processes, the shell tool.
+import { describe, test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCommand } from '../../src/run/command.js';
+import { drain, envFrom, GroupRun, groupAlive, processAlive, runCounts, shellArgs } from '../../src/run/process.js';
+import { containment } from '../../src/run/cgroup.js';
+import { PersistentProcess } from '../../src/run/persistent.js';
+import { decideRun } from '../../src/decide/run.js';
+import { runInGroup } from '../../src/agent/tools/exec.js';
+import { HookEngine } from '../../src/engine/index.js';
+import { cmd, hook, makeProject, tmpFile } from '../helpers.js';
+import { readPids, sleep, survivors, tmpDir } from './util.js';
+
+const contained = containment();
+const noCgroup = contained.available ? false : `runs cannot be contained on this machine: ${contained.reason}`;
+
+async function pidsReady(file: string, n: number): Promise<number[]> {
+  // A safety net for a fixture that never starts, not a measure of speed.
+  const giveUp = Date.now() + 60_000;
+  for (;;) {
+    const pids = readPids(file);
+    if (pids.length >= n) return pids;
+    if (Date.now() > giveUp) throw new Error(`${file} never listed ${n} pids`);
+    await sleep(20);
+  }
+}
+
+const ENV = { PATH: process.env.PATH! };
+const bt = (command: string) => ({ tool_name: 'run_shell_command', tool_input: { command } });
+
+describe('process layer basics', () => {
+  test('bash gets --norc, other shells do not', () => {
+    assert.deepEqual(shellArgs('bash', 'x'), ['--norc', '-c', 'x']);
+    assert.deepEqual(shellArgs('/usr/bin/bash', 'x'), ['--norc', '-c', 'x']);
+    assert.deepEqual(shellArgs('sh', 'x'), ['-c', 'x']);
+  });
+
+  test('envFrom drops unset entries', () => {
+    assert.deepEqual(envFrom({ A: '1', B: undefined }), { A: '1' });
+  });
+
+  test('a zombie is not alive; a stopped group is not alive', async () => {
+    const g = new GroupRun({ command: 'sleep 1000', cwd: '/tmp', env: ENV, stdio: 'ignore' });
+    const pid = g.pid!;
+    assert.equal(processAlive(pid), true);
+    assert.equal(groupAlive(pid), true);
+    const exited = new Promise((r) => g.child.on('exit', r));
+    g.end();
+    await exited;
+    assert.equal(processAlive(pid), false);
+    assert.equal(groupAlive(pid), false);
+    assert.equal(g.alive(), false);
+  });
+});
+
+describe('drain() stops every run and reaps what it left before resolving', () => {
+  test('a hook that ignores SIGTERM, its background child and its setsid daemon are gone when drain resolves', async () => {
+    const pidFile = tmpFile('pids');
+    const run = runCommand({ command: `${hook('proc-stubborn.sh')} '${pidFile}'`, cwd: '/tmp', env: ENV, stdin: '{}', timeoutMs: 60_000 });
+    const pids = await pidsReady(pidFile, 3);
+    assert.ok(runCounts().live >= 1);
+    await drain();
+    // SIGKILL was delivered before drain resolved; give the kernel a moment to finish each death.
+    assert.deepEqual(await survivors(pids, 1000), []);
+    const r = decideRun(await run);
+    assert.equal(r.success, false);
+    assert.equal(runCounts().live, 0);
+  });
+
+  test('drain with nothing running resolves at once', async () => {
+    await drain();
+    assert.equal(runCounts().live, 0);
+  });
+});
+
+describe('cgroup containment', () => {
+  test('this machine: cgroup v2 containment is reported with a reason when missing', (t) => {
+    t.diagnostic(`cgroup containment: ${contained.available ? 'available' : `not available (${contained.reason})`}`);
+    assert.equal(typeof contained.available, 'boolean');
+    if (!contained.available) assert.ok(contained.reason && contained.reason.length > 0);
+  });
+
+  test('a process that dropped its run id and left the group is killed with its run; the cgroup is removed', { skip: noCgroup }, async () => {
+    const pidFile = tmpFile('pids');
+    const r = decideRun(await runCommand({ command: `${hook('proc-leave.sh')} '${pidFile}' escape`, cwd: '/tmp', env: ENV, stdin: '{}', timeoutMs: 10_000 }));
+    assert.equal(r.output?.decision, 'allow');
+    const pids = readPids(pidFile);
+    assert.equal(pids.length, 2);
+    assert.deepEqual(await survivors(pids, 2000), []);
+    await drain();
+    const own = fs.readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.startsWith('0::'))!.slice(3);
+    const mount = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' ')).find((f) => f[2] === 'cgroup2')![1];
+    const left = fs.readdirSync(path.join(mount, own)).filter((n) => n.startsWith('hookline-') && n.includes(`-${process.pid}-`));
+    assert.deepEqual(left, []);
+  });
+
+  test('a double fork with an empty environment is killed with its run', { skip: noCgroup }, async () => {
+    const pidFile = tmpFile('pids');
+    const command = `S=$(command -v setsid) Z=$(command -v sleep); ( env -i "$S" "$Z" 1000 & echo $! >> '${pidFile}' ) & wait; echo '{}'`;
+    await runCommand({ command, cwd: '/tmp', env: ENV, stdin: '{}', timeoutMs: 10_000 });
+    const pids = readPids(pidFile);
+    assert.equal(pids.length, 1);
+    assert.deepEqual(await survivors(pids, 2000), []);
+  });
+});
+
+describe('persistent hooks are processes like any other', () => {
+  const procs: PersistentProcess[] = [];
+  const engines: HookEngine[] = [];
+  after(() => {
+    procs.forEach((p) => p.close());
+    engines.forEach((e) => e.close());
+  });
+
+  test('a timed-out process that ignores SIGTERM is killed, with its setsid daemon', async () => {
+    const pidFile = tmpFile('pids');
+    const p = new PersistentProcess({ command: `${hook('proc-persistent.sh')} '${pidFile}'`, cwd: '/tmp', env: { ...ENV, HOOKLINE_NO_CGROUP: '1' } });
+    procs.push(p);
+    const ok = decideRun(await p.request(bt('ls'), 10_000));
+    assert.match(String(ok.output?.systemMessage), /^pid \d+ tag none$/);
+    const pids = readPids(pidFile);
+    assert.equal(pids.length, 2);
+    const hung = decideRun(await p.request(bt('hang'), 300));
+    assert.equal(hung.timedOut, true);
+    assert.equal(hung.success, false);
+    assert.deepEqual(await survivors(pids, 3000), [], 'SIGKILL followed the ignored SIGTERM; the daemon was reaped');
+  });
+
+  test('close() reaps the setsid children of a persistent hook', async () => {
+    const pidFile = tmpFile('pids');
+    const p = new PersistentProcess({ command: `${hook('proc-persistent.sh')} '${pidFile}'`, cwd: '/tmp', env: ENV });
+    procs.push(p);
+    await p.request(bt('ls'), 10_000);
+    const pids = readPids(pidFile);
+    p.close();
+    assert.deepEqual(await survivors(pids, 2000), []);
+  });
+
+  test('a reply comes back raw and is read by src/decide as a one-shot output would be', async () => {
+    const p = new PersistentProcess({ command: `${hook('proc-persistent.sh')} '${tmpFile('pids')}'`, cwd: '/tmp', env: { ...ENV, TAG: 'x' } });
+    procs.push(p);
+    const raw = await p.request(bt('ls'), 10_000);
+    assert.equal('output' in raw, false);
+    assert.match(JSON.parse(raw.stdout).systemMessage, /tag x$/);
+    assert.equal(raw.exitCode, 0);
+    const r = decideRun(raw);
+    assert.equal(r.outputFormat, 'json');
+    assert.equal(r.success, true);
+  });
+
+  test('a request already cancelled settles at once', async () => {
+    const p = new PersistentProcess({ command: `${hook('proc-persistent.sh')} '${tmpFile('pids')}'`, cwd: '/tmp', env: ENV });
+    procs.push(p);
+    const ac = new AbortController();
+    ac.abort();
+    const r = await p.request(bt('ls'), 60_000, ac.signal);
+    assert.equal(r.error, 'Hook cancelled');
+  });
+
+  test('two persistent hooks with the same command and a different env are two processes', async () => {
+    const command = `${hook('proc-persistent.sh')} '${tmpFile('pids')}'`;
+    const pr = makeProject({
+      project: { hooks: { BeforeTool: [{ hooks: [cmd(command, { name: 'a', persistent: true, env: { TAG: 'a' } }), cmd(command, { name: 'b', persistent: true, env: { TAG: 'b' } })] }] } },
+    });
+    const e = new HookEngine({ cwd: pr.dir, env: pr.env });
+    engines.push(e);
+    const r = await e.fire('BeforeTool', bt('ls'));
+    const said = r.runs.map((x) => String(x.output?.systemMessage));
+    assert.match(said[0], /tag a$/);
+    assert.match(said[1], /tag b$/);
+    assert.notEqual(/pid (\d+)/.exec(said[0])![1], /pid (\d+)/.exec(said[1])![1]);
+  });
+
+  test('a persistent bash hook does not read ~/.bashrc (started with --norc)', async () => {
+    const home = tmpDir('hookline-home-');
+    const marker = path.join(home, 'rc-ran');
+    fs.writeFileSync(path.join(home, '.bashrc'), `touch '${marker}'\n`);
+    const env: Record<string, string> = { PATH: process.env.PATH!, HOME: home };
+    const p = new PersistentProcess({ command: `${hook('proc-persistent.sh')} '${tmpFile('pids')}'`, cwd: home, env });
+    procs.push(p);
+    const r = decideRun(await p.request(bt('ls'), 10_000));
+    assert.equal(r.success, true);
+    assert.equal(fs.existsSync(marker), false);
+  });
+});
+
+describe("the agent's shell tool runs through the same layer", () => {
+  test('a double-forked setsid daemon is reaped by run id when the command is over', async () => {
+    const pidFile = tmpFile('pids');
+    const o = await runInGroup(`(setsid sleep 1000 & echo $! >> '${pidFile}') ; echo done`, '/tmp', { ...ENV, HOOKLINE_NO_CGROUP: '1' }, new AbortController().signal, 10_000);
+    assert.equal(o.output, 'done');
+    const pids = readPids(pidFile);
+    assert.equal(pids.length, 1);
+    await drain();
+    assert.deepEqual(await survivors(pids, 2000), []);
+  });
+
+  test('contained: one that dropped its run id is ended too', { skip: noCgroup }, async () => {
+    const pidFile = tmpFile('pids');
+    const o = await runInGroup(`(setsid env -u HOOKLINE_RUN_ID sleep 1000 & echo $! >> '${pidFile}') ; echo done`, '/tmp', ENV, new AbortController().signal, 10_000);
+    assert.equal(o.output, 'done');
+    const pids = readPids(pidFile);
+    assert.deepEqual(await survivors(pids, 2000), []);
+  });
+});
