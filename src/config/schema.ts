@@ -3,6 +3,13 @@ import { EVENT_NAMES, type EventName } from '../events/names.js';
 import type { AnyHookInput } from '../events/input.js';
 import type { HookOutput } from '../events/output.js';
 
+/*
+ * These schemas are the one description of settings: the runtime validator reads with them and
+ * takes its messages from their issues, and scripts/schema.mjs publishes them (in "input" mode)
+ * as schema/settings.json. Unknown fields are warnings, not errors, so hooks and definitions are
+ * plain (stripping) objects: the published schema allows extra fields there.
+ */
+
 /** One command hook as written in settings.json. */
 export const CommandHookConfig = z
   .object({
@@ -18,8 +25,7 @@ export const CommandHookConfig = z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .transform((env) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])))
       .optional(),
-  })
-  .strict();
+  });
 export type CommandHookConfig = z.infer<typeof CommandHookConfig>;
 
 /** One entry of `hooks.<Event>`: a matcher and the hooks it guards. */
@@ -28,10 +34,19 @@ export const HookDefinition = z
     matcher: z.string().optional(),
     sequential: z.boolean().optional(),
     hooks: z.array(CommandHookConfig),
-  })
-  .strict();
+  });
 
-export const HooksBlock = z.partialRecord(z.enum(EVENT_NAMES), z.array(HookDefinition));
+/** Keys inside `hooks` that configure the system rather than name an event (an older layout). */
+export const HooksMeta = z.object({
+  enabled: z.boolean().optional(),
+  disabled: z.array(z.string()).optional(),
+  notifications: z.boolean().optional(),
+});
+
+const eventHooks = Object.fromEntries(EVENT_NAMES.map((e) => [e, z.array(HookDefinition).optional()])) as Record<EventName, z.ZodOptional<z.ZodArray<typeof HookDefinition>>>;
+
+/** `hooks`: an array of definitions per event; any other key is an unknown event. */
+export const HooksBlock = z.object({ ...eventHooks, ...HooksMeta.shape }).strict();
 
 /** The parts of settings.json Hookline reads. */
 export const Settings = z

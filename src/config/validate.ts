@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/names.js';
 import { CATALOG } from '../events/catalog.js';
 import { closestName } from './suggest.js';
-import { CommandHookConfig, Settings, type HookEntry, type Source } from './schema.js';
+import { CommandHookConfig, HooksMeta, Settings, type HookEntry, type Source } from './schema.js';
 import { jsonPath, type ConfigProblem } from './problems.js';
 
 /** Keys inside `hooks` that configure the system rather than name an event. */
-const HOOKS_META_KEYS = new Set(['enabled', 'disabled', 'notifications']);
+const HOOKS_META_KEYS = new Set(Object.keys(HooksMeta.shape));
 
 export interface LayerResult {
   entries: HookEntry[];
@@ -123,8 +123,7 @@ function validateHook(raw: unknown, file: string, at: Array<string | number>, ev
       }
     }
   }
-  const trimmed = Object.fromEntries(Object.entries(raw).filter(([k]) => known.has(k)));
-  const parsed = CommandHookConfig.safeParse(trimmed);
+  const parsed = CommandHookConfig.safeParse(raw); // unknown fields are stripped
   if (!parsed.success) return { problems: [...problems, ...issuesToProblems(file, at, parsed.error.issues)] };
   return { hook: parsed.data, problems };
 }
@@ -170,6 +169,8 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
   }
   for (const [key, definitions] of Object.entries(hooks)) {
     if (HOOKS_META_KEYS.has(key)) {
+      const meta = HooksMeta.safeParse({ [key]: definitions });
+      if (!meta.success) problems.push(...issuesToProblems(file, ['hooks'], meta.error.issues));
       if (key === 'disabled' && Array.isArray(definitions)) disabled.push(...definitions.filter((d): d is string => typeof d === 'string'));
       continue;
     }
