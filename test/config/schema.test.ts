@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { validateLayer } from '../../src/config/validate.js';
+import { CommandHookConfig, HookDefinition } from '../../src/config/schema.js';
 // Generates from dist/ (npm test builds first), exactly as the build does.
 import { generateSchemas } from '../../scripts/schema.mjs';
 
@@ -102,5 +103,16 @@ describe('the committed schemas are what the zod schemas generate', () => {
     for (const [name, text] of Object.entries(generated)) {
       assert.equal(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'), text, `schema/${name} is stale: run npm run build and commit schema/`);
     }
+  });
+});
+
+describe('the messages are the schema\'s', () => {
+  test('the zod schema carries the wording the validator reports', () => {
+    const messages = (r: { error?: { issues: Array<{ message: string }> } }) => r.error?.issues.map((i) => i.message);
+    assert.deepEqual(messages(CommandHookConfig.safeParse({ command: 'x' })), ['missing "type" (expected "command")']);
+    assert.deepEqual(messages(CommandHookConfig.safeParse({ type: 'command' })), ['missing "command" for a command hook']);
+    assert.deepEqual(messages(HookDefinition.safeParse({ sequential: 1, hooks: 'x' })), ['"sequential" must be true or false', '"hooks" must be an array']);
+    const [problem] = validateLayer({ hooks: { AfterTool: [{ hooks: [{ type: 'command' }] }] } }, '/s.json', 'project').problems;
+    assert.deepEqual(problem, { file: '/s.json', path: 'hooks.AfterTool[0].hooks[0].command', message: 'missing "command" for a command hook on AfterTool', severity: 'error' });
   });
 });
