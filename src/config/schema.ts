@@ -3,11 +3,21 @@ import { EVENT_NAMES, type EventName } from '../events/names.js';
 import type { AnyHookInput } from '../events/input.js';
 import type { HookOutput } from '../events/output.js';
 
+/*
+ * These schemas are the one description of settings: the runtime validator reads with them and
+ * takes its messages from their issues, and scripts/schema.mjs publishes them (in "input" mode)
+ * as schema/settings.json. Unknown fields are warnings, not errors, so hooks and definitions are
+ * plain (stripping) objects: the published schema allows extra fields there.
+ */
+
+const typeError = (iss: { input?: unknown }) =>
+  iss.input === undefined ? 'missing "type" (expected "command")' : iss.input === 'runtime' ? 'runtime hooks are registered in code, not in settings' : 'unknown hook type; expected "command"';
+
 /** One command hook as written in settings.json. */
-export const CommandHookConfig = z
-  .object({
-    type: z.literal('command'),
-    command: z.string().min(1, 'command must not be empty'),
+export const CommandHookConfig = z.object(
+  {
+    type: z.literal('command', { error: typeError }),
+    command: z.string({ error: (iss) => (iss.input === undefined ? 'missing "command" for a command hook' : undefined) }).min(1, 'command must not be empty'),
     name: z.string().optional(),
     description: z.string().optional(),
     /** Start once and exchange one JSON line per event (see src/run/persistent.ts). */
@@ -18,20 +28,35 @@ export const CommandHookConfig = z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .transform((env) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])))
       .optional(),
-  })
-  .strict();
+  },
+  { error: 'a hook must be an object with "type" and "command"' },
+);
 export type CommandHookConfig = z.infer<typeof CommandHookConfig>;
 
 /** One entry of `hooks.<Event>`: a matcher and the hooks it guards. */
-export const HookDefinition = z
-  .object({
-    matcher: z.string().optional(),
-    sequential: z.boolean().optional(),
-    hooks: z.array(CommandHookConfig),
-  })
-  .strict();
+export const HookDefinition = z.object(
+  {
+    matcher: z.string({ error: '"matcher" must be a string' }).optional(),
+    sequential: z.boolean({ error: '"sequential" must be true or false' }).optional(),
+    hooks: z.array(CommandHookConfig, { error: (iss) => (iss.input === undefined ? 'missing "hooks" array' : '"hooks" must be an array') }),
+  },
+  { error: 'a hook definition must be an object with a "hooks" array' },
+);
 
-export const HooksBlock = z.partialRecord(z.enum(EVENT_NAMES), z.array(HookDefinition));
+/** Keys inside `hooks` that configure the system rather than name an event (an older layout). */
+export const HooksMeta = z.object({
+  enabled: z.boolean().optional(),
+  disabled: z.array(z.string()).optional(),
+  notifications: z.boolean().optional(),
+});
+
+const eventHooks = Object.fromEntries(EVENT_NAMES.map((e) => [e, z.array(HookDefinition, { error: `"${e}" must be an array of hook definitions` }).optional()])) as Record<
+  EventName,
+  z.ZodOptional<z.ZodArray<typeof HookDefinition>>
+>;
+
+/** `hooks`: an array of definitions per event; any other key is an unknown event. */
+export const HooksBlock = z.object({ ...eventHooks, ...HooksMeta.shape }, { error: '"hooks" must be an object keyed by event name' }).strict();
 
 /** The parts of settings.json Hookline reads. */
 export const Settings = z

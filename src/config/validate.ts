@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/names.js';
 import { CATALOG } from '../events/catalog.js';
 import { closestName } from './suggest.js';
-import { CommandHookConfig, Settings, type HookEntry, type Source } from './schema.js';
+import { CommandHookConfig, HookDefinition, HooksBlock, HooksMeta, Settings, type HookEntry, type Source } from './schema.js';
 import { jsonPath, type ConfigProblem } from './problems.js';
 
 /** Keys inside `hooks` that configure the system rather than name an event. */
-const HOOKS_META_KEYS = new Set(['enabled', 'disabled', 'notifications']);
+const HOOKS_META_KEYS = new Set(Object.keys(HooksMeta.shape));
 
 export interface LayerResult {
   entries: HookEntry[];
@@ -46,16 +46,18 @@ function issuesToProblems(file: string, base: Array<string | number>, issues: z.
     const path = jsonPath([...base, ...(issue.path as Array<string | number>)]);
     const field = issue.path.length ? `"${String(issue.path.at(-1))}"` : 'value';
     let message = issue.message;
+    // The schema's own messages are kept; zod's generic ones ("Invalid input: …") are reworded.
+    const generic = message.startsWith('Invalid input');
     if (issue.code === 'unrecognized_keys') message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-    else if (issue.code === 'invalid_type' && issue.expected !== 'int') {
+    else if (issue.code === 'invalid_type' && issue.expected !== 'int' && generic) {
       const received = /received (\w+)/.exec(issue.message)?.[1];
       const expected = issue.expected === 'record' ? 'object' : issue.expected;
       message = `${field} must be ${article(expected)}${typeName(received)}`;
-    } else if (issue.code === 'invalid_union' && issue.errors.every((e) => e.length === 1 && e[0].code === 'invalid_type')) {
+    } else if (issue.code === 'invalid_union' && generic && issue.errors.every((e) => e.length === 1 && e[0].code === 'invalid_type')) {
       const expected = issue.errors.map((e) => (e[0] as { expected: string }).expected);
       const received = /received (\w+)/.exec(issue.errors[0][0].message)?.[1];
       message = `${field} must be ${article(expected.slice(0, -1).join(', '))} or ${expected.at(-1)}${typeName(received)}`;
-    } else if (issue.code === 'invalid_value' && issue.path.at(-1) === 'type') message = `unknown hook type; expected "command"`;
+    }
     if (issue.path[0] === 'env' && issue.path.length === 2 && issue.code !== 'unrecognized_keys') message = `"env" must map names to strings; ${message}`;
     return { file, path, message, severity: 'error' as const };
   });
@@ -97,42 +99,38 @@ function readSettings(value: Record<string, unknown>, file: string): { settings:
 
 /** Validates one hook; returns it when it can run, with every problem found either way. */
 function validateHook(raw: unknown, file: string, at: Array<string | number>, event: EventName): { hook?: CommandHookConfig; problems: ConfigProblem[] } {
-  const where = jsonPath(at);
-  if (!isObject(raw)) return { problems: [{ file, path: where, message: 'a hook must be an object with "type" and "command"', severity: 'error' }] };
-  if (raw.type === 'runtime') {
-    return { problems: [{ file, path: jsonPath([...at, 'type']), message: 'runtime hooks are registered in code, not in settings', severity: 'error' }] };
-  }
-  if (raw.type === undefined) {
-    return { problems: [{ file, path: jsonPath([...at, 'type']), message: 'missing "type" (expected "command")', severity: 'error' }] };
-  }
-  if (raw.type === 'command' && raw.command === undefined) {
-    return { problems: [{ file, path: jsonPath([...at, 'command']), message: `missing "command" for a command hook on ${event}`, severity: 'error' }] };
-  }
-  // Unknown fields are reported but do not drop an otherwise valid hook.
+  const problems: ConfigProblem[] = [];
   const known = new Set(Object.keys(CommandHookConfig.shape));
-  const unknown = Object.keys(raw).filter((k) => !known.has(k));
-  const problems: ConfigProblem[] = unknown.map((k) => ({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' }));
-  // Accepted as the reference accepts them, but probably not what was meant: said as warnings.
-  if (typeof raw.timeout === 'number' && raw.timeout > 0 && !Number.isInteger(raw.timeout)) {
-    problems.push({ file, path: jsonPath([...at, 'timeout']), message: `timeout ${raw.timeout} is not a whole number of milliseconds (used as given)`, severity: 'warning' });
-  }
-  if (isObject(raw.env)) {
-    for (const [k, v] of Object.entries(raw.env)) {
-      if (typeof v === 'number' || typeof v === 'boolean') {
-        problems.push({ file, path: jsonPath([...at, 'env', k]), message: `"env" values are strings; ${JSON.stringify(v)} is passed as the text "${String(v)}"`, severity: 'warning' });
+  if (isObject(raw) && raw.type === 'command') {
+    // Unknown fields are reported but do not drop an otherwise valid hook.
+    for (const k of Object.keys(raw).filter((k) => !known.has(k))) problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
+    // Accepted as the reference accepts them, but probably not what was meant: said as warnings.
+    if (typeof raw.timeout === 'number' && raw.timeout > 0 && !Number.isInteger(raw.timeout)) {
+      problems.push({ file, path: jsonPath([...at, 'timeout']), message: `timeout ${raw.timeout} is not a whole number of milliseconds (used as given)`, severity: 'warning' });
+    }
+    if (isObject(raw.env)) {
+      for (const [k, v] of Object.entries(raw.env)) {
+        if (typeof v === 'number' || typeof v === 'boolean') {
+          problems.push({ file, path: jsonPath([...at, 'env', k]), message: `"env" values are strings; ${JSON.stringify(v)} is passed as the text "${String(v)}"`, severity: 'warning' });
+        }
       }
     }
   }
-  const trimmed = Object.fromEntries(Object.entries(raw).filter(([k]) => known.has(k)));
-  const parsed = CommandHookConfig.safeParse(trimmed);
-  if (!parsed.success) return { problems: [...problems, ...issuesToProblems(file, at, parsed.error.issues)] };
-  return { hook: parsed.data, problems };
+  const parsed = CommandHookConfig.safeParse(raw); // unknown fields are stripped
+  if (parsed.success) return { hook: parsed.data, problems };
+  // A wrong "type" says what the hook is not; its other fields are not checked against "command".
+  const typeIssues = parsed.error.issues.filter((i) => i.path[0] === 'type');
+  const found = issuesToProblems(file, at, typeIssues.length ? typeIssues : parsed.error.issues);
+  const onEvent = (p: ConfigProblem) => (p.path === jsonPath([...at, 'command']) && p.message.startsWith('missing ') ? { ...p, message: `${p.message} on ${event}` } : p);
+  return { problems: [...problems, ...found.map(onEvent)] };
 }
 
 function validateMatcher(matcher: unknown, file: string, at: Array<string | number>, event: EventName): { matcher?: string; problems: ConfigProblem[] } {
   if (matcher === undefined) return { problems: [] };
   const path = jsonPath([...at, 'matcher']);
-  if (typeof matcher !== 'string') return { problems: [{ file, path, message: '"matcher" must be a string', severity: 'error' }] };
+  const typed = HookDefinition.shape.matcher.safeParse(matcher);
+  if (!typed.success) return { problems: issuesToProblems(file, [...at, 'matcher'], typed.error.issues) };
+  if (typeof matcher !== 'string') return { problems: [] };
   const kind = CATALOG[event].matchOn.kind;
   const trimmed = matcher.trim();
   if (trimmed === '' || trimmed === '*') return { matcher, problems: [] };
@@ -165,11 +163,13 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
   const hooks = value.hooks;
   if (hooks === undefined) return { entries, problems, settings, disabled };
   if (!isObject(hooks)) {
-    problems.push({ file, path: 'hooks', message: '"hooks" must be an object keyed by event name', severity: 'error' });
+    problems.push(...issuesToProblems(file, ['hooks'], HooksBlock.safeParse(hooks).error?.issues ?? []));
     return { entries, problems, settings, disabled };
   }
   for (const [key, definitions] of Object.entries(hooks)) {
     if (HOOKS_META_KEYS.has(key)) {
+      const meta = HooksMeta.safeParse({ [key]: definitions });
+      if (!meta.success) problems.push(...issuesToProblems(file, ['hooks'], meta.error.issues));
       if (key === 'disabled' && Array.isArray(definitions)) disabled.push(...definitions.filter((d): d is string => typeof d === 'string'));
       continue;
     }
@@ -184,28 +184,28 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
       continue;
     }
     if (!Array.isArray(definitions)) {
-      problems.push({ file, path: jsonPath(['hooks', key]), message: `"${key}" must be an array of hook definitions`, severity: 'error' });
+      problems.push(...issuesToProblems(file, ['hooks', key], HooksBlock.shape[key].safeParse(definitions).error?.issues ?? []));
       continue;
     }
     definitions.forEach((def, i) => {
       const at: Array<string | number> = ['hooks', key, i];
       if (!isObject(def)) {
-        problems.push({ file, path: jsonPath(at), message: 'a hook definition must be an object with a "hooks" array', severity: 'error' });
+        problems.push(...issuesToProblems(file, at, HookDefinition.safeParse(def).error?.issues ?? []));
         return;
       }
       if (!Array.isArray(def.hooks)) {
-        problems.push({ file, path: jsonPath([...at, 'hooks']), message: def.hooks === undefined ? 'missing "hooks" array' : '"hooks" must be an array', severity: 'error' });
+        problems.push(...issuesToProblems(file, [...at, 'hooks'], HookDefinition.shape.hooks.safeParse(def.hooks).error?.issues ?? []));
         return;
       }
       const m = validateMatcher(def.matcher, file, at, key);
       problems.push(...m.problems);
       if (def.matcher !== undefined && m.matcher === undefined) return;
       let sequential: boolean | undefined;
-      if (def.sequential !== undefined && typeof def.sequential !== 'boolean') {
-        problems.push({ file, path: jsonPath([...at, 'sequential']), message: '"sequential" must be true or false', severity: 'error' });
-      } else sequential = def.sequential as boolean | undefined;
+      const seq = HookDefinition.shape.sequential.safeParse(def.sequential);
+      if (seq.success) sequential = seq.data;
+      else problems.push(...issuesToProblems(file, [...at, 'sequential'], seq.error.issues));
       for (const k of Object.keys(def)) {
-        if (!['matcher', 'sequential', 'hooks'].includes(k)) problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
+        if (!(k in HookDefinition.shape)) problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
       }
       def.hooks.forEach((raw, j) => {
         const hookAt = [...at, 'hooks', j];

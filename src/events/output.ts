@@ -39,21 +39,21 @@ export const SPECIFIC_OUTPUT = {
   BeforeToolSelection: z.object({ toolConfig: ToolConfig.optional() }).loose(),
 } satisfies Record<EventName, z.ZodType>;
 
-export function outputSchema(event: EventName) {
-  return CommonOutput.extend({ hookSpecificOutput: SPECIFIC_OUTPUT[event].optional() });
+export function outputSchema<E extends EventName>(event: E) {
+  return CommonOutput.extend({ hookSpecificOutput: (SPECIFIC_OUTPUT[event] as (typeof SPECIFIC_OUTPUT)[E]).optional() });
 }
+
+export type CommonOutput = z.infer<typeof CommonOutput>;
+export type SpecificOutput<E extends EventName> = z.infer<(typeof SPECIFIC_OUTPUT)[E]>;
+/** The documented output of one event, as published in schema/<Event>.output.json. */
+export type EventOutput<E extends EventName> = z.infer<ReturnType<typeof outputSchema<E>>>;
 
 /**
  * What a hook printed, once parsed. Any JSON object is accepted as-is (the reference engine does
- * not validate hook output); the appliers read fields defensively.
+ * not validate hook output); the appliers read fields defensively, so `decision` is any text.
  */
-export type HookOutput = {
-  continue?: boolean;
-  stopReason?: string;
-  suppressOutput?: boolean;
-  systemMessage?: string;
-  decision?: string;
-  reason?: string;
-  hookSpecificOutput?: Record<string, unknown>;
-  [key: string]: unknown;
-};
+export const HookOutput = CommonOutput.extend({
+  decision: z.string().optional(),
+  hookSpecificOutput: z.record(z.string(), z.unknown()).optional(),
+});
+export type HookOutput = z.infer<typeof HookOutput>;

@@ -233,6 +233,8 @@ describe('BeforeTool flow control', () => {
     assert.equal(n.details.originalContent, null, 'a new file');
     assert.equal(n.details.newContent, 'x');
     assert.match(n.details.fileDiff, /^\+x$/m);
+    // What Gemini CLI's Diff.createPatch(fileName, original, new, 'Current', 'Proposed', …) sends.
+    assert.equal(n.details.fileDiff, 'Index: out.txt\n===================================================================\n--- out.txt\tCurrent\n+++ out.txt\tProposed\n@@ -0,0 +1,1 @@\n+x\n\\ No newline at end of file\n');
     assert.equal(fs.existsSync(path.join(p.dir, 'out.txt')), false, 'the preview wrote nothing');
     assert.match(r.stderr, /desktop alert sent/);
     const [res] = toolResults(r.calls[1]);

@@ -1,51 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileGlob, type Matcher } from './pattern.js';
-
-interface Rule {
-  match: Matcher;
-  negate: boolean;
-  dirOnly: boolean;
-}
+import ignore, { type Ignore } from 'ignore';
 
 /** Rules from one ignore file, relative to the folder holding it ('' for the root). */
 interface RuleSet {
   base: string;
-  rules: Rule[];
+  rules: Ignore;
 }
 
-/** Parses .gitignore syntax: comments, `!` negation, trailing `/` for folders, anchoring by `/`. */
-export function parseIgnore(text: string): Rule[] {
-  const rules: Rule[] = [];
-  for (let line of text.split(/\r?\n/)) {
-    if (!line || line.startsWith('#')) continue;
-    // trailing spaces are ignored unless escaped
-    while (line.endsWith(' ') && !line.endsWith('\\ ')) line = line.slice(0, -1);
-    if (!line) continue;
-    let negate = false;
-    if (line.startsWith('!')) {
-      negate = true;
-      line = line.slice(1);
-    } else if (line.startsWith('\\!') || line.startsWith('\\#')) line = line.slice(1);
-    let dirOnly = false;
-    if (line.endsWith('/')) {
-      dirOnly = true;
-      while (line.endsWith('/')) line = line.slice(0, -1);
-    }
-    if (!line) continue;
-    const anchored = line.includes('/');
-    if (line.startsWith('/')) line = line.slice(1);
-    const glob = anchored || line.startsWith('**') ? line : `**/${line}`;
-    try {
-      rules.push({ match: compileGlob(glob), negate, dirOnly });
-    } catch {
-      // an unusable line is skipped, as git does
-    }
-  }
-  return rules;
-}
-
-/** The ignore files that apply while walking one tree. Immutable: `enter` returns a new instance. */
+/** The ignore files that apply while walking one tree. Immutable: `withFile` returns a new instance. */
 export class IgnoreRules {
   private constructor(private readonly sets: RuleSet[]) {}
 
@@ -63,11 +26,11 @@ export class IgnoreRules {
     } catch {
       return this;
     }
-    const rules = parseIgnore(text);
-    return rules.length ? new IgnoreRules([...this.sets, { base, rules }]) : this;
+    if (!text.split(/\r?\n/).some((line) => line.trim() && !line.startsWith('#'))) return this;
+    return new IgnoreRules([...this.sets, { base, rules: ignore().add(text) }]);
   }
 
-  /** Is the workspace-relative path `rel` ignored? The last matching rule wins. */
+  /** Is the workspace-relative path `rel` ignored? A deeper file's verdict overrides the ones above. */
   ignored(rel: string, isDir: boolean): boolean {
     let result = false;
     for (const set of this.sets) {
@@ -76,10 +39,10 @@ export class IgnoreRules {
         if (!rel.startsWith(set.base + '/')) continue;
         p = rel.slice(set.base.length + 1);
       }
-      for (const r of set.rules) {
-        if (r.dirOnly && !isDir) continue;
-        if (r.match(p)) result = !r.negate;
-      }
+      if (!ignore.isPathValid(p)) continue; // the folder itself, never ignored by its own rules
+      const verdict = set.rules.test(isDir ? `${p}/` : p);
+      if (verdict.ignored) result = true;
+      else if (verdict.unignored) result = false;
     }
     return result;
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { fdir } from 'fdir';
 import { IgnoreRules, inGitRepo } from './ignore.js';
 import { isBlockedName, isInside, realResolve, relPath } from './paths.js';
 
@@ -51,6 +52,18 @@ export function ignoreRulesFor(root: string, start: string, git: boolean, gemini
   return rules;
 }
 
+/** Depth-first name order: a folder's files before its subfolders, each in name order. */
+function walkOrder(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; ; i++) {
+    if (x[i] === y[i]) continue;
+    const xFile = i === x.length - 1;
+    if (xFile !== (i === y.length - 1)) return xFile ? -1 : 1;
+    return x[i] < y[i] ? -1 : 1;
+  }
+}
+
 /**
  * Lists files under `start` depth-first in name order, never leaving the workspace:
  * symlinked folders are not followed and symlinked files count only when their
@@ -63,62 +76,66 @@ export async function* walkFiles(opts: WalkOptions, stats: WalkStats): AsyncGene
   const useGit = git && inGitRepo(opts.root);
   const max = opts.maxEntries ?? 200_000;
   let visited = 0;
-  const stack: Array<{ dir: string; rules: IgnoreRules }> = [{ dir: opts.start, rules: ignoreRulesFor(opts.root, opts.start, git, gemini) }];
-  while (stack.length > 0) {
-    const { dir, rules } = stack.pop()!;
-    let names: import('node:fs').Dirent[];
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) return;
+  const counted = (): boolean => {
+    if (++visited <= max) return true;
+    stats.truncated = true;
+    stop.abort();
+    return false;
+  };
+  // The rules in force inside each folder walked (absolute path, no trailing slash).
+  const rulesIn = new Map<string, IgnoreRules>([[opts.start, ignoreRulesFor(opts.root, opts.start, git, gemini)]]);
+  const crawl = new fdir()
+    .withFullPaths()
+    .withAbortSignal(stop.signal)
+    .exclude((name, dirPath) => {
+      if (!counted()) return true;
+      const abs = dirPath.replace(/\/+$/, '');
+      if (isBlockedName(name) || skip.has(name)) return true;
+      const rel = relPath(opts.root, abs);
+      const rules = rulesIn.get(path.dirname(abs))!;
+      if (rules.ignored(rel, true)) {
+        stats.ignored++;
+        return true;
+      }
+      rulesIn.set(abs, useGit ? rules.withFile(path.join(abs, '.gitignore'), rel) : rules);
+      return false;
+    })
+    .filter((abs) => {
+      if (!counted()) return false;
+      const name = path.basename(abs);
+      if (isBlockedName(name)) return false;
+      if (rulesIn.get(path.dirname(abs))!.ignored(relPath(opts.root, abs), false)) {
+        stats.ignored++;
+        return false;
+      }
+      return true;
+    })
+    .crawl(opts.start);
+  let files: string[];
+  try {
+    files = await crawl.withPromise();
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+  const entries = files.map((abs) => ({ abs, sub: relPath(opts.start, abs) })).sort((a, b) => walkOrder(a.sub, b.sub));
+  for (const { abs, sub } of entries) {
+    if (opts.signal?.aborted) return;
+    let st;
     try {
-      names = await fs.readdir(dir, { withFileTypes: true });
+      // fdir reports links (to files or folders) as files without following them
+      if ((await fs.lstat(abs)).isSymbolicLink()) {
+        const target = realResolve(abs);
+        if (!isInside(opts.root, target) || relPath(opts.root, target).split('/').some(isBlockedName)) continue;
+      }
+      st = await fs.stat(abs);
     } catch {
       continue;
     }
-    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: Array<{ dir: string; rules: IgnoreRules }> = [];
-    for (const d of names) {
-      if (opts.signal?.aborted) return;
-      if (++visited > max) {
-        stats.truncated = true;
-        return;
-      }
-      if (isBlockedName(d.name)) continue;
-      const abs = path.join(dir, d.name);
-      const rel = relPath(opts.root, abs);
-      let isDir = d.isDirectory();
-      let isFile = d.isFile();
-      if (d.isSymbolicLink()) {
-        let target: string;
-        try {
-          target = realResolve(abs);
-        } catch {
-          continue;
-        }
-        if (!isInside(opts.root, target) || relPath(opts.root, target).split('/').some(isBlockedName)) continue;
-        try {
-          const st = await fs.stat(target);
-          isDir = false; // never follow linked folders: no loops, no double counting
-          isFile = st.isFile();
-        } catch {
-          continue;
-        }
-      }
-      if (isDir && skip.has(d.name)) continue;
-      if (!isDir && !isFile) continue;
-      if (rules.ignored(rel, isDir)) {
-        stats.ignored++;
-        continue;
-      }
-      if (isDir) {
-        subdirs.push({ dir: abs, rules: useGit ? rules.withFile(path.join(abs, '.gitignore'), rel) : rules });
-        continue;
-      }
-      let st;
-      try {
-        st = await fs.stat(abs);
-      } catch {
-        continue;
-      }
-      yield { abs, rel, sub: relPath(opts.start, abs), size: st.size, mtimeMs: st.mtimeMs };
-    }
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    if (!st.isFile()) continue; // never follow linked folders: no loops, no double counting
+    yield { abs, rel: relPath(opts.root, abs), sub, size: st.size, mtimeMs: st.mtimeMs };
   }
 }
