@@ -16,7 +16,7 @@ import { approxJsonSize } from './run/serialize.js';
 import { PersistentProcess } from './run/persistent.js';
 import { runFunction } from './run/function.js';
 import { sanitizeEnv } from './run/env.js';
-import { expandCommand } from './run/expand.js';
+import { expandCommand, tryExpand } from './run/expand.js';
 import type { RunResult } from './run/result.js';
 import { aggregate } from './decide/aggregate.js';
 import { folderTrust, type FolderTrust } from './trust/folders.js';
@@ -332,8 +332,9 @@ export class HookEngine extends EventEmitter<EngineEvents> {
         CLAUDE_PROJECT_DIR: this.projectDir,
         ...entry.hook.env,
       };
-      const command = expandCommand(entry.hook.command, { projectDir: this.projectDir, cwd, plansDir, sessionId: input.session_id });
-      if (entry.hook.persistent) {
+      const command = tryExpand(expandCommand, entry.hook.command, { projectDir: this.projectDir, cwd, plansDir, sessionId: input.session_id });
+      if (typeof command !== 'string') result = command;
+      else if (entry.hook.persistent) {
         const key = `${entry.source}\0${entry.file ?? ''}\0${command}`;
         let proc = this.persistent.get(key);
         if (!proc) this.persistent.set(key, (proc = new PersistentProcess({ command, cwd: this.projectDir, env })));

@@ -19,6 +19,7 @@ import { heldDialectHooks } from '../trust/dialects.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
+import { sessionIdProblem } from '../events/session-id.js';
 
 export interface AgentCliOptions {
   prompt?: string;
@@ -137,6 +138,9 @@ async function run(opts: AgentCliOptions): Promise<number> {
     throw err;
   }
   if (opts.record) model = recording(model, opts.record);
+  // A saved session's file (`….jsonl`) or an id; an id is held to the safe alphabet.
+  const resumeId = typeof opts.resume === 'string' && !opts.resume.endsWith('.jsonl') ? sessionIdProblem(opts.resume, '--resume') : undefined;
+  if (resumeId) throw new UsageError(resumeId);
   const session = opts.resume ? Session.resume(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
   const engine = new HookEngine({ cwd, sessionId: session.id, transcriptPath: session.transcriptPath });
   for (const p of engine.problems) warn(formatProblem(p));

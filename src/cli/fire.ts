@@ -6,6 +6,7 @@ import { closestEvent } from '../config/validate.js';
 import { readInput, resolveDir, UsageError, warn } from './io.js';
 import { reportHeld } from './trust.js';
 import { dialectOf, rejectDialectOptions } from './dialect.js';
+import { sessionIdProblem } from '../events/session-id.js';
 
 export interface FireOptions {
   input?: string;
@@ -31,6 +32,8 @@ function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, un
 
 export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
   const dialect = dialectOf(opts.dialect);
+  const badId = opts.sessionId !== undefined ? sessionIdProblem(opts.sessionId, '--session-id') : undefined;
+  if (badId) throw new UsageError(badId);
   if (dialect === 'claude') return (await import('./claude.js')).fireClaudeCli(eventArg, opts);
   if (dialect !== 'gemini') return (await import('./dialects.js')).fireDialect(dialect, eventArg, opts);
   rejectDialectOptions(opts);
@@ -41,6 +44,8 @@ export async function fire(eventArg: string, opts: FireOptions): Promise<void> {
   const event = eventArg;
   const fields = readInput(opts.input);
   checkFields(event, fields);
+  const badInputId = typeof fields.session_id === 'string' ? sessionIdProblem(fields.session_id, 'input session_id') : undefined;
+  if (badInputId) throw new UsageError(badInputId);
   const cwd = resolveDir(opts.cwd ?? (typeof fields.cwd === 'string' && fields.cwd ? fields.cwd : undefined));
   const engine = new HookEngine({
     cwd,

@@ -8,6 +8,7 @@ import { parseHookText } from '../decide/parse.js';
 import { writeJson } from './serialize.js';
 import { reapLater, RUN_ID_VAR } from './reap.js';
 import type { RunResult } from './result.js';
+import { boundedTimeoutMs } from '../config/timeout.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Past this much stdout the hook is stopped: no decision needs a megabyte. */
@@ -68,7 +69,7 @@ class Capped {
  */
 export function runCommand(run: CommandRun): Promise<RunResult> {
   const started = performance.now();
-  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = boundedTimeoutMs(run.timeoutMs, DEFAULT_TIMEOUT_MS);
   return new Promise((resolve) => {
     const out = new Capped(STDOUT_LIMIT);
     const err = new Capped(STDERR_LIMIT);

@@ -14,6 +14,8 @@ import { saMatches } from './matcher.js';
 import { contextEnv, expandPlain, expandShell, normalizeContext, type SaContext } from './variables.js';
 import { decideFromAnswer, findDecisionJson } from './decision.js';
 import type { ProcessRun } from '../../run/result.js';
+import { tryExpand } from '../../run/expand.js';
+import { boundedTimeoutMs } from '../../config/timeout.js';
 
 export interface SaFireOptions {
   /** The project folder: bash hooks run here. Default: process.cwd(). */
@@ -69,10 +71,12 @@ function signalCode(sig: NodeJS.Signals): number {
 }
 
 export async function runSaBashHook(hook: SaHook, context: SaContext, opts: SaFireOptions = {}): Promise<Outcome> {
-  const expanded = expandShell(hook.command!, context);
+  const command = tryExpand(expandShell, hook.command!, context);
+  const expanded = typeof command === 'string' ? command : hook.command!;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env ?? process.env)) if (v !== undefined) env[k] = v;
   Object.assign(env, contextEnv(context));
+  if (typeof command !== 'string') return { expanded, exitCode: null, durationMs: 0, stdout: '', stderr: '', success: false, error: command.error!, decision: 'approve', reason: command.error! };
   const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash' });
   const base = { expanded, exitCode: r.exitCode, durationMs: Math.round(r.durationMs * 1000) / 1000, stdout: r.stdout, stderr: r.stderr };
   const errored = (error: string): Outcome => ({ ...base, success: false, error, ...(r.timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error });
@@ -99,7 +103,7 @@ export async function runSaPromptHook(hook: SaHook, context: SaContext, opts: Sa
   const timer = setTimeout(() => {
     timedOut = true;
     ac.abort(new Error('timeout'));
-  }, hook.timeoutSeconds * 1000);
+  }, boundedTimeoutMs(hook.timeoutSeconds * 1000, 1));
   const onCancel = () => ac.abort(new Error('cancelled'));
   if (opts.signal?.aborted) onCancel();
   else opts.signal?.addEventListener('abort', onCancel, { once: true });
