@@ -19,6 +19,7 @@ import { claudeEventFor, fireClaude, toClaudeInput, toGeminiOutput, type ClaudeC
 import { aggregate } from '../decide/aggregate.js';
 import type { EventName } from '../events/names.js';
 import type { HookOutput } from '../events/output.js';
+import { visible } from '../config/display.js';
 
 /**
  * The other dialects' hooks in the reference agent. At every point Hookline fires Gemini
@@ -83,7 +84,7 @@ export class DialectHooks {
     if (!claudeEvent || !fields) return gemini;
     const r = await fireClaude(c.config, claudeEvent, fields, { projectDir: this.ctx.cwd, env: this.ctx.env });
     for (const run of r.runs) {
-      if (c.display) this.ctx.io.notice(`  🪝 ${this.ctx.counter.next++}. ${claudeEvent}${typeof fields.tool_name === 'string' ? ` [${fields.tool_name}]` : ''} · ${run.command} → ${run.outcome}`);
+      if (c.display) this.ctx.io.notice(`  🪝 ${this.ctx.counter.next++}. ${claudeEvent}${typeof fields.tool_name === 'string' ? ` [${visible(fields.tool_name)}]` : ''} · ${visible(run.command)} → ${run.outcome}`);
       if (run.error) this.ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${run.command}\` (${run.file}): ${run.error}`);
     }
     const translated = toGeminiOutput(r, { toolInput: event === 'BeforeTool' ? (input.tool_input as Record<string, unknown>) : undefined });

@@ -4,6 +4,7 @@ import { disableHook, enableHook } from '../config/write.js';
 import { listHooks, summary } from '../cli/list.js';
 import type { Agent } from './loop.js';
 import { mmAskAnswerLabel, mmAskDeniedCommandError, mmBannerSuffix } from '../dialects/mm/index.js';
+import { visible } from '../config/display.js';
 
 const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
 
@@ -89,14 +90,14 @@ function hooksCommand(agent: Agent, args: string, write: (s: string) => void): v
   const name = rest.join(' ');
   const engine = agent.engine;
   if (!sub || sub === 'list' || sub === 'panel') {
-    for (const h of listHooks(engine)) write(`  ${h.event}${h.matcher ? ` (${h.matcher})` : ''} · ${h.name} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
+    for (const h of listHooks(engine)) write(`  ${h.event}${h.matcher ? ` (${visible(h.matcher)})` : ''} · ${visible(h.name)} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
     write(`${summary(listHooks(engine))}\n`);
     return;
   }
   if ((sub === 'enable' || sub === 'disable') && name) {
     const known = engine.hooks().some((e) => displayName(e.hook) === name);
     if (!known) {
-      write(`no hook named "${name}"\n`);
+      write(`no hook named "${visible(name)}"\n`);
       return;
     }
     const isRuntime = engine.hooks().some((e) => e.source === 'runtime' && displayName(e.hook) === name);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ProcessRun } from '../run/result.js';
 import path from 'node:path';
 import { parseJson } from '../config/jsonc.js';
+import { visibleLines } from '../config/display.js';
 
 /** A usage error: printed as one line on stderr, exit status 1. */
 export class UsageError extends Error {}
@@ -42,7 +43,7 @@ export function resolveDir(dir: string | undefined): string {
 }
 
 export function warn(line: string): void {
-  process.stderr.write(`hookline: ${line}\n`);
+  process.stderr.write(`hookline: ${visibleLines(line)}\n`);
 }
 
 /** The process part of a hook run, as every `fire` prints it. */

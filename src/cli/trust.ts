@@ -5,6 +5,7 @@ import { writeTrustedFolder } from '../trust/folders.js';
 import { trustedKeys, trustHooks, trustKeys, untrustedHooks } from '../trust/fingerprints.js';
 import { describeDialectHook } from '../trust/dialects.js';
 import { resolveDir, UsageError, warn } from './io.js';
+import { visible } from '../config/display.js';
 
 /** Says on stderr which workspace hooks will not run here, and how to change that. */
 export function reportHeld(engine: HookEngine): void {
@@ -28,11 +29,11 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   const dialect = findDialectHooks(dir);
   const known = trustedKeys(dir);
   const lines = [
-    ...pending.map((e) => `  - ${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`),
+    ...pending.map((e) => `  - ${visible(displayName(e.hook))} (${e.event}${e.matcher ? ` ${visible(e.matcher)}` : ''}): ${e.hook.type === 'command' ? visible(e.hook.command) : ''}`),
     ...dialect.filter((h) => !known.has(h.key)).map((h) => `  - ${describeDialectHook(h, dir)}`),
   ];
   if (opts.check) {
-    process.stdout.write(`${dir}: folder ${engine.trustedFolder ? 'trusted' : 'not trusted'}\n`);
+    process.stdout.write(`${visible(dir)}: folder ${engine.trustedFolder ? 'trusted' : 'not trusted'}\n`);
     process.stdout.write(lines.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : engine.trustedFolder ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');
     return engine.trustedFolder && !lines.length ? 0 : 1;
   }
@@ -43,7 +44,7 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  process.stdout.write(`trusted folder ${path.resolve(dir)}\n`);
+  process.stdout.write(`trusted folder ${visible(path.resolve(dir))}\n`);
   process.stdout.write(lines.length ? `trusted ${lines.length} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
   return 0;
 }

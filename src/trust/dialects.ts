@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Env } from '../config/paths.js';
 import type { FolderTrust } from './folders.js';
 import { trustedKeys, trustKeys } from './fingerprints.js';
+import { visible } from '../config/display.js';
 
 export type DialectSource = 'mm' | 'spatialagent' | 'claude';
 
@@ -31,7 +32,7 @@ export interface DialectHook {
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
 export function describeDialectHook(h: DialectHook, projectDir: string): string {
-  return `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}`;
+  return visible(`${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}`);
 }
 
 /**

@@ -16,6 +16,7 @@ import { decideFromAnswer, findDecisionJson } from './decision.js';
 import type { ProcessRun } from '../../run/result.js';
 import { tryExpand } from '../../run/expand.js';
 import { boundedTimeoutMs } from '../../config/timeout.js';
+import { visible } from '../../config/display.js';
 
 export interface SaFireOptions {
   /** The project folder: bash hooks run here. Default: process.cwd(). */
@@ -133,7 +134,7 @@ function firstLine(s: string, max = 60): string {
 export function saDisplayLine(n: number, event: SaEvent, hook: SaHook, o: Pick<Outcome, 'decision' | 'reason' | 'error'>): string {
   const label = hook.type === 'bash' ? hook.command! : `prompt: ${firstLine(hook.prompt!)}`;
   const decision = o.decision === 'block' ? `block${o.reason ? `: ${firstLine(o.reason, 200)}` : ''}` : o.error ? `approve (${o.error})` : 'approve';
-  return `🪝 ${n}. ${event} · ${label} → ${decision}`;
+  return `🪝 ${n}. ${event} · ${visible(label)} → ${decision}`;
 }
 
 /** Fires one event: the matching hooks in order, until one blocks. Never throws for a hook's failure. */
