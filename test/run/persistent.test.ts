@@ -66,7 +66,7 @@ describe('persistent hook processes', () => {
     assert.ok(performance.now() - t0 < 1400, 'over within timeout + 1 s');
     assert.match(String(hung.runs[0].error), /Hook timed out after 400ms/);
     const next = await e.fire('BeforeTool', bt('ls'));
-    assert.equal(next.runs[0].success, true);
+    assert.equal(next.runs[0].success, true, next.runs[0].error);
     assert.notEqual(pidOf(next.output?.systemMessage), first);
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(alive(first), false, 'the hung process is gone');
