@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { parseHookText } from '../decide/parse.js';
 import { DEFAULT_TIMEOUT_MS, KILL_GRACE_MS, STDOUT_LIMIT } from './command.js';
-import { boundedTimeoutMs } from '../config/timeout.js';
+import { MAX_TIMEOUT_MS } from '../config/timeout.js';
 import type { RunResult } from './result.js';
 import type { HookOutput } from '../events/output.js';
 
@@ -84,12 +84,12 @@ export class PersistentProcess {
   }
 
   /** Sends one event; resolves with a RunResult for every outcome. */
-  request(input: unknown, requestedMs?: number, signal?: AbortSignal): Promise<RunResult> {
-    const timeoutMs = boundedTimeoutMs(requestedMs, DEFAULT_TIMEOUT_MS);
+  request(input: unknown, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal): Promise<RunResult> {
     return new Promise((resolve) => {
       const id = this.nextId++;
       const p: Pending = { id, line: JSON.stringify({ id, input }) + '\n', started: performance.now(), timeoutMs, resolve, signal };
-      p.timer = setTimeout(() => this.timeout(p), timeoutMs);
+      // Clamped: a delay above Node's timer limit would fire after 1 ms.
+      p.timer = setTimeout(() => this.timeout(p), Math.min(timeoutMs, MAX_TIMEOUT_MS));
       if (signal) {
         if (signal.aborted) return this.finish(p, { error: 'Hook cancelled' });
         p.abort = () => this.finish(p, { error: 'Hook cancelled' });
