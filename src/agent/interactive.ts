@@ -2,6 +2,7 @@ import readline from 'node:readline';
 import { summary } from '../dialects/list.js';
 import type { Agent } from './loop.js';
 import { mmAskAnswerLabel, mmAskDeniedCommandError } from '../dialects/mm/effects.js';
+import { visible } from '../config/display.js';
 
 const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
 
@@ -88,7 +89,7 @@ function hooksCommand(agent: Agent, args: string, write: (s: string) => void): v
   if (!hooks) return write('no hooks to manage in this session\n');
   if (!sub || sub === 'list' || sub === 'panel') {
     const all = hooks.list();
-    for (const h of all) write(`  ${h.event}${h.matcher ? ` (${h.matcher})` : ''} · ${h.name} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
+    for (const h of all) write(`  ${h.event}${h.matcher ? ` (${visible(h.matcher)})` : ''} · ${visible(h.name)} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
     write(`${summary(all)}\n`);
     return;
   }

@@ -15,6 +15,7 @@ import { allSystems } from '../dialects/registry.js';
 import type { AgentSetup } from '../dialects/system.js';
 import { modelFromFlags } from './model.js';
 import { resolveDir, UsageError, warn } from './io.js';
+import { sessionIdProblem } from '../events/session-id.js';
 
 export interface AgentCliOptions {
   prompt?: string;
@@ -58,6 +59,9 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
   let model: LanguageModelV3 = spec ? await modelFromFlags(spec, opts.baseUrl, process.env.HOOKLINE_SCRIPT_LOG) : echoModel();
   if (opts.record) model = recording(model, opts.record);
+  // A saved session's file (`….jsonl`) or an id; an id is held to the safe alphabet.
+  const resumeId = typeof opts.resume === 'string' && !opts.resume.endsWith('.jsonl') ? sessionIdProblem(opts.resume, '--resume') : undefined;
+  if (resumeId) throw new UsageError(resumeId);
   const session = opts.resume ? Session.resume(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
   const systems = await allSystems();
   const interactiveMode = opts.prompt === undefined;

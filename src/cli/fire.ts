@@ -1,5 +1,6 @@
 import { systemNamed } from '../dialects/registry.js';
-import { readInput, resolveDir, warn } from './io.js';
+import { readInput, resolveDir, UsageError, warn } from './io.js';
+import { sessionIdProblem } from '../events/session-id.js';
 
 export interface FireOptions {
   input?: string;
@@ -15,7 +16,11 @@ export interface FireOptions {
 /** `hookline fire`: one event through the named hook system; prints `{output, runs}`. */
 export async function fire(event: string, opts: FireOptions): Promise<void> {
   const system = await systemNamed(opts.dialect);
+  const badId = opts.sessionId !== undefined ? sessionIdProblem(opts.sessionId, '--session-id') : undefined;
+  if (badId) throw new UsageError(badId);
   const fields = readInput(opts.input);
+  const badInputId = typeof fields.session_id === 'string' ? sessionIdProblem(fields.session_id, 'input session_id') : undefined;
+  if (badInputId) throw new UsageError(badInputId);
   const given = opts.cwd ?? (typeof fields.cwd === 'string' && fields.cwd ? fields.cwd : undefined);
   const r = await system.fire(event, fields, {
     cwd: resolveDir(given),

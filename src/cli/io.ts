@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseJson } from '../config/jsonc.js';
 import { textNestsDeeper, tooDeep } from '../config/limits.js';
+import { visibleLines } from '../config/display.js';
 
 export { UsageError } from '../config/problems.js';
 import { UsageError } from '../config/problems.js';
@@ -43,7 +44,7 @@ export function resolveDir(dir: string | undefined): string {
 }
 
 export function warn(line: string): void {
-  process.stderr.write(`hookline: ${line}\n`);
+  process.stderr.write(`hookline: ${visibleLines(line)}\n`);
 }
 
 export { processFields } from '../run/result.js';

@@ -5,6 +5,7 @@ import { summary, type ListedHook } from '../dialects/list.js';
 import { findWorkspaceHooks } from '../dialects/registry.js';
 import { heldDialectHooks } from '../trust/dialects.js';
 import { resolveDir, warn } from './io.js';
+import { visible } from '../config/display.js';
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
 export async function list(opts: { cwd?: string; json?: boolean }): Promise<void> {
@@ -30,7 +31,7 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
     process.stdout.write(JSON.stringify({ hooks, summary: summary(hooks) }, null, 2) + '\n');
     return;
   }
-  const rows = hooks.map((h) => [h.event, h.matcher ?? '*', h.name, h.source, h.enabled ? 'enabled' : 'disabled', h.trusted ? 'trusted' : 'untrusted']);
+  const rows = hooks.map((h) => [h.event, h.matcher ?? '*', h.name, h.source, h.enabled ? 'enabled' : 'disabled', h.trusted ? 'trusted' : 'untrusted'].map(visible));
   const header = ['EVENT', 'MATCHER', 'NAME', 'SOURCE', 'STATE', 'TRUST'];
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');

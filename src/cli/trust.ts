@@ -5,6 +5,7 @@ import { writeTrustedFolder } from '../trust/folders.js';
 import { trustedKeys, trustKeys } from '../trust/fingerprints.js';
 import { describeDialectHook, isDialectHookTrusted, keysToWrite } from '../trust/dialects.js';
 import { resolveDir, UsageError, warn } from './io.js';
+import { visible } from '../config/display.js';
 
 /** `hookline trust [DIR]`: trusts the folder and every workspace hook of every hook system in it. */
 export async function trust(dirArg: string | undefined, opts: { check?: boolean }): Promise<number> {
@@ -17,7 +18,7 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   const unkeyed = pending.filter((h) => !h.key).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.check) {
-    process.stdout.write(`${dir}: folder ${trusted ? 'trusted' : 'not trusted'}\n`);
+    process.stdout.write(`${visible(dir)}: folder ${trusted ? 'trusted' : 'not trusted'}\n`);
     process.stdout.write(lines.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : trusted ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');
     return trusted && !lines.length ? 0 : 1;
   }
@@ -29,7 +30,7 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  process.stdout.write(`trusted folder ${path.resolve(dir)}\n`);
+  process.stdout.write(`trusted folder ${visible(path.resolve(dir))}\n`);
   process.stdout.write(lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
   if (unkeyed) warn(`${unkeyed} hook(s) not trusted: a file they run is missing or unreadable (marked above); they stay held back`);
   return unkeyed ? 1 : 0;

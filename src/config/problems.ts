@@ -1,3 +1,5 @@
+import { visible } from './display.js';
+
 /** A configuration problem: where it is (file and JSON path) and what is wrong. */
 export interface ConfigProblem {
   file: string;
@@ -10,7 +12,7 @@ export interface ConfigProblem {
 
 export function formatProblem(p: ConfigProblem): string {
   const where = p.path ? `${p.file}: ${p.path}` : p.file;
-  return `${p.severity}: ${where}: ${p.message}`;
+  return visible(`${p.severity}: ${where}: ${p.message}`);
 }
 
 /** Renders a path from segments: `hooks`, `BeforeTool`, 0 -> `hooks.BeforeTool[0]`. */

@@ -4,6 +4,8 @@ import { CATALOG } from '../events/catalog.js';
 import { closestName } from './suggest.js';
 import { CommandHookConfig, HookDefinition, HooksBlock, HooksMeta, Settings, type HookEntry, type Source } from './schema.js';
 import { jsonPath, type ConfigProblem } from './problems.js';
+import { compileLinear } from './regex.js';
+import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from './timeout.js';
 
 /** Keys inside `hooks` that configure the system rather than name an event. */
 const HOOKS_META_KEYS = new Set(Object.keys(HooksMeta.shape));
@@ -105,7 +107,7 @@ function validateHook(raw: unknown, file: string, at: Array<string | number>, ev
     // Unknown fields are reported but do not drop an otherwise valid hook.
     for (const k of Object.keys(raw).filter((k) => !known.has(k))) problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
     // Accepted as the reference accepts them, but probably not what was meant: said as warnings.
-    if (typeof raw.timeout === 'number' && raw.timeout > 0 && !Number.isInteger(raw.timeout)) {
+    if (typeof raw.timeout === 'number' && raw.timeout > 0 && raw.timeout <= MAX_TIMEOUT_MS && !Number.isInteger(raw.timeout)) {
       problems.push({ file, path: jsonPath([...at, 'timeout']), message: `timeout ${raw.timeout} is not a whole number of milliseconds (used as given)`, severity: 'warning' });
     }
     if (isObject(raw.env)) {
@@ -116,7 +118,13 @@ function validateHook(raw: unknown, file: string, at: Array<string | number>, ev
       }
     }
   }
-  const parsed = CommandHookConfig.safeParse(raw); // unknown fields are stripped
+  let checked = raw;
+  // A longer delay overflows Node's timer and would kill the hook at once: clamped, and said.
+  if (isObject(raw) && typeof raw.timeout === 'number' && raw.timeout > MAX_TIMEOUT_MS) {
+    problems.push({ file, path: jsonPath([...at, 'timeout']), message: `timeout ${raw.timeout} is above the limit of ${MAX_TIMEOUT_TEXT}; ${MAX_TIMEOUT_MS} is used`, severity: 'warning' });
+    checked = { ...raw, timeout: MAX_TIMEOUT_MS };
+  }
+  const parsed = CommandHookConfig.safeParse(checked); // unknown fields are stripped
   if (parsed.success) return { hook: parsed.data, problems };
   // A wrong "type" says what the hook is not; its other fields are not checked against "command".
   const typeIssues = parsed.error.issues.filter((i) => i.path[0] === 'type');
@@ -137,12 +145,11 @@ function validateMatcher(matcher: unknown, file: string, at: Array<string | numb
   if (kind === 'none') {
     return { matcher, problems: [{ file, path, message: `${event} ignores matchers; the hook runs for every ${event}`, severity: 'warning' }] };
   }
-  if (kind === 'tool') {
-    try {
-      new RegExp(trimmed);
-    } catch (err) {
-      const why = err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err);
-      return { matcher, problems: [{ file, path, message: `invalid regular expression (${why}); it is compared as an exact tool name instead`, severity: 'error' }] };
+  if (kind === 'tool' && !/^[\w-]+(\|[\w-]+)*$/.test(trimmed)) {
+    const c = compileLinear(trimmed);
+    if (!c.ok) {
+      const what = c.reason === 'invalid' ? 'invalid regular expression' : 'regular expression not supported by the linear-time engine (RE2: no backreferences or lookaround)';
+      return { matcher, problems: [{ file, path, message: `${what} (${c.message}); it is compared as an exact tool name instead`, severity: 'error' }] };
     }
   }
   return { matcher, problems: [] };

@@ -7,7 +7,7 @@ import { projectSlug, userGeminiDir, type Env } from '../config/paths.js';
 import { displayName, type HookEntry, type Source } from '../config/schema.js';
 import { LARGE_INPUT, runCommand } from '../run/command.js';
 import { runFunction } from '../run/function.js';
-import { expandCommand } from '../run/expand.js';
+import { expandCommand, tryExpand } from '../run/expand.js';
 import { PersistentProcess } from '../run/persistent.js';
 import type { RunResult } from '../run/result.js';
 import { decideRun } from '../decide/run.js';
@@ -72,7 +72,9 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     CLAUDE_PROJECT_DIR: deps.projectDir,
     ...entry.hook.env,
   };
-  const command = expandCommand(entry.hook.command, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
+  // A value that cannot be substituted safely (e.g. into arithmetic) fails the hook before it runs.
+  const command = tryExpand(expandCommand, entry.hook.command, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
+  if (typeof command !== 'string') return command;
   if (!entry.hook.persistent) return decideRun(await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal }));
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
   let proc = deps.persistent.get(key);

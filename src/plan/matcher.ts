@@ -1,5 +1,6 @@
 import { CATALOG } from '../events/catalog.js';
 import type { EventName } from '../events/names.js';
+import { compileLinear } from '../config/regex.js';
 
 /** A matcher compiled once: a predicate over the value the event is matched on. */
 export type CompiledMatcher = (value: string | undefined) => boolean;
@@ -7,8 +8,9 @@ export type CompiledMatcher = (value: string | undefined) => boolean;
 const ALWAYS: CompiledMatcher = () => true;
 
 /**
- * Tool events: unanchored, case-sensitive regex on the tool name; an invalid regex falls back to
- * exact equality. Trigger events (SessionStart, SessionEnd, PreCompress): exact equality.
+ * Tool events: unanchored, case-sensitive regex on the tool name, run by RE2 (linear time); an
+ * invalid regex, or one RE2 cannot express (backreferences, lookaround), falls back to exact
+ * equality. Trigger events (SessionStart, SessionEnd, PreCompress): exact equality.
  * Other events ignore the matcher. No matcher, "" or "*" matches everything.
  */
 export function compileMatcher(event: EventName, matcher: string | undefined): CompiledMatcher {
@@ -18,17 +20,14 @@ export function compileMatcher(event: EventName, matcher: string | undefined): C
   const on = CATALOG[event].matchOn;
   if (on.kind === 'none') return ALWAYS;
   if (on.kind === 'trigger') return (v) => v === undefined || v === '' || v === m;
-  let re: RegExp;
-  try {
-    re = new RegExp(m);
-  } catch {
-    return (v) => v === undefined || v === '' || v === m;
-  }
   // Plain names (`write_file`, `write_file|replace`) need no regex engine: a substring test.
   if (/^[\w-]+(\|[\w-]+)*$/.test(m)) {
     const names = m.split('|');
     return (v) => v === undefined || v === '' || names.some((n) => v.includes(n));
   }
+  const c = compileLinear(m);
+  if (!c.ok) return (v) => v === undefined || v === '' || v === m;
+  const re = c.regex;
   return (v) => v === undefined || v === '' || re.test(v);
 }
 

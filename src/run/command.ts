@@ -8,6 +8,7 @@ import { GroupRun, KILL_GRACE_MS } from './process.js';
 import type { ProcessResult } from './result.js';
 
 export { KILL_GRACE_MS };
+import { boundedTimeoutMs } from '../config/timeout.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Past this much stdout the hook is stopped: no decision needs a megabyte. */
@@ -58,7 +59,7 @@ class Capped {
  */
 export function runCommand(run: CommandRun): Promise<ProcessResult> {
   const started = performance.now();
-  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = boundedTimeoutMs(run.timeoutMs, DEFAULT_TIMEOUT_MS);
   return new Promise((resolve) => {
     const out = new Capped(STDOUT_LIMIT);
     const err = new Capped(STDERR_LIMIT);

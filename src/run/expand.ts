@@ -6,7 +6,15 @@
  * tracking is wrong (heredocs, `case` inside `$(…)`), the value may come out wrong but can
  * never run as code. The reference escapes for the bare context only, which breaks inside
  * double quotes and lets `"$(dirname "$GEMINI_PROJECT_DIR")"` execute parts of the path.
+ *
+ * Arithmetic is the exception: bash decodes `$'…'` there and evaluates array subscripts, so
+ * `$(( $GEMINI_SESSION_ID ))` with the id `a[$(cmd)]` runs `cmd` however it is quoted. In every
+ * arithmetic context (`$((…))`, `$[…]`, `((…))`, `let`, `declare -i`, array subscripts,
+ * `${x:offset}`, the operands of `[[ … -eq … ]]`) only a whole number is substituted; any other
+ * value throws an ExpansionError and the hook does not run.
  */
+import type { RunResult } from './result.js';
+
 export interface ExpandValues {
   projectDir: string;
   cwd: string;
@@ -31,6 +39,17 @@ function variableValue(name: string, v: ExpandValues): string {
 }
 
 type Context = 'bare' | 'single' | 'double' | 'ansi';
+
+/** A value that cannot be substituted where it stands: the hook must not run. */
+export class ExpansionError extends Error {}
+
+/** The only values substituted into arithmetic: they cannot name a variable or hold a subscript. */
+const WHOLE_NUMBER = /^[0-9]+$/;
+
+function refuse(name: string, value: string): never {
+  const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  throw new ExpansionError(`${name} is used in a shell arithmetic context (arithmetic, array subscript, let, declare -i, [[ -eq ]]) and its value ${shown} is not a whole number; not substituted, the hook did not run`);
+}
 
 const SAFE = /^[A-Za-z0-9_\-./+%@,:=][A-Za-z0-9_\-./+%@,:=~]*$/;
 
@@ -59,11 +78,31 @@ function escapeFor(value: string, ctx: Context): string {
   return `$'${body}'`;
 }
 
-/** One level of command text: the top level, a `$(…)` or a backtick substitution. */
+/**
+ * One level of command text: the top level, a `$(…)` or a backtick substitution, or an
+ * arithmetic region (`arith`): `$((…))`/`((…))` (end `)`), `$[…]` and subscripts (end `]`),
+ * `${x:offset}` (end `}`), `[[ … -eq … ]]` (end `]]`), `let`/`declare -i` (end of the command).
+ */
 interface Frame {
   ctx: Context;
-  end: '' | ')' | '`';
+  end: '' | ')' | '`' | ']' | '}' | ']]' | ';';
   parens: number;
+  arith: boolean;
+}
+
+/** Where a command word may start: after an operator, an opening, or a keyword. */
+const COMMAND_START = /(?:^|[;&|(){}\n`]|\b(?:then|do|else|elif|if|while|until|!))\s*$/;
+const DECLARE_INTEGER = /^(?:declare|typeset|local|export|readonly)((?:[ \t]+[-+][A-Za-z]+)*)/;
+const PARAM_ARITH = /^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*(?:(\[)|:(?![-=+?]))/;
+
+/** The expanded command, or the failed run of a hook whose command cannot be expanded safely. */
+export function tryExpand<A extends unknown[]>(expand: (...args: A) => string, ...args: A): string | RunResult {
+  try {
+    return expand(...args);
+  } catch (e) {
+    if (!(e instanceof ExpansionError)) throw e;
+    return { success: false, exitCode: null, stdout: '', stderr: '', durationMs: 0, error: e.message };
+  }
 }
 
 /** Replaces `$GEMINI_PROJECT_DIR` and friends, each escaped for the quoting context it lands in. */
@@ -85,11 +124,14 @@ export type VariableLookup = (text: string, i: number) => { length: number; valu
 export function expandVariables(command: string, lookup: VariableLookup): string {
   if (!command.includes('$')) return command;
   let out = '';
-  let f: Frame = { ctx: 'bare', end: '', parens: 0 };
+  let f: Frame = { ctx: 'bare', end: '', parens: 0, arith: false };
   const stack: Frame[] = [];
-  const open = (end: ')' | '`') => {
+  const open = (end: Frame['end'], arith = false, parens = 0) => {
     stack.push(f);
-    f = { ctx: 'bare', end, parens: 0 };
+    f = { ctx: 'bare', end, parens, arith };
+  };
+  const close = () => {
+    f = stack.pop()!;
   };
   let i = 0;
   while (i < command.length) {
@@ -98,21 +140,39 @@ export function expandVariables(command: string, lookup: VariableLookup): string
     if (c === '$') {
       const v = lookup(command, i);
       if (v) {
+        if (f.arith && !WHOLE_NUMBER.test(v.value)) refuse(command.slice(i, i + v.length), v.value);
         out += escapeFor(v.value, f.ctx);
         i += v.length;
         continue;
       }
     }
+    const atCommand = f.ctx === 'bare' && COMMAND_START.test(out.slice(-40));
     let take = 1;
-    if (c === '`' && f.end === '`' && stack.length) f = stack.pop()!;
+    if (f.end === ';' && f.ctx === 'bare' && (/[;&|\n`]/.test(c) || (c === ')' && f.parens === 0))) {
+      // The end of a `let` or `declare -i` command; the character is read again in the outer frame.
+      close();
+      continue;
+    }
+    if (c === '`' && f.end === '`' && stack.length) close();
     else if (f.ctx === 'single') {
       if (c === "'") f.ctx = 'bare';
     } else if (c === '\\') take = 2;
     else if (f.ctx === 'ansi') {
       if (c === "'") f.ctx = 'bare';
+    } else if (c === '$' && next === '(' && command[i + 2] === '(') {
+      take = 3;
+      open(')', true, 1);
     } else if (c === '$' && next === '(') {
       take = 2;
       open(')');
+    } else if (c === '$' && next === '[') {
+      take = 2;
+      open(']', true);
+    } else if (c === '$' && next === '{' && PARAM_ARITH.test(command.slice(i, i + 300))) {
+      // `${a[…]}` and `${x:offset:length}`: the subscript or the offsets are arithmetic.
+      const m = PARAM_ARITH.exec(command.slice(i, i + 300))!;
+      take = m[0].length;
+      open(m[1] ? ']' : '}', true);
     } else if (c === '`') open('`');
     else if (f.ctx === 'double') {
       if (c === '"') f.ctx = 'bare';
@@ -121,10 +181,36 @@ export function expandVariables(command: string, lookup: VariableLookup): string
     else if (c === '$' && next === "'") {
       take = 2;
       f.ctx = 'ansi';
+    } else if (c === '(' && next === '(' && (atCommand || /\bfor\s*$/.test(out.slice(-10)))) {
+      take = 2;
+      open(')', true, 1);
+    } else if (c === '[' && next === '[' && atCommand && /^\[\[\s(?:(?!\]\])[\s\S])*?\s-(?:eq|ne|lt|le|gt|ge)\s/.test(command.slice(i, i + 2000))) {
+      take = 2;
+      open(']]', true);
+    } else if (c === ']' && next === ']' && f.end === ']]' && stack.length) {
+      take = 2;
+      close();
+    } else if (c === '[' && (f.end === ']' || /[A-Za-z0-9_]$/.test(out))) {
+      // A nested bracket, or a subscript (`a[…]=`); treated as arithmetic either way.
+      if (f.end === ']') f.parens++;
+      else open(']', true);
+    } else if (c === ']' && f.end === ']') {
+      if (f.parens > 0) f.parens--;
+      else if (stack.length) close();
+    } else if (c === '{' && f.end === '}') f.parens++;
+    else if (c === '}' && f.end === '}') {
+      if (f.parens > 0) f.parens--;
+      else if (stack.length) close();
+    } else if (atCommand && /^let[ \t]/.test(command.slice(i, i + 4))) {
+      take = 4;
+      open(';', true);
+    } else if (atCommand && /[ \t][-+][A-Za-z]*i/.test(DECLARE_INTEGER.exec(command.slice(i, i + 200))?.[1] ?? '')) {
+      take = DECLARE_INTEGER.exec(command.slice(i, i + 200))![0].length;
+      open(';', true);
     } else if (c === '(') f.parens++;
     else if (c === ')') {
       if (f.parens > 0) f.parens--;
-      else if (f.end === ')' && stack.length) f = stack.pop()!;
+      else if (f.end === ')' && stack.length) close();
     } else if (c === '#' && (out === '' || /[\s;&|()<>]$/.test(out))) {
       // A comment runs to the end of the line; its apostrophes are not quotes.
       const nl = command.indexOf('\n', i);

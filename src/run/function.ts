@@ -2,6 +2,7 @@ import type { FunctionHook } from '../config/schema.js';
 import type { AnyHookInput } from '../events/input.js';
 import type { HookOutput } from '../events/output.js';
 import { DEFAULT_TIMEOUT_MS } from './command.js';
+import { boundedTimeoutMs } from '../config/timeout.js';
 import type { RunResult } from './result.js';
 
 /**
@@ -10,7 +11,7 @@ import type { RunResult } from './result.js';
  */
 export async function runFunction(hook: FunctionHook, input: AnyHookInput, signal?: AbortSignal): Promise<RunResult> {
   const started = performance.now();
-  const timeoutMs = hook.timeout ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = boundedTimeoutMs(hook.timeout, DEFAULT_TIMEOUT_MS);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const stopped = new Promise<never>((_, reject) => {

@@ -3,6 +3,7 @@ import { valueNestsDeeper } from '../config/limits.js';
 import { DEFAULT_TIMEOUT_MS, STDOUT_LIMIT } from './command.js';
 import { GroupRun } from './process.js';
 import type { ProcessResult } from './result.js';
+import { MAX_TIMEOUT_MS } from '../config/timeout.js';
 
 /**
  * Persistent hook processes: Hookline starts the hook once and exchanges one JSON line per event
@@ -72,7 +73,8 @@ export class PersistentProcess {
       const p: Pending = { id, line: JSON.stringify({ id, input }) + '\n', started: performance.now(), timeoutMs, resolve, signal };
       // Queued first: finish() only settles requests it knows.
       this.queue.push(p);
-      p.timer = setTimeout(() => this.timeout(p), timeoutMs);
+      // Clamped: a delay above Node's timer limit would fire after 1 ms.
+      p.timer = setTimeout(() => this.timeout(p), Math.min(timeoutMs, MAX_TIMEOUT_MS));
       if (signal) {
         if (signal.aborted) return this.finish(p, { error: 'Hook cancelled' });
         p.abort = () => this.finish(p, { error: 'Hook cancelled' });

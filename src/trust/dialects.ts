@@ -10,6 +10,7 @@ import type { FolderTrust } from './folders.js';
 import { trustedKeys } from './fingerprints.js';
 import { gate, recordKeys } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
+import { visible } from '../config/display.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude';
 
@@ -45,7 +46,7 @@ export interface DialectHook {
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
 export function describeDialectHook(h: DialectHook, projectDir: string): string {
   const label = h.label ?? `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}`;
-  return `${label}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`;
+  return visible(`${label}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`);
 }
 
 /** Whether a dialect hook's fingerprint is in `known` (or an old key that still counts). */

@@ -72,6 +72,20 @@ describe('hook environment', () => {
     assertNoSecrets(env, ['MY_API_KEY']);
   });
 
+  test('user settings: allowed and blocked names are matched case-insensitively; allowed passes a token-looking value', async () => {
+    const { env } = await hookEnv({ user: { security: { environmentVariableRedaction: { allowed: ['my_api_key', 'Innocent_Gh'], blocked: ['harmless_var'] } } } });
+    assert.equal(env.MY_API_KEY, 'plain-value-2');
+    assert.equal(env.INNOCENT_GH, GH_TOKEN, 'the user asked for it by name');
+    assert.equal(env.HARMLESS_VAR, undefined);
+    assertNoSecrets(env, ['MY_API_KEY', 'INNOCENT_GH']);
+  });
+
+  test('a GEMINI_CLI_* name does not keep a token-looking value', async () => {
+    const { env } = await hookEnv({ env: { GEMINI_CLI_SOMETHING: GH_TOKEN } });
+    assert.equal(env.GEMINI_CLI_SOMETHING, undefined);
+    assert.equal(env.GEMINI_CLI_FOO_TOKEN, 'kept-by-prefix');
+  });
+
   test('user settings: blocked removes a harmless variable', async () => {
     const { env } = await hookEnv({ user: { security: { environmentVariableRedaction: { blocked: ['HARMLESS_VAR'] } } } });
     assert.equal(env.HARMLESS_VAR, undefined);
@@ -108,9 +122,9 @@ describe('hook environment', () => {
 describe('sanitizeEnv', () => {
   const on = { enabled: true, allowed: [], blocked: [] };
 
-  test('secret-looking values are removed whatever the name, even when allowed by name', () => {
-    const out = sanitizeEnv({ A: GH_TOKEN, B: 'sk_live_' + 'a'.repeat(24), C: 'xoxb-123-abc', D: '-----BEGIN PRIVATE KEY-----', E: 'fine' }, { ...on, allowed: ['A'] });
-    assert.deepEqual(out, { E: 'fine' });
+  test('secret-looking values are removed whatever the name; a name the user allowed is kept', () => {
+    const out = sanitizeEnv({ A: GH_TOKEN, B: 'sk_live_' + 'a'.repeat(24), C: 'xoxb-123-abc', D: '-----BEGIN PRIVATE KEY-----', E: 'fine' }, { ...on, allowed: ['a'] });
+    assert.deepEqual(out, { A: GH_TOKEN, E: 'fine' });
   });
 
   test('names are matched case-insensitively', () => {
@@ -118,8 +132,8 @@ describe('sanitizeEnv', () => {
     assert.deepEqual(out, { Path: '/bin', other: 'z' });
   });
 
-  test('GIT_CONFIG_* is kept, undefined values dropped', () => {
-    const out = sanitizeEnv({ GIT_CONFIG_KEY_0: 'user.name', UNDEF: undefined }, on);
-    assert.deepEqual(out, { GIT_CONFIG_KEY_0: 'user.name' });
+  test('GIT_CONFIG_COUNT/KEY_n/VALUE_n/PARAMETERS are removed (they can carry an auth header), other GIT_CONFIG_* kept, undefined values dropped', () => {
+    const out = sanitizeEnv({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: 'Authorization: Basic eDp5', GIT_CONFIG_PARAMETERS: "'user.name'='x'", GIT_CONFIG_GLOBAL: '/home/u/.gitconfig', UNDEF: undefined }, on);
+    assert.deepEqual(out, { GIT_CONFIG_GLOBAL: '/home/u/.gitconfig' });
   });
 });

@@ -79,10 +79,27 @@ describe('expansion through the engine, hostile project folder and session id', 
     const out = tmpDir();
     const hooks = [cmd(`${fixture('run-capture.sh', q(out))} $GEMINI_PROJECT_DIR "$GEMINI_SESSION_ID"`, { timeout: 1500 })];
     const p = makeProject({ name: HOSTILE_DIR, project: { hooks: { BeforeAgent: [{ hooks }] } } });
-    const r = await runCli(['fire', 'BeforeAgent', '--session-id', HOSTILE_SID, '--input', '-'], { cwd: p.dir, env: p.env, input: '{"prompt":"x"}' });
+    const r = await runCli(['fire', 'BeforeAgent', '--session-id', 'sess-1.A_b', '--input', '-'], { cwd: p.dir, env: p.env, input: '{"prompt":"x"}' });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(readCapture(out).args, [p.dir, HOSTILE_SID]);
+    assert.deepEqual(readCapture(out).args, [p.dir, 'sess-1.A_b']);
     noPwned(path.dirname(p.dir), out);
+  });
+
+  test('the hookline CLI refuses a session id outside the safe alphabet, from the flag or the input', async () => {
+    const out = tmpDir();
+    const hooks = [cmd(`${fixture('run-capture.sh', q(out))} "$GEMINI_SESSION_ID"`, { timeout: 1500 })];
+    const p = makeProject({ project: { hooks: { BeforeAgent: [{ hooks }] } } });
+    for (const id of [HOSTILE_SID, 'a[$(touch PWNED)]', '../x', '-rf', 'x'.repeat(129), '']) {
+      const flag = await runCli(['fire', 'BeforeAgent', '--session-id', id, '--input', '-'], { cwd: p.dir, env: p.env, input: '{"prompt":"x"}' });
+      assert.notEqual(flag.code, 0, id);
+      assert.match(flag.stderr, /--session-id .*(letters, digits|empty|at most 128)/);
+      assert.equal(flag.stderr.trim().split('\n').length, 1, flag.stderr);
+      const input = await runCli(['fire', 'BeforeAgent', '--input', '-'], { cwd: p.dir, env: p.env, input: JSON.stringify({ prompt: 'x', session_id: id }) });
+      assert.notEqual(input.code, 0, id);
+      assert.match(input.stderr, /input session_id .*(letters, digits|empty|at most 128)/);
+    }
+    assert.deepEqual(findNamed(out, 'args'), [], 'no hook ran');
+    noPwned(p.dir, out);
   });
 });
 

@@ -65,7 +65,7 @@ describe('persistent hook processes', () => {
     const hung = await e.fire('BeforeTool', bt('hang'));
     assert.match(String(hung.runs[0].error), /Hook timed out after 3000ms/);
     const next = await e.fire('BeforeTool', bt('ls'));
-    assert.equal(next.runs[0].success, true);
+    assert.equal(next.runs[0].success, true, next.runs[0].error);
     assert.notEqual(pidOf(next.output?.systemMessage), first);
     // SIGTERM, then SIGKILL after the grace: wait for the hung process to be gone, not for time.
     for (let i = 0; i < 100 && alive(first); i++) await new Promise((r) => setTimeout(r, 50));

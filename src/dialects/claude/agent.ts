@@ -14,6 +14,7 @@ import {
   applySessionStart,
   promptBlock,
 } from '../../apply/index.js';
+import { visible } from '../../config/display.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
 import type { ClaudeConfig } from './config.js';
 import { fireClaude } from './run.js';
@@ -34,8 +35,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     if (!claudeEvent || !claudeInput) return undefined;
     const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, signal });
     for (const run of r.runs) {
-      const tool = typeof claudeInput.tool_name === 'string' ? ` [${claudeInput.tool_name}]` : '';
-      if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${run.command} → ${run.outcome}`);
+      const tool = typeof claudeInput.tool_name === 'string' ? ` [${visible(claudeInput.tool_name)}]` : '';
+      if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${visible(run.command)} → ${run.outcome}`);
       if (run.error) ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${run.command}\` (${run.file}): ${run.error}`);
     }
     return toGeminiOutput(r, { toolInput: event === 'BeforeTool' ? (fields.tool_input as Record<string, unknown>) : undefined });

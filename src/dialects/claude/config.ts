@@ -16,6 +16,7 @@ import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaude
 import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
+import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -134,7 +135,8 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
       if (match.kind !== 'all' && !CLAUDE_CATALOG[event].matchField) {
         problem([...at, 'matcher'], `${event} ignores matchers: these hooks run for every ${event}`, 'warning');
       } else if (match.kind === 'exact') {
-        problem([...at, 'matcher'], `invalid regular expression (${match.error}); it is compared as an exact name instead`);
+        const what = match.reason === 'unsupported' ? 'regular expression not supported by the linear-time engine (RE2: no backreferences or lookaround)' : 'invalid regular expression';
+        problem([...at, 'matcher'], `${what} (${match.error}); it is compared as an exact name instead`);
       }
       const effective = CLAUDE_CATALOG[event].matchField ? match : compileClaudeMatcher(undefined);
       group.hooks.forEach((raw, j) => {
@@ -175,8 +177,11 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
   else if (typeof raw.command !== 'string' || !raw.command.trim()) fail('command', `"command" must be a non-empty string, got ${typeof raw.command === 'string' ? 'an empty string' : kind(raw.command)}`);
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (raw.timeout !== undefined) {
-    if (typeof raw.timeout !== 'number' || !Number.isFinite(raw.timeout) || raw.timeout <= 0) fail('timeout', `timeout must be a positive number of seconds, got ${JSON.stringify(raw.timeout) ?? kind(raw.timeout)}`);
-    else {
+    if (typeof raw.timeout !== 'number' || Number.isNaN(raw.timeout) || raw.timeout <= 0) fail('timeout', `timeout must be a positive number of seconds, got ${JSON.stringify(raw.timeout) ?? kind(raw.timeout)}`);
+    else if (raw.timeout * 1000 > MAX_TIMEOUT_MS) {
+      timeoutSeconds = MAX_TIMEOUT_MS / 1000;
+      problem([...at, 'timeout'], `timeout ${raw.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`, 'warning');
+    } else {
       timeoutSeconds = raw.timeout;
       // Hooks written for Gemini CLI (milliseconds) often carry 5000 or 30000 here.
       if (raw.timeout >= 1000) problem([...at, 'timeout'], `timeout ${raw.timeout} is in seconds (${formatSeconds(raw.timeout)}); Claude Code timeouts are seconds, not milliseconds`, 'warning');

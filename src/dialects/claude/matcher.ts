@@ -1,15 +1,21 @@
 /**
  * Claude Code's matchers: none, `""` or `*` match everything; a matcher made only of letters,
  * digits, `_`, `-`, spaces, `,` and `|` is a list of exact names (`Edit|Write`, `Edit, Write`);
- * anything else is an unanchored, case-sensitive JavaScript regular expression (`Notebook.*`,
- * `mcp__.*__write`). An invalid regular expression is compared as an exact name.
+ * anything else is an unanchored, case-sensitive regular expression in JavaScript syntax
+ * (`Notebook.*`, `mcp__.*__write`), run by RE2 so that no pattern can hang a run. An invalid
+ * regular expression, or one RE2 cannot express (backreferences, lookaround), is compared as an
+ * exact name.
  */
+import { compileLinear } from '../../config/regex.js';
+
 export interface ClaudeMatcher {
   kind: 'all' | 'names' | 'regex' | 'exact';
   /** The names of a `names` matcher, or the one text of an `exact` one. */
   names?: string[];
   /** Why the regular expression is invalid (kind `exact`). */
   error?: string;
+  /** `unsupported`: valid JavaScript that RE2 cannot run; `invalid`: not a regular expression. */
+  reason?: 'invalid' | 'unsupported';
   test(value: string): boolean;
 }
 
@@ -24,11 +30,7 @@ export function compileClaudeMatcher(matcher: string | undefined): ClaudeMatcher
     const set = new Set(names);
     return { kind: 'names', names, test: (v) => set.has(v) };
   }
-  try {
-    const re = new RegExp(m);
-    return { kind: 'regex', test: (v) => re.test(v) };
-  } catch (e) {
-    const error = e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
-    return { kind: 'exact', names: [m], error, test: (v) => v === m };
-  }
+  const c = compileLinear(m);
+  if (c.ok) return { kind: 'regex', test: (v) => c.regex.test(v) };
+  return { kind: 'exact', names: [m], error: c.message, reason: c.reason, test: (v) => v === m };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { runCommand } from '../../run/command.js';
 import { envFrom } from '../../run/process.js';
 import { sanitizeEnv } from '../../run/env.js';
-import { expandVariables } from '../../run/expand.js';
+import { expandVariables, tryExpand } from '../../run/expand.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
 import { aggregateClaude, readClaudeRun, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
@@ -124,8 +124,9 @@ export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, field
   const hooks = claudeHooksFor(config, event, input);
   const runs = await Promise.all(
     hooks.map(async (hook): Promise<ClaudeRun> => {
-      const r = await runCommand({
-        command: expandClaudeCommand(hook.command, projectDir),
+      const command = tryExpand(expandClaudeCommand, hook.command, projectDir);
+      const r = typeof command !== 'string' ? command : await runCommand({
+        command,
         cwd: projectDir,
         env,
         stdin,

@@ -1,5 +1,6 @@
 import type { HookRun } from '../../engine/index.js';
 import type { EventName } from '../../events/names.js';
+import { visible } from '../../config/display.js';
 
 /** What a hook run decided, in a word or two, for `--display-hooks`. */
 export function runDecision(run: HookRun): string {
@@ -21,5 +22,5 @@ export function runDecision(run: HookRun): string {
 
 /** `🪝 <n>. <event> [<tool>] · <command> → <decision>` */
 export function hookLine(n: number, event: EventName | string, subject: string | undefined, run: HookRun): string {
-  return `🪝 ${n}. ${event}${subject ? ` [${subject}]` : ''} · ${run.command ?? run.name} → ${runDecision(run)}`;
+  return `🪝 ${n}. ${event}${subject ? ` [${visible(subject)}]` : ''} · ${visible(run.command ?? run.name)} → ${visible(runDecision(run))}`;
 }

@@ -12,6 +12,7 @@ import { MATCHER_EVENTS, MM_EVENTS, isMmEvent, type MmEvent } from './events.js'
 import { formatGoDuration, parseGoDuration } from './duration.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
+import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
 
 export type OnError = 'fail' | 'warn' | 'ignore';
 
@@ -126,6 +127,7 @@ function parseHook(event: MmEvent, index: number, value: unknown, configDir: str
     const d = parseGoDuration(t);
     if (!d.ok) fail(`timeout: ${d.message}`);
     else if (d.ns < 0) fail('timeout must be >= 0');
+    else if (d.ns > MAX_TIMEOUT_MS * 1e6) fail(`timeout ${t} is above Hookline's limit of ${formatGoDuration(MAX_TIMEOUT_MS * 1e6)} (${MAX_TIMEOUT_TEXT})`);
     else if (d.ns > 0) timeoutNs = d.ns;
   } else if (t !== undefined && t !== null && t !== '') fail(`timeout: want a duration such as 5s, got ${kind(t)}`);
 

@@ -14,6 +14,7 @@ import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { SA_EVENTS, SA_MATCHER_FIELDS, isSaEvent, type SaEvent } from './events.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
+import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -137,8 +138,11 @@ class Parser {
     }
     let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
     if (value.timeout !== undefined && value.timeout !== null) {
-      if (typeof value.timeout !== 'number' || !Number.isFinite(value.timeout) || value.timeout <= 0) fail('timeout', `must be a positive number of seconds, got ${JSON.stringify(value.timeout)}`);
-      else timeoutSeconds = value.timeout;
+      if (typeof value.timeout !== 'number' || Number.isNaN(value.timeout) || value.timeout <= 0) fail('timeout', `must be a positive number of seconds, got ${JSON.stringify(value.timeout)}`);
+      else if (value.timeout * 1000 > MAX_TIMEOUT_MS) {
+        timeoutSeconds = MAX_TIMEOUT_MS / 1000;
+        this.problem([...at, 'timeout'], `timeout ${value.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`, 'warning');
+      } else timeoutSeconds = value.timeout;
     }
     const own = value.matcher !== undefined;
     const matcher = this.matcher(own ? [...at, 'matcher'] : [...at.slice(0, -2), 'matcher'], own ? value.matcher : parentMatcher);

@@ -16,6 +16,9 @@ import { contextEnv, expandPlain, expandShell, normalizeContext, type SaContext 
 import { decideFromAnswer, findDecisionJson } from './decision.js';
 import { textNestsDeeper, tooDeep } from '../../config/limits.js';
 import type { ProcessRun } from '../../run/result.js';
+import { tryExpand } from '../../run/expand.js';
+import { boundedTimeoutMs } from '../../config/timeout.js';
+import { visible } from '../../config/display.js';
 
 export interface SaFireOptions {
   /** The project folder: bash hooks run here. Default: process.cwd(). */
@@ -71,9 +74,11 @@ function signalCode(sig: NodeJS.Signals): number {
 }
 
 export async function runSaBashHook(hook: SaHook, context: SaContext, opts: SaFireOptions = {}): Promise<Outcome> {
-  const expanded = expandShell(hook.command!, context);
+  const command = tryExpand(expandShell, hook.command!, context);
+  const expanded = typeof command === 'string' ? command : hook.command!;
   const env = envFrom(opts.env ?? process.env);
   Object.assign(env, contextEnv(context));
+  if (typeof command !== 'string') return { expanded, exitCode: null, durationMs: 0, stdout: '', stderr: '', success: false, error: command.error!, decision: 'approve', reason: command.error! };
   const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash' });
   const base = { expanded, exitCode: r.exitCode, durationMs: Math.round(r.durationMs * 1000) / 1000, stdout: r.stdout, stderr: r.stderr };
   const errored = (error: string): Outcome => ({ ...base, success: false, error, ...(r.timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error });
@@ -102,7 +107,7 @@ export async function runSaPromptHook(hook: SaHook, context: SaContext, opts: Sa
   const timer = setTimeout(() => {
     timedOut = true;
     ac.abort(new Error('timeout'));
-  }, hook.timeoutSeconds * 1000);
+  }, boundedTimeoutMs(hook.timeoutSeconds * 1000, 1));
   const onCancel = () => ac.abort(new Error('cancelled'));
   if (opts.signal?.aborted) onCancel();
   else opts.signal?.addEventListener('abort', onCancel, { once: true });
@@ -132,7 +137,7 @@ function firstLine(s: string, max = 60): string {
 export function saDisplayLine(n: number, event: SaEvent, hook: SaHook, o: Pick<Outcome, 'decision' | 'reason' | 'error'>): string {
   const label = hook.type === 'bash' ? hook.command! : `prompt: ${firstLine(hook.prompt!)}`;
   const decision = o.decision === 'block' ? `block${o.reason ? `: ${firstLine(o.reason, 200)}` : ''}` : o.error ? `approve (${o.error})` : 'approve';
-  return `🪝 ${n}. ${event} · ${label} → ${decision}`;
+  return `🪝 ${n}. ${event} · ${visible(label)} → ${decision}`;
 }
 
 /** Fires one event: the matching hooks in order, until one blocks. Never throws for a hook's failure. */
