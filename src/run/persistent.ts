@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { parseHookText } from '../decide/parse.js';
 import { DEFAULT_TIMEOUT_MS, KILL_GRACE_MS, STDOUT_LIMIT } from './command.js';
 import type { RunResult } from './result.js';
@@ -105,7 +106,10 @@ export class PersistentProcess {
     this.ready = false;
     this.buffer = '';
     this.stderr = '';
-    const child = spawn(this.spec.shell ?? 'bash', ['-c', this.spec.command], {
+    const shell = this.spec.shell ?? 'bash';
+    // As for one-shot hooks: stdin is a socket, so without --norc bash would source ~/.bashrc.
+    const args = path.basename(shell) === 'bash' ? ['--norc', '-c', this.spec.command] : ['-c', this.spec.command];
+    const child = spawn(shell, args, {
       cwd: this.spec.cwd,
       env: { ...this.spec.env, [PERSISTENT_ENV]: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],

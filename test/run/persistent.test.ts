@@ -1,7 +1,9 @@
 import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { HookEngine } from '../../src/engine.js';
-import { alive, cmd, hook, makeProject } from '../helpers.js';
+import { alive, cmd, hook, makeProject, waitUntil } from '../helpers.js';
 
 const bt = (command: string) => ({ tool_name: 'run_shell_command', tool_input: { command } });
 const pidOf = (msg: unknown) => Number(/pid (\d+)/.exec(String(msg))?.[1]);
@@ -55,7 +57,7 @@ describe('persistent hook processes', () => {
     const next = await e.fire('BeforeTool', bt('ls'));
     assert.equal(next.runs[0].success, true);
     assert.notEqual(pidOf(next.output?.systemMessage), first);
-    assert.equal(alive(first), false);
+    assert.ok(await waitUntil(() => !alive(first)), 'the dead process is reaped');
   });
 
   test('a request past its timeout fails, the process is replaced, the next event works', async () => {
@@ -68,8 +70,7 @@ describe('persistent hook processes', () => {
     const next = await e.fire('BeforeTool', bt('ls'));
     assert.equal(next.runs[0].success, true);
     assert.notEqual(pidOf(next.output?.systemMessage), first);
-    await new Promise((r) => setTimeout(r, 600));
-    assert.equal(alive(first), false, 'the hung process is gone');
+    assert.ok(await waitUntil(() => !alive(first)), 'the hung process is gone');
   });
 
   test('a concurrent hook handles parallel events at once; a serial one in order', async () => {
@@ -111,9 +112,36 @@ describe('persistent hook processes', () => {
     const e = make(`node ${hook('pers-guard.mjs')}`, { persistent: true });
     const pid = pidOf((await e.fire('BeforeTool', bt('ls'))).output?.systemMessage);
     e.close();
-    await new Promise((r) => setTimeout(r, 200));
-    assert.equal(alive(pid), false);
+    assert.ok(await waitUntil(() => !alive(pid)), `process ${pid} survived close()`);
     const again = pidOf((await e.fire('BeforeTool', bt('ls'))).output?.systemMessage);
     assert.notEqual(again, pid);
+  });
+
+  test('runs in the project folder under bash --norc, with the sanitised environment, HOOKLINE_PERSISTENT=1 and its own env', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`node ${hook('pers-env.mjs')}`, { name: 'env', persistent: true, env: { FROM_HOOK: 'given' } })] }] } } });
+    // bash started with a socket on stdin and SHLVL unset takes itself for rshd and sources
+    // ~/.bashrc; this one would leave a marker, export a variable and print garbage.
+    const home = path.join(path.dirname(p.dir), 'rc-home');
+    const marker = path.join(home, 'bashrc-ran');
+    fs.mkdirSync(home);
+    fs.writeFileSync(path.join(home, '.bashrc'), `touch '${marker}'\nexport FROM_BASHRC=1\necho 'bashrc garbage'\n`);
+    const env: NodeJS.ProcessEnv = { ...p.env, HOME: home, MY_SECRET_TOKEN: 'hunter2', HARMLESS_VAR: 'hello' };
+    delete env.SHLVL;
+    const sub = path.join(p.dir, 'sub');
+    fs.mkdirSync(sub);
+    const e = new HookEngine({ cwd: p.dir, env });
+    engines.push(e);
+    const r = await e.fire('BeforeTool', bt('ls'), { cwd: sub });
+    assert.equal(r.runs[0].success, true, String(r.runs[0].error));
+    const seen = JSON.parse(String(r.output?.systemMessage)) as { cwd: string; env: Record<string, string> };
+    assert.equal(seen.cwd, fs.realpathSync(p.dir), 'the project folder, not the event cwd');
+    assert.equal(fs.existsSync(marker), false, '~/.bashrc was sourced');
+    assert.equal(seen.env.FROM_BASHRC, undefined);
+    assert.equal(seen.env.HOOKLINE_PERSISTENT, '1');
+    assert.equal(seen.env.FROM_HOOK, 'given');
+    assert.equal(seen.env.MY_SECRET_TOKEN, undefined, 'secrets are removed');
+    assert.equal(seen.env.HARMLESS_VAR, 'hello');
+    assert.equal(seen.env.HOME, home);
+    assert.equal(seen.env.GEMINI_PROJECT_DIR, p.dir);
   });
 });
