@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { trace, metrics, type Span, type Tracer, type TracerProvider, type Attributes } from '@opentelemetry/api';
 import { HookEngine } from '../src/engine.js';
 import type { HookEndEvent } from '../src/telemetry.js';
-import { cmd, makeProject } from './helpers.js';
+import { cmd, makeProject, waitUntil } from './helpers.js';
 
 interface Recorded {
   name: string;
@@ -39,8 +39,8 @@ test('each hook run is a gemini_cli.hook_call span once an OpenTelemetry provide
     const ends: HookEndEvent[] = [];
     engine.on('hookEnd', (e) => ends.push(e));
     await engine.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: { command: 'ls' } });
-    // The API is loaded on first use; the first records arrive a tick later.
-    await new Promise((r) => setTimeout(r, 100));
+    // The API is loaded on first use; the first records arrive a moment later.
+    assert.ok(await waitUntil(() => ends.length === 2 && spans.length === 2), `${ends.length} hookEnd events, ${spans.length} spans`);
     assert.deepEqual(ends.map((e) => [e.name, e.event, e.source, e.exitCode, e.decision ?? null]).sort(), [
       ['broken', 'BeforeTool', 'project', 3, null],
       ['guard', 'BeforeTool', 'project', 0, 'deny'],
