@@ -119,14 +119,53 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
   });
 }
 
-/** True while a process with this pid exists. */
+/**
+ * True while a process with this pid exists and is not a zombie. In some containers pid 1 never
+ * reaps orphans, so a killed process can linger as a zombie (state Z in /proc/<pid>/stat); it
+ * runs nothing and counts as gone.
+ */
 export function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`not a pid: ${pid}`);
+  let stat: string;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && fs.existsSync('/proc/self/stat')) return false;
+    // No /proc (not Linux): existence is all we can see.
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (k) {
+      return (k as NodeJS.ErrnoException).code === 'EPERM';
+    }
   }
+  // The state follows the command name, which is in parentheses and may itself hold ") ".
+  return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+}
+
+/**
+ * Polls `cond` until it holds; false if it still does not after `withinMs`. For what happens on
+ * its own schedule (a killed process disappearing, a file being written), never as a delay.
+ */
+export async function waitUntil(cond: () => boolean, withinMs = 10_000): Promise<boolean> {
+  const end = Date.now() + withinMs;
+  while (!cond()) {
+    if (Date.now() >= end) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+/** The first line of a file, once it has been written in full (a pid file, say). */
+export async function readWhenWritten(file: string, withinMs = 10_000): Promise<string> {
+  let line: string | undefined;
+  const done = await waitUntil(() => {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    if (text.includes('\n')) line = text.slice(0, text.indexOf('\n'));
+    return line !== undefined;
+  }, withinMs);
+  if (!done) throw new Error(`${file} was not written within ${withinMs} ms`);
+  return line!;
 }
 
 export function tmpFile(name: string): string {

@@ -3,14 +3,15 @@
 //   node scripts/conformance/reference.mjs
 // Every case of cases.mjs is fired through the reference HookSystem (fresh fake config per case,
 // the case's hooks labelled as project hooks, folder trusted, redaction off, cwd a temp folder).
+// Each entry is sealed (seal.mjs): the reference's version, a hash of its case, a digest of itself.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cases, readCaptures } from './cases.mjs';
+import { REFERENCE, REFERENCE_VERSION as VERSION, caseHash, entryDigest } from './seal.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const VERSION = '0.61.0';
 const CANDIDATES = [
   path.join(ROOT, 'bench', '.work', 'node_modules', '@google', 'gemini-cli-core'),
   '/tmp/ref/node_modules/@google/gemini-cli-core',
@@ -126,19 +127,22 @@ async function runCase(c) {
     const agg = await fire(hs.getEventHandler(), c.event, structuredClone(c.input));
     const entry = {
       name: c.name,
+      reference: REFERENCE,
+      caseHash: caseHash(c),
       success: agg.success,
       output: plain(agg.finalOutput),
       runs: lastResults.map((r) => ({ success: r.success, exitCode: r.exitCode ?? null, output: plain(r.output) })),
     };
     const stdin = readCaptures(dir);
     if (stdin) entry.stdin = stdin;
+    entry.digest = entryDigest(entry);
     return entry;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const golden = { reference: `@google/gemini-cli-core@${VERSION}`, cases: [] };
+const golden = { reference: REFERENCE, cases: [] };
 for (const c of cases) {
   process.stderr.write(`${c.name}\n`);
   golden.cases.push(await runCase(c));

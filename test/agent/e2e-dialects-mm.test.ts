@@ -336,6 +336,27 @@ describe('hand-offs: ask_agent', () => {
     assert.equal(toolResults(r.calls[4])[0].value, 'expert answer');
   });
 
+  test('agents that keep asking each other stop at depth 4: the fifth hand-off is refused with the documented message', async () => {
+    const pre = tmpFile('pre-ask.jsonl');
+    const gen = tmpFile('pre-gen.jsonl');
+    // Every agent of this configuration may ask `again`, which is this configuration once more.
+    const p = handOff({});
+    writeMm(p, { model: 'scripted/main', mmConfigs: { again: 'agent.again.yaml' }, hooks: { preAsk: [{ command: reply(pre) }] } });
+    writeMm(p, { model: 'scripted/again', mmConfigs: { again: 'agent.again.yaml' }, hooks: { preAsk: [{ command: reply(pre) }], preGeneration: [{ command: reply(gen) }] } }, 'agent.again.yaml');
+    const asks = [0, 1, 2, 3, 4].map((d) => askAgent({ agent: 'again', prompt: `from depth ${d}` }));
+    const answers = [4, 3, 2, 1, 0].map((d) => ({ text: `answer at depth ${d}` }));
+    const r = await p.run({ prompt: 'keep asking', script: [...asks, ...answers], args: YOLO });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.calls.length, 10);
+    assert.deepEqual(readJsonl(pre).map((x) => x.ask.depth), [0, 1, 2, 3], 'the refused hand-off runs no preAsk');
+    assert.deepEqual(readJsonl(gen).map((x) => x.asked), [{ depth: 1 }, { depth: 2 }, { depth: 3 }, { depth: 4 }], 'no agent starts at depth 5');
+    const [refused] = toolResults(r.calls[5]);
+    assert.equal(refused.toolName, 'ask_agent');
+    assert.equal(refused.value, 'hand-off refused: agents may ask agents only 4 levels deep');
+    assert.equal(toolResults(r.calls[6])[0].value, 'answer at depth 4');
+    assert.equal(toolResults(r.calls[9])[0].value, 'answer at depth 1');
+  });
+
   test('order: preToolCall → preAsk → the called agent → postAsk → postToolCall (yolo, with Gemini BeforeTool/AfterTool)', async () => {
     const log = tmpFile('order.log');
     const mm = (e: string) => [{ command: order(log, e) }];

@@ -293,12 +293,12 @@ describe('hooks that misbehave or are switched off', () => {
 
   test('a hook that hangs is stopped at its timeout and does not hold the agent', async () => {
     const started = tmpFile('hang-started');
-    const p = agentProject({ hooks: { BeforeTool: [{ hooks: [hookEntry(`${fixture('e2e-hang.sh')} ${sq(started)}`, { timeout: 500 })] }] } });
+    const p = agentProject({ hooks: { BeforeTool: [{ hooks: [hookEntry(`${fixture('e2e-hang.sh')} ${sq(started)}`, { timeout: 2000 })] }] } });
     const r = await p.run({ prompt: 'save', script: [write('out.txt'), { text: 'done' }], args: YOLO });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(fs.existsSync(started), 'the hook did start');
-    assert.ok(r.ms < 5000, `the agent took ${Math.round(r.ms)} ms`);
-    assert.match(r.stderr, /Hook timed out after 500ms/);
+    assert.equal(fs.existsSync(`${started}.finished`), false, 'the agent waited for the hook to finish');
+    assert.match(r.stderr, /Hook timed out after 2000ms/);
     assert.ok(fs.existsSync(path.join(p.dir, 'out.txt')), 'a timed-out hook decides nothing');
   });
 });

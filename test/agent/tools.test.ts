@@ -6,6 +6,7 @@ import path from 'node:path';
 import { builtinTools, findTool, TOOL_ALIASES, type AgentTool, type ToolContext, type ToolResult } from '../../src/agent/tools/index.js';
 import { compileGlob } from '../../src/agent/tools/pattern.js';
 import { hasCommandSubstitution } from '../../src/agent/tools/shell.js';
+import { alive } from '../helpers.js';
 
 // ---------- helpers ----------
 
@@ -69,19 +70,7 @@ function assertOk(r: ToolResult): void {
 }
 
 /** Gone, or a zombie waiting to be reaped by init. */
-function gone(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
-  } catch {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  }
-}
+const gone = (pid: number) => !alive(pid);
 
 async function waitFor(cond: () => boolean, ms = 5000): Promise<boolean> {
   const end = Date.now() + ms;

@@ -1,11 +1,14 @@
 // Differential conformance: every case of scripts/conformance/cases.mjs is fired through the real
 // `hookline fire` and compared with what the reference engine gave (test/conformance/golden.json,
 // written by scripts/conformance/reference.mjs). Cases with `fix` expect `hooklineExpected` instead.
+// Each golden entry is sealed (scripts/conformance/seal.mjs): a case changed since the goldens were
+// generated, a golden edited by hand or one from another reference version fails here.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cases, readCaptures, type ConformanceCase as Case } from '../../scripts/conformance/cases.mjs';
+import { REFERENCE, caseHash, entryDigest } from '../../scripts/conformance/seal.mjs';
 import { HOOKS, ROOT, makeProject, runCli } from '../helpers.js';
 
 interface Run {
@@ -15,8 +18,17 @@ interface Run {
   error: string | null;
 }
 
+interface Golden {
+  name: string;
+  reference: string;
+  caseHash: string;
+  digest: string;
+  [field: string]: unknown;
+}
+
 const golden = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'conformance', 'golden.json'), 'utf8')) as {
-  cases: Array<{ name: string } & Record<string, unknown>>;
+  reference: string;
+  cases: Golden[];
 };
 const byName = new Map(golden.cases.map((g) => [g.name, g]));
 
@@ -52,12 +64,22 @@ async function fireHookline(c: Case): Promise<Record<string, unknown>> {
   }
 }
 
-describe('conformance with @google/gemini-cli-core 0.61.0', { concurrency: 4 }, () => {
+const REGENERATE = 'regenerate the goldens (CONTRIBUTING.md, "Tests")';
+
+/** The golden entry for a case, once its seals hold. */
+function sealed(c: Case): Golden {
+  const g = byName.get(c.name);
+  assert.ok(g, `no golden entry for "${c.name}": ${REGENERATE}`);
+  assert.equal(g.reference, REFERENCE, `golden "${c.name}" is from ${g.reference}, not ${REFERENCE}: ${REGENERATE}`);
+  assert.equal(g.caseHash, caseHash(c), `case "${c.name}" changed since its golden was generated: ${REGENERATE}`);
+  assert.equal(g.digest, entryDigest(g), `golden "${c.name}" was edited by hand: ${REGENERATE}`);
+  return g;
+}
+
+describe(`conformance with ${REFERENCE}`, { concurrency: 4 }, () => {
   for (const c of cases) {
     it(c.name, c.todo ? { todo: c.todo } : {}, async () => {
-      const g = byName.get(c.name);
-      assert.ok(g, `no golden entry for "${c.name}": run node scripts/conformance/reference.mjs`);
-      const { name: _n, ...reference } = g;
+      const { name: _n, reference: _r, caseHash: _h, digest: _d, ...reference } = sealed(c);
       const expected = c.fix ? { ...reference, ...c.hooklineExpected } : reference;
       assert.deepStrictEqual(await fireHookline(c), expected);
     });
@@ -65,5 +87,27 @@ describe('conformance with @google/gemini-cli-core 0.61.0', { concurrency: 4 }, 
 
   it('golden file covers exactly the cases', () => {
     assert.deepStrictEqual(golden.cases.map((g) => g.name), cases.map((c) => c.name));
+  });
+
+  it('every golden is sealed, todo cases included', () => {
+    assert.equal(golden.reference, REFERENCE);
+    for (const c of cases) sealed(c);
+  });
+
+  it('a case hash follows what the reference is given, not key order or Hookline-only fields', () => {
+    const c = cases.find((x) => JSON.stringify(x.settings).includes('$CONF_HOOKS/conf-capture.sh'))!;
+    const h = caseHash(c);
+    const reordered = Object.fromEntries(Object.entries(c).reverse()) as unknown as Case;
+    assert.equal(caseHash(reordered), h);
+    assert.equal(caseHash({ ...c, fix: 'why', hooklineExpected: { output: null }, todo: 'later' }), h);
+    for (const changed of [{ ...c, event: 'AfterTool' }, { ...c, input: { ...c.input, extra: 1 } }, { ...c, disabled: ['x'] }, { ...c, settings: JSON.parse(JSON.stringify(c.settings).replace('conf-capture.sh', 'conf-slow.sh')) }]) {
+      assert.notEqual(caseHash(changed), h);
+    }
+  });
+
+  it('a golden digest changes with any field of the entry', () => {
+    const g = golden.cases[0];
+    assert.equal(entryDigest({ ...g, digest: 'anything' }), g.digest);
+    for (const k of Object.keys(g).filter((k) => k !== 'digest')) assert.notEqual(entryDigest({ ...g, [k]: 'edited' }), g.digest, k);
   });
 });

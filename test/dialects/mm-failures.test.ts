@@ -9,6 +9,7 @@ import type { MmEvent } from '../../src/dialects/mm/events.js';
 import type { MmEventData } from '../../src/dialects/mm/input.js';
 import { fx, mmSetup, mmYaml, q, read, tmpDir } from './util.js';
 import { survivors } from '../run/util.js';
+import { readWhenWritten } from '../helpers.js';
 
 const DATA: Record<MmEvent, MmEventData> = {
   preGeneration: { prompt: 'q' },
@@ -165,24 +166,31 @@ describe('mm cancellation', () => {
   test('preGeneration, preToolCall, postToolCall and preAsk are cancelled with the turn: cancelled', async () => {
     for (const e of ['preGeneration', 'preToolCall', 'postToolCall', 'preAsk'] as const) {
       const log = path.join(tmpDir(), 'log');
-      const { dir, config } = mmSetup(mmYaml({ [e]: [{ command: `${fx('mm-slow.sh')} 5` }, { command: `${fx('mm-log.sh')} ${q(log)} next` }] }));
+      const pids = path.join(tmpDir(), 'pids');
+      const slow = `${fx('mm-slow.sh')} 30 ${q(pids)}`;
+      const { dir, config } = mmSetup(mmYaml({ [e]: [{ command: slow }, { command: `${fx('mm-log.sh')} ${q(log)} next` }] }));
       const ac = new AbortController();
-      setTimeout(() => ac.abort(), 150);
-      const started = Date.now();
-      const r = await fireMm(config, e, DATA[e], { cwd: dir, signal: ac.signal });
-      assert.ok(Date.now() - started < 2000, e);
+      const pending = fireMm(config, e, DATA[e], { cwd: dir, signal: ac.signal });
+      // Cancel once the hook is running; had it not been stopped it would succeed 30 s later.
+      const pid = Number(await readWhenWritten(pids));
+      ac.abort();
+      const r = await pending;
       assert.equal(r.runs[0].error, 'cancelled', e);
       assert.equal(r.runs[0].decision, 'failed');
       assert.equal(r.cancelled, true);
-      assert.deepEqual(r.failures, [`🪝 ${e} hook \`${fx('mm-slow.sh')} 5\`: cancelled`]);
+      assert.deepEqual(r.failures, [`🪝 ${e} hook \`${slow}\`: cancelled`]);
       assert.equal(fs.existsSync(log), false, 'nothing more runs in a cancelled turn');
+      assert.deepEqual(await survivors([pid]), [], `${e}: the hook process is gone`);
     }
   });
 
   test('onError fail on a cancelled preToolCall denies with hook failed: cancelled', async () => {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 100);
-    const r = await one('preToolCall', { command: `${fx('mm-slow.sh')} 5`, onError: 'fail' }, { signal: ac.signal });
+    const pids = path.join(tmpDir(), 'pids');
+    const pending = one('preToolCall', { command: `${fx('mm-slow.sh')} 30 ${q(pids)}`, onError: 'fail' }, { signal: ac.signal });
+    await readWhenWritten(pids);
+    ac.abort();
+    const r = await pending;
     assert.deepEqual(r.output, { action: 'deny', reason: 'hook failed: cancelled', error: 'cancelled' });
   });
 

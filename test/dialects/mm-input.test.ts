@@ -78,14 +78,15 @@ describe('mm execution', () => {
   });
 
   test('two tool calls of one model response may run their chains in parallel, numbered apart', async () => {
-    const { dir, config } = mmSetup(mmYaml({ preToolCall: [{ command: `sleep 0.5; ${fx('mm-reply.sh')} '{}'` }] }));
+    // The hook answers only once both chains have started it: run one after the other, they never meet.
+    const meeting = tmpDir();
+    const { dir, config } = mmSetup(mmYaml({ preToolCall: [{ command: `${fx('meet.sh')} ${q(meeting)} 2 chain '' '{}'`, timeout: '2m' }] }));
     const counter = { next: 1 };
-    const started = Date.now();
     const [a, b] = await Promise.all([
       fireMm(config, 'preToolCall', { tool: { name: 'bash' } }, { cwd: dir, counter }),
       fireMm(config, 'preToolCall', { tool: { name: 'read_file' } }, { cwd: dir, counter }),
     ]);
-    assert.ok(Date.now() - started < 950, 'the two chains overlapped (one after the other takes 1 s)');
+    assert.deepEqual([a.runs[0].error, b.runs[0].error], [undefined, undefined], 'the two chains overlapped');
     assert.deepEqual([a.runs[0].n, b.runs[0].n].sort(), [1, 2]);
   });
 });

@@ -10,6 +10,7 @@ import { expandShell, expandPlain, pyStr, contextEnv } from '../../src/dialects/
 import { saMatches } from '../../src/dialects/spatialagent/matcher.js';
 import type { SaEvent } from '../../src/dialects/spatialagent/events.js';
 import { findNamed, fx, q, read, saSetup, tmpDir } from './util.js';
+import { alive, readWhenWritten, waitUntil } from '../helpers.js';
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'bash', command, ...extra });
 
@@ -242,10 +243,15 @@ describe('SpatialAgent decision control', () => {
 
   test('a cancelled turn stops the running hook (an error: it approves) and runs no more', async () => {
     const log = path.join(tmpDir(), 'log');
-    const { dir, config } = saSetup({ hooks: { PreAct: [bash(`${fx('sa-slow.sh')} 5`), bash(`echo ran >> ${q(log)}`)] } });
+    const pids = path.join(tmpDir(), 'pids');
+    const { dir, config } = saSetup({ hooks: { PreAct: [bash(`${fx('sa-slow.sh')} 30 ${q(pids)}`), bash(`echo ran >> ${q(log)}`)] } });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 150);
-    const r = await fireSpatialAgent(config, 'PreAct', { CODE: 'x' }, { cwd: dir, signal: ac.signal });
+    const pending = fireSpatialAgent(config, 'PreAct', { CODE: 'x' }, { cwd: dir, signal: ac.signal });
+    // Cancel once the hook is running; had it not been stopped it would block 30 s later.
+    const pid = Number(await readWhenWritten(pids));
+    ac.abort();
+    const r = await pending;
+    assert.ok(await waitUntil(() => !alive(pid)), 'the hook process is gone');
     assert.equal(r.runs[0].error, 'Hook error: Hook cancelled');
     assert.equal(r.output.decision, 'approve');
     assert.equal(r.runs.length, 1);

@@ -8,20 +8,6 @@ import { runCommand, type CommandRun } from '../../src/run/command.js';
 import { decideRun } from '../../src/decide/run.js';
 import type { RunResult } from '../../src/run/result.js';
 
-/**
- * True while the process exists and is not a zombie. In some containers pid 1 never reaps
- * orphans, so a killed grandchild lingers as a zombie; `alive` alone would call it running.
- */
-export function running(pid: number): boolean {
-  if (!alive(pid)) return false;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Pids a fixture appended to `file`, one per line. */
@@ -34,13 +20,13 @@ export function readPids(file: string): number[] {
     .map(Number);
 }
 
-/** Pids still running `withinMs` after the call (polls, as a SIGKILL takes a moment to land). */
-export async function survivors(pids: number[], withinMs = 500): Promise<number[]> {
+/** Pids still alive `withinMs` after the call (polls, as a SIGKILL takes a moment to land). */
+export async function survivors(pids: number[], withinMs = 5000): Promise<number[]> {
   const end = Date.now() + withinMs;
-  let left = pids.filter(running);
+  let left = pids.filter(alive);
   while (left.length && Date.now() < end) {
     await sleep(20);
-    left = left.filter(running);
+    left = left.filter(alive);
   }
   return left;
 }
