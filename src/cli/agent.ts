@@ -33,6 +33,24 @@ export interface AgentCliOptions {
 
 const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
 
+/** A whole number of at least 1 from a flag, or a usage error that says what to give. */
+export function positiveInt(flag: string, value: string | undefined, example: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} ${JSON.stringify(value)}: not a whole number of at least 1 — give one, e.g. ${flag} ${example}`);
+  return n;
+}
+
+/** The saved session to go on with, or a usage error naming what there is to resume. */
+function resumeSession(cwd: string, which: string): Session {
+  try {
+    return Session.resume(cwd, which);
+  } catch {
+    const what = which === 'latest' ? `no saved session in ${cwd} to resume` : `no saved session "${which}" in ${cwd}`;
+    throw new UsageError(`${what} — start one with \`hookline agent\` (sessions are saved per project folder), or give an id from a session started here`);
+  }
+}
+
 /** The model as hooks see it in `llm_request.model`: `scripted`, or the spec (`openai-compatible:llama3`). */
 function modelName(spec: string | undefined): string {
   return spec ? spec.replace(/^scripted:.*$/, 'scripted') : 'embedded';
@@ -54,11 +72,13 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const cwd = resolveDir(opts.cwd);
   const mode = (opts.approvalMode ?? 'default') as ApprovalMode;
   if (!MODES.includes(mode)) throw new UsageError(`--approval-mode must be one of ${MODES.join(', ')}`);
+  const maxSteps = positiveInt('--max-steps', opts.maxSteps, '25');
+  const compressThreshold = positiveInt('--compress-threshold', opts.compressThreshold, '20000');
   if (opts.ask !== undefined && opts.prompt === undefined) throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> "question"');
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
   let model: LanguageModelV3 = spec ? await modelFromFlags(spec, opts.baseUrl, process.env.HOOKLINE_SCRIPT_LOG) : echoModel();
   if (opts.record) model = recording(model, opts.record);
-  const session = opts.resume ? Session.resume(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
+  const session = opts.resume ? resumeSession(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
   const systems = await allSystems();
   const interactiveMode = opts.prompt === undefined;
   const confirmRef: ConfirmRef = {};
@@ -80,8 +100,8 @@ async function run(opts: AgentCliOptions): Promise<number> {
     },
     io,
     approvalMode: mode,
-    maxSteps: opts.maxSteps ? Number(opts.maxSteps) : undefined,
-    compressThreshold: opts.compressThreshold ? Number(opts.compressThreshold) : undefined,
+    maxSteps,
+    compressThreshold,
   };
   const providers = kind && kind !== 'scripted' ? await import('../agent/models/providers.js') : undefined;
 

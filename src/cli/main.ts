@@ -6,7 +6,7 @@ import { list } from './list.js';
 import { validate } from './validate.js';
 import { setAll, setHook } from './manage.js';
 import { trust } from './trust.js';
-import { UsageError } from './io.js';
+import { error, UsageError } from './io.js';
 
 const program = new Command();
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -95,10 +95,13 @@ try {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 1;
   } else if (err instanceof UsageError) {
-    process.stderr.write(`hookline: ${err.message}\n`);
+    error(err.message);
     process.exitCode = 1;
   } else {
-    process.stderr.write(`hookline: ${(err as Error)?.stack ?? String(err)}\n`);
+    // Not the user's mistake: one line, and the stack only when asked for.
+    const e = err as Error;
+    error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
+    if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
     process.exitCode = 1;
   }
 }
