@@ -7,7 +7,7 @@
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
-import type { HookSystem } from '../system.js';
+import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
@@ -41,10 +41,11 @@ function claudeEvent(name: string) {
 }
 
 /** The configuration without the workspace hooks that may not run here, and why. */
-function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string> } {
+function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string>; heldBack: HeldBack[] } {
   const ctx = loadContext({ cwd: projectDir, env });
-  const { held, warning } = heldDialectHooks(projectDir, claudeWorkspaceHooks(config), ctx.trust, env);
-  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv };
+  const workspace = claudeWorkspaceHooks(config);
+  const { held, warning } = heldDialectHooks(projectDir, workspace, ctx.trust, env);
+  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv, heldBack: heldBackOf(workspace, held, ctx.trust) };
 }
 
 export const claudeSystem: HookSystem = {
@@ -91,7 +92,7 @@ export const claudeSystem: HookSystem = {
       response: r.response ?? null,
       ...(r.text !== undefined ? { text: r.text } : {}),
     }));
-    return { output: result.output, runs, warnings };
+    return { output: result.output, runs, heldBack: g.heldBack.filter((h) => h.event === event), warnings };
   },
   validate({ cwd, config, env }) {
     const loaded = load(cwd, config, env);

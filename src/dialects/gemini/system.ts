@@ -103,7 +103,10 @@ export const geminiSystem: HookSystem = {
       stderr: r.stderr,
       error: r.error ?? null,
     }));
-    return { output: result.output ?? null, runs, warnings };
+    const heldBack = engine.context.held
+      .filter((h) => h.entry.event === event)
+      .map((h) => ({ name: displayName(h.entry.hook), event: h.entry.event, source: h.entry.source, file: h.entry.file ?? '', reason: h.reason }));
+    return { output: result.output ?? null, runs, heldBack, warnings };
   },
   validate({ cwd, env }) {
     const ctx = loadContext({ cwd, env });
