@@ -35,10 +35,10 @@ program
 
 program
   .command('validate')
-  .description('report every configuration problem (exit 1 on errors)')
+  .description('report every configuration problem (exit 1 on errors): every hook system found, or the one named')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .option('--dialect <name>', 'gemini | claude | mm | spatialagent', 'gemini')
+  .option('--dialect <name>', 'gemini | claude | mm | spatialagent (default: every one configured here)')
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
   .action(async (opts) => {
     process.exitCode = await validate(opts);

@@ -144,7 +144,7 @@ function validateMatcher(matcher: unknown, file: string, at: Array<string | numb
       new RegExp(trimmed);
     } catch (err) {
       const why = err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err);
-      return { matcher, problems: [{ file, path, message: `invalid regular expression (${why}); it is compared as an exact tool name instead`, severity: 'error' }] };
+      return { matcher, problems: [{ file, path, message: `invalid regular expression (${why}); it is compared as an exact tool name instead`, severity: 'warning' }] };
     }
   }
   return { matcher, problems: [] };

@@ -93,6 +93,8 @@ export interface HookSystem {
   events: readonly string[];
   fire(event: string, fields: Record<string, unknown>, opts: SystemFireOptions): Promise<SystemFire>;
   validate(opts: { cwd: string; cwdFlag?: string; config?: string; env: NodeJS.ProcessEnv }): SystemValidation;
+  /** True when a configuration of this system is found for the folder (`validate` with no `--dialect` checks these). */
+  configured(opts: { cwd: string; env: NodeJS.ProcessEnv }): boolean;
   /** The workspace hooks found in a project folder at their usual places (for trust and list). */
   workspaceHooks(dir: string, env: NodeJS.ProcessEnv): DialectHook[];
   /** The adapter for an agent session, or undefined when the system has no hooks here. */

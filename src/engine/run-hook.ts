@@ -11,6 +11,7 @@ import { expandCommand } from '../run/expand.js';
 import { PersistentProcess } from '../run/persistent.js';
 import type { RunResult } from '../run/result.js';
 import { approxJsonSize } from '../run/serialize.js';
+import { msTimeoutHint, startFailure } from './advice.js';
 
 /** One hook's run, as reported by `fire`. */
 export interface HookRun {
@@ -79,11 +80,26 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   return proc.request(input, entry.hook.timeout, deps.signal);
 }
 
+/** The run's error with its fix: a script that cannot start, a timeout in the wrong unit, a persistent hook that never said it was ready. */
+function explain(entry: HookEntry, result: RunResult): string | undefined {
+  if (entry.hook.type !== 'command') return result.error;
+  const start = startFailure(entry.hook.command, result.exitCode, result.stderr);
+  if (start) return result.error ? `${result.error}; ${start}` : start;
+  if (!result.timedOut || !result.error) return result.error;
+  const unit = msTimeoutHint(entry.hook.timeout);
+  if (unit) return `${result.error.replace(/(\d)ms\b/, '$1 ms')} — ${unit}`;
+  if (entry.hook.persistent && !result.stdout) {
+    return `${result.error} — if the hook never printed its ready line {"hookline":"ready"}, it was never sent the event: a persistent hook prints it first (defineHook from hookline/sdk does)`;
+  }
+  return result.error;
+}
+
 /** Runs one hook and reports it; errors name the event, the hook and its file. Never throws. */
 export async function runHook(entry: HookEntry, event: EventName, input: AnyHookInput, deps: RunDeps, trusted: boolean): Promise<HookRun> {
   const result = await runEntry(entry, input, deps, trusted);
   const name = displayName(entry.hook);
   const where = `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}`;
+  const error = explain(entry, result);
   return {
     name,
     ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
@@ -95,7 +111,7 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
     ...(result.output ? { output: result.output } : {}),
     stdout: result.stdout,
     stderr: result.stderr,
-    ...(result.error ? { error: `${where}: ${result.error}` } : {}),
+    ...(error ? { error: `${where}: ${error}` } : {}),
     ...(result.warning ? { warning: `${where}: ${result.warning}` } : {}),
     ...(result.timedOut ? { timedOut: true } : {}),
   };

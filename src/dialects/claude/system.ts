@@ -20,6 +20,7 @@ import {
 import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent } from './events.js';
 import { fireClaude } from './run.js';
 import { processFields } from '../../run/result.js';
+import { secondsTimeoutHint, startFailure } from '../../engine/advice.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): ClaudeConfig {
   let loaded: ClaudeConfig;
@@ -31,6 +32,14 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
   }
   if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists) throw new UsageError(`Claude Code settings ${config} not found`);
   return loaded;
+}
+
+/** Claude Code's timeouts are seconds: 5000 was most likely meant as milliseconds. */
+function timeoutHints(config: ClaudeConfig) {
+  return config.hooks.flatMap((h) => {
+    const hint = secondsTimeoutHint(h.timeoutSeconds);
+    return hint ? [{ file: h.file, path: `${h.path}.timeout`, message: hint, severity: 'warning' as const }] : [];
+  });
 }
 
 function claudeEvent(name: string) {
@@ -77,7 +86,11 @@ export const claudeSystem: HookSystem = {
       ...(opts.transcriptPath !== undefined ? { transcript_path: opts.transcriptPath } : {}),
     };
     const result = await fireClaude(g.config, event, input, { projectDir, env: g.hookEnv });
-    for (const r of result.runs) if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
+    for (const r of result.runs) {
+      if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
+      const start = startFailure(r.command, r.exitCode, r.stderr);
+      if (start) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${start}`);
+    }
     for (const w of result.warnings) warnings.push(`warning: ${w}`);
     const runs = result.runs.map((r) => ({
       name: r.command,
@@ -96,6 +109,7 @@ export const claudeSystem: HookSystem = {
   },
   validate({ cwd, config, env }) {
     const loaded = load(cwd, config, env);
+    loaded.problems.push(...timeoutHints(loaded));
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
@@ -103,6 +117,9 @@ export const claudeSystem: HookSystem = {
       json: { files, problems: loaded.problems, hooks: claudeHookCounts(loaded) },
       errors,
     };
+  },
+  configured({ cwd, env }) {
+    return loadClaudeConfig({ projectDir: cwd, env }).files.some((f) => f.exists);
   },
   workspaceHooks(dir, env) {
     try {

@@ -10,6 +10,7 @@ import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
 import type { HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
+import { settingsHints } from './hints.js';
 
 /** Says which workspace hooks will not run here, and how to change that. */
 export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'>): string[] {
@@ -110,7 +111,7 @@ export const geminiSystem: HookSystem = {
   },
   validate({ cwd, env }) {
     const ctx = loadContext({ cwd, env });
-    const problems = ctx.config.problems;
+    const problems = [...ctx.config.problems, ...settingsHints(ctx.config.entries)];
     const errors = problems.filter((p) => p.severity === 'error').length;
     const files = ctx.config.files.filter((f) => f.exists);
     return {
@@ -119,6 +120,8 @@ export const geminiSystem: HookSystem = {
       errors,
     };
   },
+  // Settings layers always apply (defaults, system settings), so Gemini's are always checked.
+  configured: () => true,
   workspaceHooks(dir, env) {
     return loadContext({ cwd: dir, env }).config.entries.filter((e) => e.source === 'project').map(asWorkspaceHook);
   },

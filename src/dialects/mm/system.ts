@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ConfigRefusal, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
+import { startFailure } from '../../engine/advice.js';
 import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
 import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { mmAdapter } from './agent.js';
@@ -129,6 +130,10 @@ export const mmSystem: HookSystem = {
     const config = runnable(loaded, dir, !named, opts.env, (l) => warnings.push(l), heldBack);
     const { event: _e, ...data } = parsed.data;
     const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv });
+    for (const r of result.runs) {
+      const start = startFailure(r.command, r.exitCode, r.stderr);
+      if (start) warnings.push(`${event} hook ${r.command} (${config.file}): ${start}`);
+    }
     const runs = result.runs.map((r) => ({
       n: r.n,
       name: r.command,
@@ -153,6 +158,9 @@ export const mmSystem: HookSystem = {
       json: { file: config.file, errors: config.errors.map(formatMmConfigError), hooks: counts },
       errors: config.errors.length,
     };
+  },
+  configured({ cwd, env }) {
+    return fs.existsSync(path.resolve(cwd, defaultMmConfigPath(cwd, env)));
   },
   workspaceHooks(dir, env) {
     const out: DialectHook[] = [];

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { formatProblem, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
+import { startFailure } from '../../engine/advice.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
 import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { spatialAgentAdapter } from './agent.js';
@@ -55,7 +56,11 @@ export const spatialAgentSystem: HookSystem = {
       heldBack = heldBackOf(hooks, held, ctx.trust).filter((h) => h.event === event);
     }
     const result = await fireSpatialAgent(config, event, variables, { cwd, model, env: ctx.baseEnv });
-    for (const r of result.runs) if (r.error) warnings.push(`${event} hook ${r.path}: ${r.error}`);
+    for (const r of result.runs) {
+      if (r.error) warnings.push(`${event} hook ${r.path}: ${r.error}`);
+      const start = r.command !== undefined ? startFailure(r.command, r.exitCode, r.stderr) : undefined;
+      if (start) warnings.push(`${event} hook ${r.path} (${file}): ${start}`);
+    }
     const runs = result.runs.map((r) => ({
       n: r.n,
       name: r.command ?? r.prompt,
@@ -83,6 +88,9 @@ export const spatialAgentSystem: HookSystem = {
       json: { file, problems: config.problems, hooks: Object.fromEntries(SA_EVENTS.map((e) => [e, config.hooks[e].length])) },
       errors,
     };
+  },
+  configured({ cwd }) {
+    return fs.existsSync(defaultSaConfigPath(cwd));
   },
   workspaceHooks(dir) {
     try {
