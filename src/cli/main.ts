@@ -7,10 +7,34 @@ import { validate } from './validate.js';
 import { setAll, setHook } from './manage.js';
 import { trust } from './trust.js';
 import { error, UsageError } from './io.js';
+import { completion } from './completion.js';
+
+/** Every environment variable Hookline itself reads, for `--help`. */
+const ENVIRONMENT = `
+Environment:
+  GEMINI_CLI_HOME                  folder holding .gemini/ (settings, trustedFolders.json, trusted_hooks.json); default: HOME
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH  the system settings file
+  GEMINI_CLI_TRUSTED_FOLDERS_PATH  the trusted folders file
+  GEMINI_CLI_TRUST_WORKSPACE       true: trust the folder (hooks are recorded and run); false: never trust it
+  GEMINI_RESTRICTED_MODE           true: no workspace hook runs
+  GITHUB_SHA, SURFACE=Github       strict environment for hooks (as on GitHub runners)
+  HOME                             the user's home (~/.claude/settings.json, ~/.gemini)
+  MM_CONFIG                        the mm configuration (default: agent.yaml in the folder)
+  MM_BIN                           the program mm hooks call back
+  HOOKLINE_MODEL                   agent: the model (as --model)
+  HOOKLINE_BASE_URL, OPENAI_BASE_URL   agent: openai-compatible server (as --base-url)
+  HOOKLINE_API_KEY, OPENAI_API_KEY     agent: openai-compatible API key
+  GEMINI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY   agent: key for --model gemini:…
+  ANTHROPIC_API_KEY                agent: key for --model anthropic:…
+  HOOKLINE_SCRIPT_LOG              agent: append each scripted call's prompt to this file
+  HOOKLINE_PERSISTENT              set to 1 by Hookline for persistent hooks (hookline/sdk reads it)
+  HOOKLINE_DEBUG                   print the stack trace of an unexpected error
+  NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
+`;
 
 const program = new Command();
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-program.name('hookline').description('Run, inspect and manage AI agent hooks.').version(pkg.version).exitOverride().showHelpAfterError();
+program.name('hookline').description('Run, inspect and manage AI agent hooks.').version(pkg.version).exitOverride().showHelpAfterError().addHelpText('after', ENVIRONMENT);
 
 program
   .command('fire')
@@ -62,6 +86,7 @@ program
   .description("trust a folder and its current hooks; lists new or changed ones")
   .argument('[dir]', 'folder (default: the current folder)')
   .option('--check', 'only list what is untrusted; exit 1 if anything is')
+  .option('--json', 'with --check: print JSON')
   .action(async (dir: string | undefined, opts) => {
     process.exitCode = await trust(dir, opts);
   });
@@ -87,6 +112,14 @@ program
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
     const { agentCommand } = await import('./agent.js');
     process.exitCode = await agentCommand({ ...opts, ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}) });
+  });
+
+program
+  .command('completion')
+  .description('print a shell completion script: eval "$(hookline completion bash)"')
+  .argument('<shell>', 'bash | zsh | fish')
+  .action((shell: string) => {
+    process.stdout.write(completion(program, shell));
   });
 
 try {
