@@ -25,17 +25,8 @@ export function startFailure(command: string, exitCode: number | null, stderr: s
 
 /** Below this, a Gemini settings timeout (milliseconds) was most likely meant in seconds. */
 export const SMALL_MS = 100;
-/** From this, a Claude Code timeout (seconds) was most likely meant in milliseconds. */
-export const LARGE_SECONDS = 1000;
-
 /** The fix for a millisecond timeout that looks like seconds, or undefined. */
 export function msTimeoutHint(timeout: number | undefined): string | undefined {
   if (timeout === undefined || timeout <= 0 || timeout >= SMALL_MS) return undefined;
   return `"timeout" is in milliseconds: ${timeout} ms is probably meant as ${timeout} seconds — write ${timeout * 1000}`;
-}
-
-/** The fix for a seconds timeout that looks like milliseconds, or undefined. */
-export function secondsTimeoutHint(timeout: number | undefined): string | undefined {
-  if (timeout === undefined || timeout < LARGE_SECONDS) return undefined;
-  return `"timeout" is in seconds: ${timeout} s is probably meant as ${timeout} milliseconds — write ${Math.max(1, Math.round(timeout / 1000))}`;
 }

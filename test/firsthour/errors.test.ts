@@ -107,7 +107,7 @@ describe('errors that say how to fix them', () => {
     fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', timeout: 5000 }] }] } }));
     const v = await runCli(['validate', '--dialect', 'claude', '--cwd', p.dir], { env: { ...p.env, HOME: p.home } });
     assert.equal(v.code, 0, v.stdout);
-    assert.match(v.stdout, /"timeout" is in seconds: 5000 s is probably meant as 5000 milliseconds — write 5/);
+    assert.match(v.stdout, /timeout 5000 is in seconds \(about 1\.4 hours\); Claude Code timeouts are seconds, not milliseconds — for 5000 ms write 5$/m);
   });
 
   test('a matcher that matches no known tool: a warning with "did you mean"; an invalid regex is a warning', async () => {

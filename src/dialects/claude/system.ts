@@ -20,7 +20,7 @@ import {
 import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent } from './events.js';
 import { fireClaude } from './run.js';
 import { processFields } from '../../run/result.js';
-import { secondsTimeoutHint, startFailure } from '../../engine/advice.js';
+import { startFailure } from '../../engine/advice.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): ClaudeConfig {
   let loaded: ClaudeConfig;
@@ -32,14 +32,6 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
   }
   if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists) throw new UsageError(`Claude Code settings ${config} not found`);
   return loaded;
-}
-
-/** Claude Code's timeouts are seconds: 5000 was most likely meant as milliseconds. */
-function timeoutHints(config: ClaudeConfig) {
-  return config.hooks.flatMap((h) => {
-    const hint = secondsTimeoutHint(h.timeoutSeconds);
-    return hint ? [{ file: h.file, path: `${h.path}.timeout`, message: hint, severity: 'warning' as const }] : [];
-  });
 }
 
 function claudeEvent(name: string) {
@@ -109,7 +101,6 @@ export const claudeSystem: HookSystem = {
   },
   validate({ cwd, config, env }) {
     const loaded = load(cwd, config, env);
-    loaded.problems.push(...timeoutHints(loaded));
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
