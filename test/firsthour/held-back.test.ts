@@ -38,3 +38,13 @@ for (const c of CASES) {
     assert.ok(typeof h.source === 'string' && h.source.length > 0);
   });
 }
+
+test('a hook changed since it was trusted is held back, and the warning shows the old and new command', async () => {
+  const settings = (command: string) => ({ hooks: { BeforeAgent: [{ hooks: [{ type: 'command', name: 'lint', command }] }] } });
+  const p = makeProject({ project: settings('echo {}') });
+  fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings('echo "{}"')));
+  const r = await runCli(['fire', 'BeforeAgent', '--cwd', p.dir, '--input', '-'], { env: p.env, input: '{}' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- lint \(BeforeAgent, hooks\.BeforeAgent\[0\]\.hooks\[0\]\): command changed from echo \{\} to echo "\{\}"\n/);
+  assert.deepEqual(r.json().heldBack.map((h: { name: string; reason: string }) => [h.name, h.reason]), [['lint', 'untrusted-hook']]);
+});

@@ -6,14 +6,26 @@ import { closestEvent } from '../../config/validate.js';
 import { displayName, hookKey, type HookEntry } from '../../config/schema.js';
 import { HookEngine, loadContext, type HookContext } from '../../engine/index.js';
 import type { DialectHook } from '../../trust/dialects.js';
+import { trustedKeys } from '../../trust/fingerprints.js';
+import type { Env } from '../../config/paths.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
 import type { HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
 
+/** For a held-back hook: the command trusted before under the same name, and the one now; or that it is new. */
+function whatChanged(entry: HookEntry, known: readonly string[]): string {
+  if (entry.hook.type !== 'command') return '';
+  const name = displayName(entry.hook);
+  if (name === entry.hook.command) return `: new command ${entry.hook.command}`;
+  const before = known.filter((k) => k.startsWith(`${name}:`)).map((k) => k.slice(name.length + 1));
+  if (!before.length) return `: new hook, command ${entry.hook.command}`;
+  return `: command changed from ${before.join(' or ')} to ${entry.hook.command}`;
+}
+
 /** Says which workspace hooks will not run here, and how to change that. */
-export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'>): string[] {
+export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { env?: NodeJS.ProcessEnv }): string[] {
   const out: string[] = [];
   const folder = ctx.held.filter((h) => h.reason === 'untrusted-folder');
   const hooks = ctx.held.filter((h) => h.reason === 'untrusted-hook');
@@ -21,7 +33,8 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'>): str
     out.push(`${ctx.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`);
   }
   if (hooks.length) {
-    out.push(`new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map((h) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})`).join('\n')}`);
+    const known = [...trustedKeys(ctx.projectDir, (ctx.env ?? process.env) as Env)];
+    out.push(`new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map((h) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${whatChanged(h.entry, known)}`).join('\n')}`);
   }
   return out;
 }
