@@ -176,3 +176,13 @@ test('node scripts/test.mjs with a filter that matches no file says so and exits
   assert.equal(r.code, 1);
   assert.equal(r.stderr, 'no test file under test/ matches "no-such-test-file-xyz"\n');
 });
+
+test('a persistent hook that never sends its ready line: the error says so', async () => {
+  const p = makeProject({ trusted: false });
+  const settings = { hooks: { BeforeAgent: [{ hooks: [{ type: 'command', name: 'mute', command: `sh '${path.join(ROOT, 'test', 'fixtures', 'hooks', 'pers-never-ready.sh')}'`, persistent: true, timeout: 500 }] }] } };
+  fs.mkdirSync(path.join(p.dir, '.gemini'));
+  fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings));
+  const r = await runCli(['fire', 'BeforeAgent', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, input: '{"prompt":"hi"}' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /"mute" .*timed out after 500ms — if the hook never printed its ready line \{"hookline":"ready"\}, it was never sent the event/);
+});
