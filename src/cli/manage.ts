@@ -5,9 +5,11 @@ import { systemSettingsPath } from '../config/paths.js';
 import { closestName } from '../config/suggest.js';
 import { resolveDir, UsageError, warn } from './io.js';
 
-function settingsNames(cwd: string | undefined): { projectDir: string; names: string[] } {
+function settingsNames(cwd: string | undefined): { projectDir: string; names: string[]; unreadable: boolean } {
   const ctx = loadContext({ cwd: resolveDir(cwd) });
-  return { projectDir: ctx.projectDir, names: ctx.config.entries.map((e) => displayName(e.hook)) };
+  // A settings file that cannot be read hides its hooks' names: its own error comes first.
+  const unreadable = ctx.config.problems.some((p) => p.severity === 'error' && p.path === '');
+  return { projectDir: ctx.projectDir, names: ctx.config.entries.map((e) => displayName(e.hook)), unreadable };
 }
 
 /** A settings file that cannot be read or written is a one-line error, not a stack trace. */
@@ -20,8 +22,8 @@ function settingsWrite(change: () => string): string {
 }
 
 export function setHook(name: string, enabled: boolean, opts: { cwd?: string }): void {
-  const { projectDir, names } = settingsNames(opts.cwd);
-  if (!names.includes(name) && !(enabled && isDisabledSomewhere(name, projectDir))) {
+  const { projectDir, names, unreadable } = settingsNames(opts.cwd);
+  if (!unreadable && !names.includes(name) && !(enabled && isDisabledSomewhere(name, projectDir))) {
     const unique = [...new Set(names)];
     const hint = closestName(name, unique);
     const fix = hint ? `did you mean "${hint}"? (hooks: ${unique.join(', ')})` : unique.length ? `give one of: ${unique.join(', ')} (hookline list shows them)` : 'no hook is configured here; hookline list shows what there is';
