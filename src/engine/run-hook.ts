@@ -83,9 +83,10 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
 /** The run's error with its fix: a script that cannot start, a timeout in the wrong unit, a persistent hook that never said it was ready. */
 function explain(entry: HookEntry, result: RunResult): string | undefined {
   if (entry.hook.type !== 'command') return result.error;
+  if (!result.error) return undefined;
   const start = startFailure(entry.hook.command, result.exitCode, result.stderr);
-  if (start) return result.error ? `${result.error}; ${start}` : start;
-  if (!result.timedOut || !result.error) return result.error;
+  if (start) return `${result.error}; ${start}`;
+  if (!result.timedOut) return result.error;
   const unit = msTimeoutHint(entry.hook.timeout);
   if (unit) return `${result.error.replace(/(\d)ms\b/, '$1 ms')} — ${unit}`;
   if (entry.hook.persistent && !result.stdout) {
@@ -100,6 +101,10 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
   const name = displayName(entry.hook);
   const where = `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}`;
   const error = explain(entry, result);
+  // A script that could not start is said with its fix; as a warning unless the run had an error,
+  // so it changes no outcome (Gemini CLI reads exit 127 as its exit-code decision).
+  const start = entry.hook.type === 'command' && !result.error ? startFailure(entry.hook.command, result.exitCode, result.stderr) : undefined;
+  const warning = [result.warning, start].filter(Boolean).join('; ');
   return {
     name,
     ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
@@ -112,7 +117,7 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
     stdout: result.stdout,
     stderr: result.stderr,
     ...(error ? { error: `${where}: ${error}` } : {}),
-    ...(result.warning ? { warning: `${where}: ${result.warning}` } : {}),
+    ...(warning ? { warning: `${where}: ${warning}` } : {}),
     ...(result.timedOut ? { timedOut: true } : {}),
   };
 }

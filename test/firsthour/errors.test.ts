@@ -85,8 +85,8 @@ describe('errors that say how to fix them', () => {
     fs.mkdirSync(path.join(p.dir, '.gemini'));
     fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings));
     const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, cwd: p.dir, input: '{"tool_name":"glob","tool_input":{}}' });
-    assert.match(r.stderr, /"noexec" .*: \.\/guard\.sh: not executable \(exit 126\) — run: chmod \+x \.\/guard\.sh, or run it as: bash \.\/guard\.sh/);
-    assert.match(r.stderr, /"gone" .*: \.\/missing\.sh: no such file \(exit 127\) — check the path/);
+    assert.match(r.stderr, /"noexec" .*\.\/guard\.sh: not executable \(exit 126\) — run: chmod \+x \.\/guard\.sh, or run it as: bash \.\/guard\.sh/);
+    assert.match(r.stderr, /"gone" .*\.\/missing\.sh: no such file \(exit 127\) — check the path/);
   });
 
   test('a Gemini timeout that looks like seconds: a validate warning, and the run time error says the same', async () => {
