@@ -14,5 +14,9 @@ const walk = (dir) => {
 walk('test');
 const only = process.argv.slice(2);
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
+if (!selected.length) {
+  process.stderr.write(`no test file under test/ matches ${only.map((o) => JSON.stringify(o)).join(' or ')}\n`);
+  process.exit(1);
+}
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected.sort()], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -8,7 +8,7 @@ export GEMINI_CLI_HOME="$(mktemp -d)"
 trap 'rm -rf "$GEMINI_CLI_HOME"' EXIT
 
 $hookline trust "$here" >/dev/null
-echo "\$ hookline agent -p 'Tidy up and tell me about the config' --display-hooks"
+prompt="Tidy up the build folder and tell me about the config."
+echo "\$ hookline agent --approval-mode yolo --display-hooks -p \"$prompt\""
 echo
-$hookline agent --cwd "$here" --model "scripted:$here/script.jsonl" --approval-mode yolo --display-hooks \
-  -p "Tidy up the build folder and tell me about the config."
+$hookline agent --cwd "$here" --model "scripted:$here/script.jsonl" --approval-mode yolo --display-hooks -p "$prompt"

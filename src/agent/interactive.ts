@@ -13,13 +13,33 @@ export async function interactive(
 ): Promise<void> {
   const rl = readline.createInterface({ input: io.input, output: io.out, terminal: Boolean((io.input as NodeJS.ReadStream).isTTY) });
   // Approvals are asked on this same readline: a second one on stdin would race it for the answer.
-  if (io.confirmRef) io.confirmRef.fn = (q) => new Promise((resolve) => rl.question(`${q} [y/N] `, (a) => resolve(/^y(es)?$/i.test(a.trim()))));
+  // Ctrl-C while a question is asked answers it "no" at once (and cancels the turn), so the next
+  // line typed is not taken as the answer.
+  let asking: (() => void) | undefined;
+  if (io.confirmRef) {
+    io.confirmRef.fn = (q) =>
+      new Promise((resolve) => {
+        const ac = new AbortController();
+        asking = () => {
+          ac.abort();
+          resolve(false);
+        };
+        rl.question(`${q} [y/N] `, { signal: ac.signal }, (a) => {
+          asking = undefined;
+          resolve(/^y(es)?$/i.test(a.trim()));
+        });
+      });
+  }
   const write = (s: string) => io.out.write(s);
   const lines = rl[Symbol.asyncIterator]();
   // Ctrl-C cancels the running turn (its hooks, the model call, the tool); at the prompt it ends
   // the session.
   let current: AbortController | undefined;
   const onInterrupt = () => {
+    if (asking) {
+      asking();
+      asking = undefined;
+    }
     if (current) {
       current.abort();
       write('\n^C\n');
@@ -115,6 +135,13 @@ export function terminalConfirm(input: NodeJS.ReadStream, output: NodeJS.Writabl
   return (question) =>
     new Promise((resolve) => {
       const rl = readline.createInterface({ input, output, terminal: true });
+      // Ctrl-C answers "no" at once and interrupts the run as it would outside the question.
+      rl.once('SIGINT', () => {
+        rl.close();
+        output.write('^C\n');
+        resolve(false);
+        process.emit('SIGINT');
+      });
       rl.question(`${question} [y/N] `, (a) => {
         rl.close();
         resolve(/^y(es)?$/i.test(a.trim()));

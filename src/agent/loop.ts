@@ -355,7 +355,9 @@ export class Agent {
           offered || !findTool(this.o.tools, call.name)
             ? await this.runTool(call)
             : { outcome: { id: call.id, name: call.name, output: `Tool "${call.name}" is not available for this call: a BeforeToolSelection hook restricted the tools.`, isError: true } };
-        this.o.io.notice(`🔧 ${call.name} ${JSON.stringify(call.args)} → ${r.outcome.isError ? r.outcome.output.split('\n')[0] : 'done'}`);
+        // After a hook's rewrite, what really ran beside what the model asked for.
+        const ran = 'ran' in r && r.ran ? ` ⇒ ran as ${JSON.stringify(r.ran)}` : '';
+        this.o.io.notice(`🔧 ${call.name} ${JSON.stringify(call.args)}${ran} → ${r.outcome.isError ? r.outcome.output.split('\n')[0] : 'done'}`);
         results.push(r.outcome);
         if (r.stop) {
           // Every call needs a result in history, or the next request to the model is malformed.
@@ -478,7 +480,7 @@ export class Agent {
   }
 
   /** One tool call through the before-tool point, approval, the tool, the after-tool point and a possible tail call. */
-  private async runTool(call: ToolCall, originalName?: string): Promise<{ outcome: ToolOutcome; stop?: string }> {
+  private async runTool(call: ToolCall, originalName?: string): Promise<{ outcome: ToolOutcome; stop?: string; ran?: Record<string, unknown> }> {
     const name = originalName ?? call.name;
     const fail = (output: string): { outcome: ToolOutcome } => ({ outcome: { id: call.id, name, output, isError: true } });
     const t = findTool(this.o.tools, call.name);
@@ -521,11 +523,12 @@ export class Agent {
     this.checkCancelled();
     this.show(ae.systemMessage);
     const isError = !!result.error;
-    if (ae.action === 'stop') return { outcome: { id: call.id, name, output: ae.llmContent, isError: true }, stop: ae.message.replace(STOPPED, '') };
-    if (ae.action === 'replace') return { outcome: { id: call.id, name, output: ae.llmContent, isError } };
+    const ran = be.inputModified ? args : undefined;
+    if (ae.action === 'stop') return { outcome: { id: call.id, name, output: ae.llmContent, isError: true }, stop: ae.message.replace(STOPPED, ''), ran };
+    if (ae.action === 'replace') return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran };
     // The tail call's result replaces this call's result, under this call's id.
     if (ae.tail) return this.runTool({ id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
-    return { outcome: { id: call.id, name, output: ae.llmContent, isError } };
+    return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran };
   }
 
   /** A hand-off to another agent (see handoff.ts). */

@@ -34,6 +34,24 @@ export interface AgentCliOptions {
 
 const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
 
+/** A whole number of at least 1 from a flag, or a usage error that says what to give. */
+export function positiveInt(flag: string, value: string | undefined, example: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} ${JSON.stringify(value)}: not a whole number of at least 1 — give one, e.g. ${flag} ${example}`);
+  return n;
+}
+
+/** The saved session to go on with, or a usage error naming what there is to resume. */
+function resumeSession(cwd: string, which: string): Session {
+  try {
+    return Session.resume(cwd, which);
+  } catch {
+    const what = which === 'latest' ? `no saved session in ${cwd} to resume` : `no saved session "${which}" in ${cwd}`;
+    throw new UsageError(`${what} — start one with \`hookline agent\` (sessions are saved per project folder), or give an id from a session started here`);
+  }
+}
+
 /** The model as hooks see it in `llm_request.model`: `scripted`, or the spec (`openai-compatible:llama3`). */
 function modelName(spec: string | undefined): string {
   return spec ? spec.replace(/^scripted:.*$/, 'scripted') : 'embedded';
@@ -55,6 +73,8 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const cwd = resolveDir(opts.cwd);
   const mode = (opts.approvalMode ?? 'default') as ApprovalMode;
   if (!MODES.includes(mode)) throw new UsageError(`--approval-mode must be one of ${MODES.join(', ')}`);
+  const maxSteps = positiveInt('--max-steps', opts.maxSteps, '25');
+  const compressThreshold = positiveInt('--compress-threshold', opts.compressThreshold, '20000');
   if (opts.ask !== undefined && opts.prompt === undefined) throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> "question"');
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
   let model: LanguageModelV3 = spec ? await modelFromFlags(spec, opts.baseUrl, process.env.HOOKLINE_SCRIPT_LOG) : echoModel();
@@ -62,7 +82,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   // A saved session's file (`….jsonl`) or an id; an id is held to the safe alphabet.
   const resumeId = typeof opts.resume === 'string' && !opts.resume.endsWith('.jsonl') ? sessionIdProblem(opts.resume, '--resume') : undefined;
   if (resumeId) throw new UsageError(resumeId);
-  const session = opts.resume ? Session.resume(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
+  const session = opts.resume ? resumeSession(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
   const systems = await allSystems();
   const interactiveMode = opts.prompt === undefined;
   const confirmRef: ConfirmRef = {};
@@ -84,8 +104,8 @@ async function run(opts: AgentCliOptions): Promise<number> {
     },
     io,
     approvalMode: mode,
-    maxSteps: opts.maxSteps ? Number(opts.maxSteps) : undefined,
-    compressThreshold: opts.compressThreshold ? Number(opts.compressThreshold) : undefined,
+    maxSteps,
+    compressThreshold,
   };
 
   /** An agent with every hook system's adapter: the user's own, or a called agent one level deeper. */

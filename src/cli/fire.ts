@@ -13,7 +13,7 @@ export interface FireOptions {
   baseUrl?: string;
 }
 
-/** `hookline fire`: one event through the named hook system; prints `{output, runs}`. */
+/** `hookline fire`: one event through the named hook system; prints `{output, runs, heldBack}`. */
 export async function fire(event: string, opts: FireOptions): Promise<void> {
   const system = await systemNamed(opts.dialect);
   const badId = opts.sessionId !== undefined ? sessionIdProblem(opts.sessionId, '--session-id') : undefined;
@@ -38,5 +38,5 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
     process.exitCode = r.exitCode;
     return;
   }
-  process.stdout.write(JSON.stringify({ output: r.output, runs: r.runs }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ output: r.output, runs: r.runs, heldBack: r.heldBack }, null, 2) + '\n');
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import pc from 'picocolors';
 import { parseJson } from '../config/jsonc.js';
 import { textNestsDeeper, tooDeep } from '../config/limits.js';
 import { visibleLines } from '../config/display.js';
@@ -43,8 +44,28 @@ export function resolveDir(dir: string | undefined): string {
   return d;
 }
 
+/** Colour only on a terminal, never with NO_COLOR (https://no-color.org) or TERM=dumb; FORCE_COLOR forces it. */
+export function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env) {
+  const on = !env.NO_COLOR && (Boolean(env.FORCE_COLOR) || (Boolean(stream.isTTY) && env.TERM !== 'dumb'));
+  return pc.createColors(on);
+}
+
+/**
+ * One shape for every line Hookline prints on stderr: `hookline: <file or hook>: <what> — <fix>`.
+ * The prefix is coloured on a terminal: yellow for a warning, red for an error.
+ */
+export function formatLine(line: string, kind: 'warning' | 'error', stream: { isTTY?: boolean } = process.stderr, env: NodeJS.ProcessEnv = process.env): string {
+  const c = colorsFor(stream, env);
+  const prefix = kind === 'error' ? c.bold(c.red('hookline:')) : c.yellow('hookline:');
+  return `${prefix} ${line}`;
+}
+
 export function warn(line: string): void {
-  process.stderr.write(`hookline: ${visibleLines(line)}\n`);
+  process.stderr.write(`${formatLine(visibleLines(line), 'warning')}\n`);
+}
+
+export function error(line: string): void {
+  process.stderr.write(`${formatLine(visibleLines(line), 'error')}\n`);
 }
 
 export { processFields } from '../run/result.js';

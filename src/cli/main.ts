@@ -6,13 +6,37 @@ import { list } from './list.js';
 import { validate } from './validate.js';
 import { setAll, setHook } from './manage.js';
 import { trust } from './trust.js';
-import { UsageError } from './io.js';
+import { error, UsageError } from './io.js';
 import { withHookProcesses } from './lifecycle.js';
 import { drain } from '../run/process.js';
+import { completion } from './completion.js';
+
+/** Every environment variable Hookline itself reads, for `--help`. */
+const ENVIRONMENT = `
+Environment:
+  GEMINI_CLI_HOME                  folder holding .gemini/ (settings, trustedFolders.json, trusted_hooks.json); default: HOME
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH  the system settings file
+  GEMINI_CLI_TRUSTED_FOLDERS_PATH  the trusted folders file
+  GEMINI_CLI_TRUST_WORKSPACE       true: trust the folder (hooks are recorded and run); false: never trust it
+  GEMINI_RESTRICTED_MODE           true: no workspace hook runs
+  GITHUB_SHA, SURFACE=Github       strict environment for hooks (as on GitHub runners)
+  HOME                             the user's home (~/.claude/settings.json, ~/.gemini)
+  MM_CONFIG                        the mm configuration (default: agent.yaml in the folder)
+  MM_BIN                           the program mm hooks call back
+  HOOKLINE_MODEL                   agent: the model (as --model)
+  HOOKLINE_BASE_URL, OPENAI_BASE_URL   agent: openai-compatible server (as --base-url)
+  HOOKLINE_API_KEY, OPENAI_API_KEY     agent: openai-compatible API key
+  GEMINI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY   agent: key for --model gemini:…
+  ANTHROPIC_API_KEY                agent: key for --model anthropic:…
+  HOOKLINE_SCRIPT_LOG              agent: append each scripted call's prompt to this file
+  HOOKLINE_PERSISTENT              set to 1 by Hookline for persistent hooks (hookline/sdk reads it)
+  HOOKLINE_DEBUG                   print the stack trace of an unexpected error
+  NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
+`;
 
 const program = new Command();
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-program.name('hookline').description('Run, inspect and manage AI agent hooks.').version(pkg.version).exitOverride().showHelpAfterError();
+program.name('hookline').description('Run, inspect and manage AI agent hooks.').version(pkg.version).exitOverride().showHelpAfterError().addHelpText('after', ENVIRONMENT);
 
 program
   .command('fire')
@@ -37,10 +61,10 @@ program
 
 program
   .command('validate')
-  .description('report every configuration problem (exit 1 on errors)')
+  .description('report every configuration problem (exit 1 on errors): every hook system found, or the one named')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .option('--dialect <name>', 'gemini | claude | mm | spatialagent', 'gemini')
+  .option('--dialect <name>', 'gemini | claude | mm | spatialagent (default: every one configured here)')
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
   .action(async (opts) => {
     process.exitCode = await validate(opts);
@@ -64,6 +88,7 @@ program
   .description("trust a folder and its current hooks; lists new or changed ones")
   .argument('[dir]', 'folder (default: the current folder)')
   .option('--check', 'only list what is untrusted; exit 1 if anything is')
+  .option('--json', 'with --check: print JSON')
   .action(async (dir: string | undefined, opts) => {
     process.exitCode = await trust(dir, opts);
   });
@@ -91,18 +116,27 @@ program
     process.exitCode = await agentCommand({ ...opts, ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}) });
   });
 
+program
+  .command('completion')
+  .description('print a shell completion script: eval "$(hookline completion bash)"')
+  .argument('<shell>', 'bash | zsh | fish')
+  .action((shell: string) => {
+    process.stdout.write(completion(program, shell));
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 1;
   } else if (err instanceof UsageError) {
-    process.stderr.write(`hookline: ${err.message}\n`);
+    error(err.message);
     process.exitCode = 1;
   } else {
-    // Never a stack trace for the user: one line (HOOKLINE_DEBUG=1 prints the stack).
-    const line = ((err as Error)?.message ?? String(err)).split('\n')[0];
-    process.stderr.write(`hookline: ${process.env.HOOKLINE_DEBUG ? (err as Error)?.stack ?? String(err) : line}\n`);
+    // Not the user's mistake: one line, and the stack only when asked for.
+    const e = err as Error;
+    error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
+    if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
     process.exitCode = 1;
   }
 }

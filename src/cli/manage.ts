@@ -2,11 +2,14 @@ import { loadContext } from '../engine/index.js';
 import { displayName } from '../config/schema.js';
 import { disableAll, disableHook, enableAll, enableHook, readDisabled } from '../config/write.js';
 import { systemSettingsPath } from '../config/paths.js';
+import { closestName } from '../config/suggest.js';
 import { resolveDir, UsageError, warn } from './io.js';
 
-function settingsNames(cwd: string | undefined): { projectDir: string; names: string[] } {
+function settingsNames(cwd: string | undefined): { projectDir: string; names: string[]; unreadable: boolean } {
   const ctx = loadContext({ cwd: resolveDir(cwd) });
-  return { projectDir: ctx.projectDir, names: ctx.config.entries.map((e) => displayName(e.hook)) };
+  // A settings file that cannot be read hides its hooks' names: its own error comes first.
+  const unreadable = ctx.config.problems.some((p) => p.severity === 'error' && p.path === '');
+  return { projectDir: ctx.projectDir, names: ctx.config.entries.map((e) => displayName(e.hook)), unreadable };
 }
 
 /** A settings file that cannot be read or written is a one-line error, not a stack trace. */
@@ -19,8 +22,13 @@ function settingsWrite(change: () => string): string {
 }
 
 export function setHook(name: string, enabled: boolean, opts: { cwd?: string }): void {
-  const { projectDir, names } = settingsNames(opts.cwd);
-  if (!names.includes(name)) warn(`no configured hook is named "${name}" (names: ${[...new Set(names)].join(', ') || 'none'})`);
+  const { projectDir, names, unreadable } = settingsNames(opts.cwd);
+  if (!unreadable && !names.includes(name) && !(enabled && isDisabledSomewhere(name, projectDir))) {
+    const unique = [...new Set(names)];
+    const hint = closestName(name, unique);
+    const fix = hint ? `did you mean "${hint}"? (hooks: ${unique.join(', ')})` : unique.length ? `give one of: ${unique.join(', ')} (hookline list shows them)` : 'no hook is configured here; hookline list shows what there is';
+    throw new UsageError(`${name}: no configured hook has this name, nothing written — ${fix}`);
+  }
   const msg = settingsWrite(() => (enabled ? enableHook(name, projectDir) : disableHook(name, projectDir)));
   process.stdout.write(msg + '\n');
   if (enabled) warnSystemDisabled([name]);
@@ -31,6 +39,11 @@ export function setAll(enabled: boolean, opts: { cwd?: string }): void {
   const msg = settingsWrite(() => (enabled ? enableAll(projectDir, names) : disableAll(projectDir, names)));
   process.stdout.write(msg + '\n');
   if (enabled) warnSystemDisabled(names);
+}
+
+/** A stale name in a disabled list may still be enabled (removed). */
+function isDisabledSomewhere(name: string, projectDir: string): boolean {
+  return loadContext({ cwd: projectDir }).config.disabled.includes(name);
 }
 
 /** The system settings are not Hookline's to change: say when they keep a hook disabled. */

@@ -8,7 +8,7 @@ import { resolveDir, UsageError, warn } from './io.js';
 import { visible } from '../config/display.js';
 
 /** `hookline trust [DIR]`: trusts the folder and every workspace hook of every hook system in it. */
-export async function trust(dirArg: string | undefined, opts: { check?: boolean }): Promise<number> {
+export async function trust(dirArg: string | undefined, opts: { check?: boolean; json?: boolean }): Promise<number> {
   const dir = resolveDir(dirArg);
   const ctx = loadContext({ cwd: dir });
   const hooks = await findWorkspaceHooks(dir);
@@ -17,6 +17,12 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean 
   const lines = pending.map((h) => `  - ${describeDialectHook(h, dir)}`);
   const unkeyed = pending.filter((h) => !h.key).length;
   const trusted = ctx.trust !== 'untrusted';
+  if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
+  if (opts.check && opts.json) {
+    const hooksOut = pending.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher ?? null, source: h.source, file: h.file, command: h.command }));
+    process.stdout.write(JSON.stringify({ folder: dir, trusted, untrusted: hooksOut }, null, 2) + '\n');
+    return trusted && !pending.length ? 0 : 1;
+  }
   if (opts.check) {
     process.stdout.write(`${visible(dir)}: folder ${trusted ? 'trusted' : 'not trusted'}\n`);
     process.stdout.write(lines.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : trusted ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');

@@ -149,7 +149,7 @@ function validateMatcher(matcher: unknown, file: string, at: Array<string | numb
     const c = compileLinear(trimmed);
     if (!c.ok) {
       const what = c.reason === 'invalid' ? 'invalid regular expression' : 'regular expression not supported by the linear-time engine (RE2: no backreferences or lookaround)';
-      return { matcher, problems: [{ file, path, message: `${what} (${c.message}); it is compared as an exact tool name instead`, severity: 'error' }] };
+      return { matcher, problems: [{ file, path, message: `${what} (${c.message}); it is compared as an exact tool name instead`, severity: 'warning' }] };
     }
   }
   return { matcher, problems: [] };

@@ -26,10 +26,30 @@ export interface SystemFireOptions {
   env: NodeJS.ProcessEnv;
 }
 
+/** A workspace hook that did not run because it is not trusted (yet). */
+export interface HeldBack {
+  name: string;
+  event: string;
+  source: string;
+  /** The configuration file it is in. */
+  file: string;
+  /** `untrusted-folder`: the folder is not trusted; `untrusted-hook`: new or changed since `hookline trust`. */
+  reason: 'untrusted-folder' | 'untrusted-hook';
+}
+
+/** The held-back hooks among `hooks`, given the held fingerprints and the folder's trust. */
+export function heldBackOf(hooks: readonly DialectHook[], held: ReadonlySet<string>, trust: FolderTrust): HeldBack[] {
+  return hooks
+    .filter((h) => held.has(h.id))
+    .map((h) => ({ name: h.name, event: h.event, source: h.source, file: h.file, reason: trust === 'untrusted' ? 'untrusted-folder' : 'untrusted-hook' }));
+}
+
 export interface SystemFire {
   /** What the hooks decided together, in the system's own shape (null when nothing). */
   output: unknown;
   runs: unknown[];
+  /** Hooks of this event that did not run because they are not trusted: "no hooks" and "hooks waiting for trust" differ. */
+  heldBack: HeldBack[];
   /** Lines for stderr: configuration problems, held-back hooks, hook errors. */
   warnings: string[];
   /** Lines for stderr printed as they are (no prefix), e.g. mm's `[config error: …]`. */
@@ -73,6 +93,8 @@ export interface HookSystem {
   events: readonly string[];
   fire(event: string, fields: Record<string, unknown>, opts: SystemFireOptions): Promise<SystemFire>;
   validate(opts: { cwd: string; cwdFlag?: string; config?: string; env: NodeJS.ProcessEnv }): SystemValidation;
+  /** True when a configuration of this system is found for the folder (`validate` with no `--dialect` checks these). */
+  configured(opts: { cwd: string; env: NodeJS.ProcessEnv }): boolean;
   /** The workspace hooks found in a project folder at their usual places (for trust and list). */
   workspaceHooks(dir: string, env: NodeJS.ProcessEnv): DialectHook[];
   /** The adapter for an agent session, or undefined when the system has no hooks here. */

@@ -12,6 +12,7 @@ import { PersistentProcess } from '../run/persistent.js';
 import type { RunResult } from '../run/result.js';
 import { decideRun } from '../decide/run.js';
 import { approxJsonSize } from '../run/serialize.js';
+import { msTimeoutHint, startFailure } from './advice.js';
 
 /** One hook's run, as reported by `fire`. */
 export interface HookRun {
@@ -82,11 +83,31 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   return decideRun(await proc.request(input, entry.hook.timeout, deps.signal));
 }
 
+/** The run's error with its fix: a script that cannot start, a timeout in the wrong unit, a persistent hook that never said it was ready. */
+function explain(entry: HookEntry, result: RunResult): string | undefined {
+  if (entry.hook.type !== 'command') return result.error;
+  if (!result.error) return undefined;
+  const start = startFailure(entry.hook.command, result.exitCode, result.stderr);
+  if (start) return `${result.error}; ${start}`;
+  if (!result.timedOut) return result.error;
+  const unit = msTimeoutHint(entry.hook.timeout);
+  if (unit) return `${result.error.replace(/(\d)ms\b/, '$1 ms')} — ${unit}`;
+  if (entry.hook.persistent && !result.stdout) {
+    return `${result.error} — if the hook never printed its ready line {"hookline":"ready"}, it was never sent the event: a persistent hook prints it first (defineHook from hookline/sdk does)`;
+  }
+  return result.error;
+}
+
 /** Runs one hook and reports it; errors name the event, the hook and its file. Never throws. */
 export async function runHook(entry: HookEntry, event: EventName, input: AnyHookInput, deps: RunDeps, trusted: boolean): Promise<HookRun> {
   const result = await runEntry(entry, input, deps, trusted);
   const name = displayName(entry.hook);
   const where = `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}`;
+  const error = explain(entry, result);
+  // A script that could not start is said with its fix; as a warning unless the run had an error,
+  // so it changes no outcome (Gemini CLI reads exit 127 as its exit-code decision).
+  const start = entry.hook.type === 'command' && !result.error ? startFailure(entry.hook.command, result.exitCode, result.stderr) : undefined;
+  const warning = [result.warning, start].filter(Boolean).join('; ');
   return {
     name,
     ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
@@ -98,8 +119,8 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
     ...(result.output ? { output: result.output } : {}),
     stdout: result.stdout,
     stderr: result.stderr,
-    ...(result.error ? { error: `${where}: ${result.error}` } : {}),
-    ...(result.warning ? { warning: `${where}: ${result.warning}` } : {}),
+    ...(error ? { error: `${where}: ${error}` } : {}),
+    ...(warning ? { warning: `${where}: ${warning}` } : {}),
     ...(result.timedOut ? { timedOut: true } : {}),
   };
 }

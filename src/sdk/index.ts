@@ -37,8 +37,33 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return s;
 }
 
+const TRY_BY_HAND = `echo '{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}' | node <this hook>`;
+
+/**
+ * The event from stdin, or a one-line error. Exit status 2 (a blocking error): a guard that
+ * cannot read what it guards refuses rather than lets it through.
+ */
+async function readInput(io: Required<Pick<DefineOptions, 'stdin' | 'stderr'>>): Promise<AnyInput | undefined> {
+  const fail = (what: string) => {
+    io.stderr.write(`hook input: ${what} — Hookline sends the event as one JSON object on stdin; to try the hook by hand: ${TRY_BY_HAND}\n`);
+    return undefined;
+  };
+  if ((io.stdin as NodeJS.ReadStream).isTTY) return fail('stdin is a terminal, not the event');
+  const text = await readAll(io.stdin);
+  if (!text.trim()) return fail('stdin is empty');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return fail(`not JSON (${(err as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('not a JSON object');
+  return value as AnyInput;
+}
+
 async function oneShot(handler: Handler, io: Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>>): Promise<number> {
-  const input = JSON.parse(await readAll(io.stdin)) as AnyInput;
+  const input = await readInput(io);
+  if (!input) return 2;
   try {
     const out = await handler(input, { persistent: false });
     if (out) io.stdout.write(JSON.stringify(out));

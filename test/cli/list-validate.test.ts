@@ -125,9 +125,15 @@ describe('hookline validate', () => {
     const p = projectWith(() => ({ project: { hooks: 'none' } }));
     const r = await runCli(['validate', '--json', '--cwd', p.dir], { env: p.env });
     assert.equal(r.code, 1);
+    // Every hook system configured here (only Gemini's), under its name.
     assert.deepEqual(r.json(), {
-      problems: [{ file: p.projectFile, path: 'hooks', message: '"hooks" must be an object keyed by event name', severity: 'error' }],
-      files: [p.projectFile],
+      errors: 1,
+      dialects: {
+        gemini: {
+          problems: [{ file: p.projectFile, path: 'hooks', message: '"hooks" must be an object keyed by event name', severity: 'error' }],
+          files: [p.projectFile],
+        },
+      },
     });
   });
 

@@ -97,12 +97,19 @@ describe('hookline disable / enable', () => {
     assert.deepEqual(p.ran(), []);
   });
 
-  test('a name no hook has is written anyway, with a warning naming the hooks there are', async () => {
+  test('a name no hook has is an error with a suggestion, and nothing is written', async () => {
     const p = threeHooks();
-    const r = await hl(p, 'disable', 'lnt');
-    assert.equal(r.code, 0);
-    assert.equal(r.stderr, 'hookline: no configured hook is named "lnt" (names: lint, scan, audit)\n');
-    assert.deepEqual(disabledIn(p.projectFile), ['lnt']);
+    const before = fs.readFileSync(p.projectFile, 'utf8');
+    for (const verb of ['disable', 'enable']) {
+      const r = await hl(p, verb, 'lnt');
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr, 'hookline: lnt: no configured hook has this name, nothing written — did you mean "lint"? (hooks: lint, scan, audit)\n');
+      assert.equal(r.stdout, '');
+    }
+    assert.equal(fs.readFileSync(p.projectFile, 'utf8'), before);
+    const far = await hl(p, 'disable', 'zzzzzz');
+    assert.equal(far.code, 1);
+    assert.match(far.stderr, /give one of: lint, scan, audit/);
   });
 
   test("the settings file's comments and other settings survive", async () => {

@@ -85,7 +85,7 @@ describe('Claude Code settings: validation', () => {
       [
         'warning hooks.PreToolUse[0].extra: unknown field "extra" (ignored)',
         'warning hooks.PreToolUse[0].hooks[0].color: unknown field "color" (ignored)',
-        'warning hooks.PreToolUse[0].hooks[0].timeout: timeout 5000 is in seconds (about 1.4 hours); Claude Code timeouts are seconds, not milliseconds',
+        'warning hooks.PreToolUse[0].hooks[0].timeout: timeout 5000 is in seconds (about 1.4 hours); Claude Code timeouts are seconds, not milliseconds — for 5000 ms write 5',
         'warning hooks.PreToolUse[0].hooks[0].async: async hooks are not supported: this hook runs before the agent goes on, and its output is honoured',
         'warning hooks.PreToolUse[0].hooks[0].once: "once" is not supported (ignored): the hook runs every time',
         'warning hooks.UserPromptSubmit[0].matcher: UserPromptSubmit ignores matchers: these hooks run for every UserPromptSubmit',

@@ -60,7 +60,7 @@ describe('hookline fire --dialect spatialagent', () => {
     const r = await runCli(['fire', 'Stop', '--dialect', 'spatialagent', '--config', file, '--cwd', elsewhere]);
     assert.deepEqual(r.json().output, { decision: 'block', reason: 'Command exited with code 5' });
     const none = await runCli(['fire', 'Stop', '--dialect', 'spatialagent'], { cwd: elsewhere });
-    assert.deepEqual(none.json(), { output: { decision: 'approve', reason: '' }, runs: [] });
+    assert.deepEqual(none.json(), { output: { decision: 'approve', reason: '' }, runs: [], heldBack: [] });
   });
 
   test('usage errors: unknown event, missing --config file, bad --model', async () => {

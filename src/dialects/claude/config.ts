@@ -184,7 +184,7 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
     } else {
       timeoutSeconds = raw.timeout;
       // Hooks written for Gemini CLI (milliseconds) often carry 5000 or 30000 here.
-      if (raw.timeout >= 1000) problem([...at, 'timeout'], `timeout ${raw.timeout} is in seconds (${formatSeconds(raw.timeout)}); Claude Code timeouts are seconds, not milliseconds`, 'warning');
+      if (raw.timeout >= 1000) problem([...at, 'timeout'], `timeout ${raw.timeout} is in seconds (${formatSeconds(raw.timeout)}); Claude Code timeouts are seconds, not milliseconds — for ${raw.timeout} ms write ${Math.max(1, Math.round(raw.timeout / 1000))}`, 'warning');
     }
   }
   if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string') fail('statusMessage', `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);

@@ -7,7 +7,7 @@
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
-import type { HookSystem } from '../system.js';
+import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
@@ -20,6 +20,7 @@ import {
 import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent } from './events.js';
 import { fireClaude } from './run.js';
 import { processFields } from '../../run/result.js';
+import { startFailure } from '../../engine/advice.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): ClaudeConfig {
   let loaded: ClaudeConfig;
@@ -41,10 +42,11 @@ function claudeEvent(name: string) {
 }
 
 /** The configuration without the workspace hooks that may not run here, and why. */
-function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string> } {
+function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string>; heldBack: HeldBack[] } {
   const ctx = loadContext({ cwd: projectDir, env });
-  const { held, warning } = heldDialectHooks(projectDir, claudeWorkspaceHooks(config, projectDir), ctx.trust, env);
-  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv };
+  const workspace = claudeWorkspaceHooks(config, projectDir);
+  const { held, warning } = heldDialectHooks(projectDir, workspace, ctx.trust, env);
+  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv, heldBack: heldBackOf(workspace, held, ctx.trust) };
 }
 
 export const claudeSystem: HookSystem = {
@@ -76,7 +78,11 @@ export const claudeSystem: HookSystem = {
       ...(opts.transcriptPath !== undefined ? { transcript_path: opts.transcriptPath } : {}),
     };
     const result = await fireClaude(g.config, event, input, { projectDir, env: g.hookEnv });
-    for (const r of result.runs) if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
+    for (const r of result.runs) {
+      if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
+      const start = startFailure(r.command, r.exitCode, r.stderr);
+      if (start) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${start}`);
+    }
     for (const w of result.warnings) warnings.push(`warning: ${w}`);
     const runs = result.runs.map((r) => ({
       name: r.command,
@@ -91,7 +97,7 @@ export const claudeSystem: HookSystem = {
       response: r.response ?? null,
       ...(r.text !== undefined ? { text: r.text } : {}),
     }));
-    return { output: result.output, runs, warnings };
+    return { output: result.output, runs, heldBack: g.heldBack.filter((h) => h.event === event), warnings };
   },
   validate({ cwd, config, env }) {
     const loaded = load(cwd, config, env);
@@ -102,6 +108,9 @@ export const claudeSystem: HookSystem = {
       json: { files, problems: loaded.problems, hooks: claudeHookCounts(loaded) },
       errors,
     };
+  },
+  configured({ cwd, env }) {
+    return loadClaudeConfig({ projectDir: cwd, env }).files.some((f) => f.exists);
   },
   workspaceHooks(dir, env) {
     try {

@@ -7,13 +7,26 @@ import { displayName, type HookEntry } from '../../config/schema.js';
 import { geminiFingerprint } from '../../trust/fingerprints.js';
 import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
 import type { DialectHook } from '../../trust/dialects.js';
+import { trustedKeys } from '../../trust/fingerprints.js';
+import type { Env } from '../../config/paths.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
 import type { HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
+import { settingsHints } from './hints.js';
+
+/** For a held-back hook: the command trusted before under the same name, and the one now; or that it is new. */
+function whatChanged(entry: HookEntry, known: readonly string[]): string {
+  if (entry.hook.type !== 'command') return '';
+  const name = displayName(entry.hook);
+  if (name === entry.hook.command) return `: new command ${entry.hook.command}`;
+  const before = known.filter((k) => k.startsWith(`${name}:`)).map((k) => k.slice(name.length + 1));
+  if (!before.length) return `: new hook, command ${entry.hook.command}`;
+  return `: command changed from ${before.join(' or ')} to ${entry.hook.command}`;
+}
 
 /** Says which workspace hooks will not run here, and how to change that. */
-export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'>): string[] {
+export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { env?: NodeJS.ProcessEnv }): string[] {
   const out: string[] = [];
   const folder = ctx.held.filter((h) => h.reason === 'untrusted-folder');
   const hooks = ctx.held.filter((h) => h.reason === 'untrusted-hook');
@@ -21,7 +34,8 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'>): str
     out.push(`${ctx.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`);
   }
   if (hooks.length) {
-    const line = (h: HeldHook) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`;
+    const known = [...trustedKeys(ctx.projectDir, (ctx.env ?? process.env) as Env)];
+    const line = (h: HeldHook) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${h.problem ? ` [cannot be trusted: ${h.problem}]` : whatChanged(h.entry, known)}`;
     out.push(`new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map(line).join('\n')}`);
   }
   return out;
@@ -112,11 +126,14 @@ export const geminiSystem: HookSystem = {
       stderr: r.stderr,
       error: r.error ?? null,
     }));
-    return { output: result.output ?? null, runs, warnings };
+    const heldBack = engine.context.held
+      .filter((h) => h.entry.event === event)
+      .map((h) => ({ name: displayName(h.entry.hook), event: h.entry.event, source: h.entry.source, file: h.entry.file ?? '', reason: h.reason }));
+    return { output: result.output ?? null, runs, heldBack, warnings };
   },
   validate({ cwd, env }) {
     const ctx = loadContext({ cwd, env });
-    const problems = ctx.config.problems;
+    const problems = [...ctx.config.problems, ...settingsHints(ctx.config.entries)];
     const errors = problems.filter((p) => p.severity === 'error').length;
     const files = ctx.config.files.filter((f) => f.exists);
     return {
@@ -125,6 +142,8 @@ export const geminiSystem: HookSystem = {
       errors,
     };
   },
+  // Settings layers always apply (defaults, system settings), so Gemini's are always checked.
+  configured: () => true,
   workspaceHooks(dir, env) {
     return loadContext({ cwd: dir, env })
       .config.entries.filter((e) => e.source === 'project')

@@ -9,10 +9,11 @@ import { z } from 'zod';
 import { ConfigRefusal, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
+import { startFailure } from '../../engine/advice.js';
 import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
 import type { FolderTrust } from '../../trust/folders.js';
 import { configOwner, type ConfigOwner } from '../../trust/owner.js';
-import type { HookSystem } from '../system.js';
+import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { mmAdapter } from './agent.js';
 import { fireMm } from './chain.js';
 import {
@@ -64,11 +65,13 @@ function read(file: string, asUsage: boolean): MmConfig {
 }
 
 /** The configuration ready to run: refused on errors, its held-back workspace hooks removed. */
-function runnable(config: MmConfig, dir: string, workspace: boolean, trust: FolderTrust, env: NodeJS.ProcessEnv, warn: (l: string) => void): MmConfig {
+function runnable(config: MmConfig, dir: string, workspace: boolean, trust: FolderTrust, env: NodeJS.ProcessEnv, warn: (l: string) => void, heldBack: HeldBack[] = []): MmConfig {
   if (config.errors.length) throw new ConfigRefusal(config.errors.map(formatMmConfigError).join('\n'));
   if (!workspace) return config;
-  const { held, warning } = heldDialectHooks(dir, mmWorkspaceHooks(config, dir), trust, env);
+  const hooks = mmWorkspaceHooks(config, dir);
+  const { held, warning } = heldDialectHooks(dir, hooks, trust, env);
   if (warning) warn(warning);
+  heldBack.push(...heldBackOf(hooks, held, trust));
   return mmWithout(config, held);
 }
 
@@ -128,15 +131,20 @@ export const mmSystem: HookSystem = {
     // Named as the user wrote it, as mm's messages show it.
     const file = opts.config ?? defaultMmConfigPath(opts.cwdFlag ?? '', opts.env);
     const loaded = read(file, true);
-    if (loaded.errors.length) return { output: null, runs: [], warnings, raw: loaded.errors.map(formatMmConfigError), exitCode: 1 };
+    if (loaded.errors.length) return { output: null, runs: [], heldBack: [], warnings, raw: loaded.errors.map(formatMmConfigError), exitCode: 1 };
     // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
     const named = Boolean(opts.config || opts.env.MM_CONFIG);
     const dir = path.dirname(loaded.absFile);
     const workspace = configOwner(loaded.absFile, { projectDir: dir, named, env: opts.env }) === 'workspace';
     const trust = loadContext({ cwd: dir, env: opts.env }).trust;
-    const config = runnable(loaded, dir, workspace, trust, opts.env, (l) => warnings.push(l));
+    const heldBack: HeldBack[] = [];
+    const config = runnable(loaded, dir, workspace, trust, opts.env, (l) => warnings.push(l), heldBack);
     const { event: _e, ...data } = parsed.data;
     const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv });
+    for (const r of result.runs) {
+      const start = startFailure(r.command, r.exitCode, r.stderr);
+      if (start) warnings.push(`${event} hook ${r.command} (${config.file}): ${start}`);
+    }
     const runs = result.runs.map((r) => ({
       n: r.n,
       name: r.command,
@@ -150,7 +158,7 @@ export const mmSystem: HookSystem = {
       line: r.line,
       ...(r.failureLine ? { failureLine: r.failureLine } : {}),
     }));
-    return { output: result.output, runs, warnings, raw: result.failures };
+    return { output: result.output, runs, heldBack: heldBack.filter((h) => h.event === event), warnings, raw: result.failures };
   },
   validate({ cwdFlag, config: configFile, env }) {
     const config = read(configFile ?? defaultMmConfigPath(cwdFlag ?? '', env), true);
@@ -161,6 +169,9 @@ export const mmSystem: HookSystem = {
       json: { file: config.file, errors: config.errors.map(formatMmConfigError), hooks: counts },
       errors: config.errors.length,
     };
+  },
+  configured({ cwd, env }) {
+    return fs.existsSync(path.resolve(cwd, defaultMmConfigPath(cwd, env)));
   },
   workspaceHooks(dir, env) {
     // With $MM_CONFIG set, agent.yaml in the folder is not read; that file is the user's own.

@@ -8,8 +8,9 @@ import path from 'node:path';
 import { formatProblem, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
+import { startFailure } from '../../engine/advice.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
-import type { HookSystem } from '../system.js';
+import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { spatialAgentAdapter } from './agent.js';
 import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saHookCount, saWithout, saWorkspaceHooks, type SaConfig } from './config.js';
 import { SA_ALL_VARIABLES, SA_EVENTS, isSaEvent } from './events.js';
@@ -46,13 +47,20 @@ export const spatialAgentSystem: HookSystem = {
     if (!model && loaded.hooks[event].some((h) => h.type === 'prompt')) warnings.push(`${event} has prompt hooks and no --model: they approve ("No LLM for prompt hook")`);
     const ctx = loadContext({ cwd, env: opts.env });
     let config = loaded;
+    let heldBack: HeldBack[] = [];
     if (opts.config === undefined) {
-      const { held, warning } = heldDialectHooks(cwd, saWorkspaceHooks(loaded, cwd), ctx.trust, opts.env);
+      const hooks = saWorkspaceHooks(loaded, cwd);
+      const { held, warning } = heldDialectHooks(cwd, hooks, ctx.trust, opts.env);
       if (warning) warnings.push(warning);
       config = saWithout(loaded, held);
+      heldBack = heldBackOf(hooks, held, ctx.trust).filter((h) => h.event === event);
     }
     const result = await fireSpatialAgent(config, event, variables, { cwd, model, env: ctx.baseEnv });
-    for (const r of result.runs) if (r.error) warnings.push(`${event} hook ${r.path}: ${r.error}`);
+    for (const r of result.runs) {
+      if (r.error) warnings.push(`${event} hook ${r.path}: ${r.error}`);
+      const start = r.command !== undefined ? startFailure(r.command, r.exitCode, r.stderr) : undefined;
+      if (start) warnings.push(`${event} hook ${r.path} (${file}): ${start}`);
+    }
     const runs = result.runs.map((r) => ({
       n: r.n,
       name: r.command ?? r.prompt,
@@ -66,7 +74,7 @@ export const spatialAgentSystem: HookSystem = {
       reason: r.reason,
       line: r.line,
     }));
-    return { output: result.output, runs, warnings };
+    return { output: result.output, runs, heldBack, warnings };
   },
   validate({ cwd, config: configFile }) {
     const file = configFile ?? defaultSaConfigPath(cwd);
@@ -80,6 +88,9 @@ export const spatialAgentSystem: HookSystem = {
       json: { file, problems: config.problems, hooks: Object.fromEntries(SA_EVENTS.map((e) => [e, config.hooks[e].length])) },
       errors,
     };
+  },
+  configured({ cwd }) {
+    return fs.existsSync(defaultSaConfigPath(cwd));
   },
   workspaceHooks(dir) {
     try {
