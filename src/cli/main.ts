@@ -31,6 +31,7 @@ Environment:
   HOOKLINE_SCRIPT_LOG              agent: append each scripted call's prompt to this file
   HOOKLINE_PERSISTENT              set to 1 by Hookline for persistent hooks (hookline/sdk reads it)
   HOOKLINE_DEBUG                   print the stack trace of an unexpected error
+  HOOKLINE_NO_CGROUP               1: do not put hook processes in a cgroup of their own
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
 `;
 

@@ -9,7 +9,7 @@
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u115f\u1160\u3164\uffa0]/gu;
 
-function escape(ch: string): string {
+function escapeChar(ch: string): string {
   if (ch === '\n') return '\\n';
   if (ch === '\r') return '\\r';
   if (ch === '\t') return '\\t';
@@ -21,7 +21,7 @@ function escape(ch: string): string {
 
 /** `text` with every invisible or terminal-controlling character escaped; one line. */
 export function visible(text: string): string {
-  return text.replace(HIDDEN, escape);
+  return text.replace(HIDDEN, escapeChar);
 }
 
 /** As visible, keeping line breaks: for messages printed over several lines on purpose. */

@@ -83,7 +83,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   return decideRun(await proc.request(input, entry.hook.timeout, deps.signal));
 }
 
-/** The run's error with its fix: a script that cannot start, a timeout in the wrong unit, a persistent hook that never said it was ready. */
+/** The run's error with its fix: a script that cannot start, a timeout in the wrong unit. */
 function explain(entry: HookEntry, result: RunResult): string | undefined {
   if (entry.hook.type !== 'command') return result.error;
   if (!result.error) return undefined;
@@ -92,9 +92,6 @@ function explain(entry: HookEntry, result: RunResult): string | undefined {
   if (!result.timedOut) return result.error;
   const unit = msTimeoutHint(entry.hook.timeout);
   if (unit) return `${result.error.replace(/(\d)ms\b/, '$1 ms')} — ${unit}`;
-  if (entry.hook.persistent && !result.stdout) {
-    return `${result.error} — if the hook never printed its ready line {"hookline":"ready"}, it was never sent the event: a persistent hook prints it first (defineHook from hookline/sdk does)`;
-  }
   return result.error;
 }
 

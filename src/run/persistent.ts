@@ -177,7 +177,9 @@ export class PersistentProcess {
   }
 
   private timeout(p: Pending): void {
-    this.finish(p, { error: `Hook timed out after ${p.timeoutMs}ms`, timedOut: true });
+    // A hook that never said it was ready was never sent the event: say so, it is the usual mistake.
+    const why = this.ready ? '' : ' — it never printed its ready line {"hookline":"ready"}, so it was never sent the event (defineHook from hookline/sdk prints it)';
+    this.finish(p, { error: `Hook timed out after ${p.timeoutMs}ms${why}`, timedOut: true });
     // A handler that hung may hold state or the only worker: start afresh next time.
     this.restart(undefined);
   }

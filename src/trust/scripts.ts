@@ -63,7 +63,7 @@ function sha256File(file: string): string {
   const fd = fs.openSync(file, 'r');
   try {
     const buf = Buffer.allocUnsafe(1 << 16);
-    for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) hash.update(buf.subarray(0, n));
+    for (let n: number; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) hash.update(buf.subarray(0, n));
   } finally {
     fs.closeSync(fd);
   }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { parseJsonc } from '../config/jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from '../config/limits.js';
 

@@ -2,8 +2,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI, cmd, hook, makeProject, tmpFile, type Project } from '../helpers.js';
-import { readPids, running, sleep, survivors } from '../run/util.js';
+import { CLI, alive, cmd, hook, makeProject, tmpFile, type Project } from '../helpers.js';
+import { readPids, sleep, survivors } from '../run/util.js';
 import { containment } from '../../src/run/cgroup.js';
 
 const contained = containment();
@@ -61,7 +61,7 @@ describe('interrupting hookline fire ends its hooks and everything they started'
     const parentGone = new Promise((resolve) => parent.on('exit', resolve));
     const pids = await pidsReady(pidFile, 3);
     const fire = readPids(firePid)[0];
-    assert.ok(running(fire));
+    assert.ok(alive(fire));
     parent.kill('SIGKILL');
     await parentGone;
     assert.deepEqual(await survivors([...pids, fire], 3000), [], 'the hooks and fire itself are gone');

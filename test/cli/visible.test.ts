@@ -7,7 +7,7 @@ import path from 'node:path';
 import { cmd, makeProject, runCli } from '../helpers.js';
 import { visible, visibleLines } from '../../src/config/display.js';
 import { formatProblem } from '../../src/config/problems.js';
-import { hookLine } from '../../src/agent/display.js';
+import { hookLine } from '../../src/dialects/gemini/display.js';
 import { mmDisplayLine, mmFailureLine } from '../../src/dialects/mm/display.js';
 import { saDisplayLine } from '../../src/dialects/spatialagent/run.js';
 import { describeDialectHook } from '../../src/trust/dialects.js';

@@ -89,9 +89,9 @@ describe('the published settings schema and the runtime validator agree', () => 
     });
   }
 
-  test('the one check JSON Schema cannot make: a tool matcher that is not a regular expression', () => {
+  test('a tool matcher that is not a regular expression: a warning at run time (compared as an exact name), valid to the schema', () => {
     const value = on({ matcher: 'read_file(', hooks: [hook()] });
-    assert.equal(runtimeAccepts(value), false);
+    assert.equal(runtimeAccepts(value), true);
     assert.equal(schemaAccepts(value), true);
   });
 });

@@ -81,9 +81,12 @@ describe('errors that say how to fix them', () => {
   test('a script that is not executable (126) or not found (127) names the file and the fix', async () => {
     const p = makeProject({ trusted: false });
     fs.writeFileSync(path.join(p.dir, 'guard.sh'), '#!/bin/sh\necho {}\n', { mode: 0o644 });
-    const settings = { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'noexec', command: './guard.sh' }, { type: 'command', name: 'gone', command: './missing.sh' }] }] } };
+    const settings = { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'noexec', command: './guard.sh' }] }] } };
     fs.mkdirSync(path.join(p.dir, '.gemini'));
     fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings));
+    // A project hook whose script is missing is never trusted (it cannot be fingerprinted); the user's own can be wrong too.
+    const user = { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'gone', command: './missing.sh' }] }] } };
+    fs.writeFileSync(path.join(p.home, '.gemini', 'settings.json'), JSON.stringify(user));
     const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, cwd: p.dir, input: '{"tool_name":"glob","tool_input":{}}' });
     assert.match(r.stderr, /"noexec" .*\.\/guard\.sh: not executable \(exit 126\) — run: chmod \+x \.\/guard\.sh, or run it as: bash \.\/guard\.sh/);
     assert.match(r.stderr, /"gone" .*\.\/missing\.sh: no such file \(exit 127\) — check the path/);
@@ -184,5 +187,5 @@ test('a persistent hook that never sends its ready line: the error says so', asy
   fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings));
   const r = await runCli(['fire', 'BeforeAgent', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, input: '{"prompt":"hi"}' });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /"mute" .*timed out after 500ms — if the hook never printed its ready line \{"hookline":"ready"\}, it was never sent the event/);
+  assert.match(r.stderr, /"mute" .*timed out after 500ms — it never printed its ready line \{"hookline":"ready"\}, so it was never sent the event/);
 });

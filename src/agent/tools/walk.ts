@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { fdir } from 'fdir';
 import { IgnoreRules, inGitRepo } from './ignore.js';
@@ -124,7 +125,7 @@ export async function* walkFiles(opts: WalkOptions, stats: WalkStats): AsyncGene
   const entries = files.map((abs) => ({ abs, sub: relPath(opts.start, abs) })).sort((a, b) => walkOrder(a.sub, b.sub));
   for (const { abs, sub } of entries) {
     if (opts.signal?.aborted) return;
-    let st;
+    let st: Stats;
     try {
       // fdir reports links (to files or folders) as files without following them
       if ((await fs.lstat(abs)).isSymbolicLink()) {

@@ -6,7 +6,6 @@
  * `mcp_tool` handlers are reported as not supported and skipped. Every problem carries the file,
  * the JSON path and a message; a handler with an error is dropped, the rest still load.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseJson } from '../../config/jsonc.js';

@@ -3,7 +3,6 @@
  * seed's messages word for word ("Erreurs de validation"), printed `[config error: <path>: <message>]`.
  * mm refuses to start on any of them, so a configuration with errors runs no hook.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { FileTooLargeError, readLimitedText, tooDeep, yamlNestsDeeper } from '../../config/limits.js';

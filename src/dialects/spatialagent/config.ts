@@ -5,7 +5,6 @@
  * unknown event is skipped, and a file that is not valid JSON loads no hook at all. Problems
  * carry the file, the JSON path and the message; a hook with an error is dropped.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { RE2JS } from 're2js';
 import { parseJson } from '../../config/jsonc.js';
