@@ -11,7 +11,7 @@ import { trustedKeys } from './fingerprints.js';
 import { gate, recordKeys } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
 
-export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude';
+export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
 
 /** One workspace hook of a dialect configuration, as trust and `hookline list` see it. */
 export interface DialectHook {
