@@ -24,7 +24,12 @@ function setup(files: { agents?: unknown; antigravitycli?: unknown; userConfig?:
   if (files.antigravitycli !== undefined) write(path.join(dir, '.antigravitycli', 'hooks.json'), files.antigravitycli);
   if (files.userConfig !== undefined) write(path.join(home, '.gemini', 'config', 'hooks.json'), files.userConfig);
   if (files.userCli !== undefined) write(path.join(home, '.gemini', 'antigravity-cli', 'hooks.json'), files.userCli);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    GEMINI_CLI_HOME: home,
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
+  };
   delete env.GEMINI_CLI_TRUST_WORKSPACE;
   delete env.GITHUB_SHA;
   if (trusted) {
@@ -42,13 +47,18 @@ const shell = (command: string) => ({ toolCall: { name: 'run_command', args: { C
 describe('hookline fire --dialect agy', () => {
   for (const form of ['decision', 'legacy']) {
     test(`PreToolUse, ${form} answers: deny with its reason, allow, and the runs`, async () => {
-      const p = setup({ agents: { guard: { PreToolUse: [{ matcher: 'run_command', hooks: [handler(`${fx('agy-guard.mjs')} ${form}`)] }] } } });
+      const p = setup({
+        agents: { guard: { PreToolUse: [{ matcher: 'run_command', hooks: [handler(`${fx('agy-guard.mjs')} ${form}`)] }] } },
+      });
       const denied = await fire('PreToolUse', shell('rm -rf /'), p);
       assert.equal(denied.code, 0, denied.stderr);
       const out = denied.json();
       assert.deepEqual(out.output, { decision: 'deny', reason: 'destructive command: rm -rf /' });
       const run = out.runs[0];
-      assert.deepEqual([run.source, run.path, run.hook, run.matcher, run.timeoutSeconds, run.exitCode, run.outcome], ['workspace', 'guard.PreToolUse[0].hooks[0]', 'guard', 'run_command', 10, 0, 'deny']);
+      assert.deepEqual(
+        [run.source, run.path, run.hook, run.matcher, run.timeoutSeconds, run.exitCode, run.outcome],
+        ['workspace', 'guard.PreToolUse[0].hooks[0]', 'guard', 'run_command', 10, 0, 'deny'],
+      );
       assert.equal(run.file, path.join(p.dir, '.agents', 'hooks.json'));
       const allowed = (await fire('PreToolUse', shell('ls'), p)).json();
       assert.deepEqual(allowed.output, { decision: 'allow' });
@@ -56,8 +66,21 @@ describe('hookline fire --dialect agy', () => {
   }
 
   test('the Claude-style nested file; the hook reads the camelCase input; "" matches every tool', async () => {
-    const p = setup({ userConfig: { hooks: { PreToolUse: [{ matcher: '', hooks: [handler(`cat > seen.json; echo '{"decision": "force_ask", "reason": "look first"}'`)] }] } } });
-    const input = { conversationId: 'c1', stepIdx: 3, toolCall: { name: 'view_file', args: { AbsolutePath: '/etc/hosts' } }, transcriptPath: '/tmp/t.jsonl', workspacePaths: [p.dir], artifactDirectoryPath: '/tmp/a' };
+    const p = setup({
+      userConfig: {
+        hooks: {
+          PreToolUse: [{ matcher: '', hooks: [handler(`cat > seen.json; echo '{"decision": "force_ask", "reason": "look first"}'`)] }],
+        },
+      },
+    });
+    const input = {
+      conversationId: 'c1',
+      stepIdx: 3,
+      toolCall: { name: 'view_file', args: { AbsolutePath: '/etc/hosts' } },
+      transcriptPath: '/tmp/t.jsonl',
+      workspacePaths: [p.dir],
+      artifactDirectoryPath: '/tmp/a',
+    };
     const r = await fire('PreToolUse', input, p);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json().output, { decision: 'force_ask', reason: 'look first' });
@@ -78,7 +101,9 @@ describe('hookline fire --dialect agy', () => {
       const out = (await fire('PreToolUse', shell('ls'), p)).json();
       assert.deepEqual(out.output, reason === null ? null : { decision: 'deny', reason }, command);
     }
-    const slow = setup({ userCli: { h: { PreToolUse: [{ matcher: '*', hooks: [handler(`exec ${fx('e2e-hang.sh')}`, { timeout: 1 })] }] } } });
+    const slow = setup({
+      userCli: { h: { PreToolUse: [{ matcher: '*', hooks: [handler(`exec ${fx('e2e-hang.sh')}`, { timeout: 1 })] }] } },
+    });
     const out = (await fire('PreToolUse', shell('ls'), slow)).json();
     assert.deepEqual(out.output, { decision: 'deny', reason: 'timed out after 1 s' });
   });
@@ -86,12 +111,17 @@ describe('hookline fire --dialect agy', () => {
   test('any deny vetoes: deny over force_ask over ask over allow', async () => {
     const say = (o: unknown) => handler(`echo ${q(JSON.stringify(o))}`);
     const p = setup({
-      userConfig: { hooks: { PreToolUse: [{ matcher: 'run_command', hooks: [say({ decision: 'allow' }), say({ decision: 'ask', reason: 'a' })] }] } },
+      userConfig: {
+        hooks: { PreToolUse: [{ matcher: 'run_command', hooks: [say({ decision: 'allow' }), say({ decision: 'ask', reason: 'a' })] }] },
+      },
       userCli: { b: { PreToolUse: [{ matcher: 'run_command|view_file', hooks: [say({ allowTool: false, denyReason: 'no' })] }] } },
     });
     const out = (await fire('PreToolUse', shell('ls'), p)).json();
     assert.deepEqual(out.output, { decision: 'deny', reason: 'no' });
-    assert.deepEqual(out.runs.map((r: { outcome: string }) => r.outcome), ['allow', 'ask', 'deny']);
+    assert.deepEqual(
+      out.runs.map((r: { outcome: string }) => r.outcome),
+      ['allow', 'ask', 'deny'],
+    );
     const other = (await fire('PreToolUse', { toolCall: { name: 'list_dir', args: {} } }, p)).json();
     assert.deepEqual(other, { output: null, runs: [] });
   });
@@ -104,7 +134,10 @@ describe('hookline fire --dialect agy', () => {
   ] as const) {
     test(`${event}: bare handlers (the guide's form) read the input; the hook observes`, async () => {
       const log = path.join(tmpDir(), 'log.jsonl');
-      const entry = event === 'PostToolUse' ? [{ matcher: 'run_command', hooks: [handler(`${fx('e2e-respond.sh')} ${q(log)}`)] }] : [handler(`${fx('e2e-respond.sh')} ${q(log)} '{"note": 1}'`)];
+      const entry =
+        event === 'PostToolUse'
+          ? [{ matcher: 'run_command', hooks: [handler(`${fx('e2e-respond.sh')} ${q(log)}`)] }]
+          : [handler(`${fx('e2e-respond.sh')} ${q(log)} '{"note": 1}'`)];
       const p = setup({ agents: { [`on-${event}`]: { [event]: entry } } });
       const r = await fire(event, fields, p);
       assert.equal(r.code, 0, r.stderr);
@@ -113,12 +146,19 @@ describe('hookline fire --dialect agy', () => {
       assert.equal(out.runs.length, 1);
       assert.equal(out.runs[0].outcome, 'ok');
       const seen = JSON.parse(fs.readFileSync(log, 'utf8'));
-      assert.deepEqual(seen, { conversationId: seen.conversationId, stepIdx: 0, transcriptPath: '', workspacePaths: [p.dir], artifactDirectoryPath: '', ...fields });
+      assert.deepEqual(seen, {
+        conversationId: seen.conversationId,
+        stepIdx: 0,
+        transcriptPath: '',
+        workspacePaths: [p.dir],
+        artifactDirectoryPath: '',
+        ...fields,
+      });
       if (event === 'Stop') assert.equal(seen.terminationReason, 'NO_TOOL_CALL');
     });
   }
 
-  test('an untrusted folder runs nothing from .agents/hooks.json or .antigravitycli/hooks.json; the user\'s file still runs', async () => {
+  test("an untrusted folder runs nothing from .agents/hooks.json or .antigravitycli/hooks.json; the user's file still runs", async () => {
     const log = path.join(tmpDir(), 'log.jsonl');
     const deny = { h: { PreToolUse: [{ matcher: '', hooks: [handler(`${fx('e2e-respond.sh')} ${q(log)} '{"decision": "deny"}'`)] }] } };
     const p = setup({ agents: deny, antigravitycli: deny }, false);
@@ -136,7 +176,9 @@ describe('hookline fire --dialect agy', () => {
   test('a hook changed after trust is held back', async () => {
     const p = setup({ agents: { h: { PreToolUse: [{ matcher: '', hooks: [handler(`echo '{"decision": "deny"}'`)] }] } } });
     assert.equal((await fire('PreToolUse', shell('ls'), p)).json().runs.length, 1);
-    p.write(path.join(p.dir, '.agents', 'hooks.json'), { h: { PreToolUse: [{ matcher: '', hooks: [handler(`echo '{"decision": "allow"}'`)] }] } });
+    p.write(path.join(p.dir, '.agents', 'hooks.json'), {
+      h: { PreToolUse: [{ matcher: '', hooks: [handler(`echo '{"decision": "allow"}'`)] }] },
+    });
     const r = await fire('PreToolUse', shell('ls'), p);
     assert.deepEqual(r.json().runs, []);
     assert.match(r.stderr, /hookline trust/);
@@ -152,11 +194,14 @@ describe('hookline fire --dialect agy', () => {
     assert.match(missing.stderr, /"toolCall.name" is required/);
   });
 
-  test('examples/agy fired as a project\'s .agents/', async () => {
+  test("examples/agy fired as a project's .agents/", async () => {
     const p = setup({});
     fs.cpSync(path.join(ROOT, 'examples', 'agy'), path.join(p.dir, '.agents'), { recursive: true });
     trustDialectHooks(p.dir, p.home);
-    assert.deepEqual((await fire('PreToolUse', shell('rm -rf build'), p)).json().output, { decision: 'deny', reason: 'blocked: rm -rf build' });
+    assert.deepEqual((await fire('PreToolUse', shell('rm -rf build'), p)).json().output, {
+      decision: 'deny',
+      reason: 'blocked: rm -rf build',
+    });
     assert.deepEqual((await fire('PreToolUse', shell('git push'), p)).json().output, { decision: 'ask', reason: 'confirm the push' });
     assert.deepEqual((await fire('PreToolUse', shell('ls'), p)).json().output, { decision: 'allow' });
     const stop = await fire('Stop', { conversationId: 'c9', terminationReason: 'NO_TOOL_CALL' }, p);
@@ -169,13 +214,25 @@ describe('hookline validate --dialect agy', () => {
   test('errors and warnings name the file and the JSON path; exit 1 on errors', async () => {
     const p = setup({});
     const file = path.join(p.dir, 'bad.json');
-    fs.writeFileSync(file, JSON.stringify({
-      enabled: false,
-      a: { PreToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: 'x', timeout: 1.5 }, { type: 'command' }] }], SessionEnd: [] },
-      b: { enabled: 'no', Stop: [] },
-      c: { Stop: [{ type: 'shell', command: 'y' }, { command: 'z', env: {} }], PreInvocation: {} },
-      d: [],
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        enabled: false,
+        a: {
+          PreToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: 'x', timeout: 1.5 }, { type: 'command' }] }],
+          SessionEnd: [],
+        },
+        b: { enabled: 'no', Stop: [] },
+        c: {
+          Stop: [
+            { type: 'shell', command: 'y' },
+            { command: 'z', env: {} },
+          ],
+          PreInvocation: {},
+        },
+        d: [],
+      }),
+    );
     const r = await runCli(['validate', '--dialect', 'agy', '--config', file], { cwd: p.dir, env: p.env });
     assert.equal(r.code, 1);
     for (const line of [
@@ -188,7 +245,8 @@ describe('hookline validate --dialect agy', () => {
       `warning: ${file}: c.Stop[1].env: unknown field "env" (ignored)`,
       `error: ${file}: c.PreInvocation: "PreInvocation" must be an array, got an object`,
       `error: ${file}: d: named hook "d" must be an object of events, got an array`,
-    ]) assert.ok(r.stdout.includes(line) || r.stderr.includes(line), `${line}\n--- got:\n${r.stdout}${r.stderr}`);
+    ])
+      assert.ok(r.stdout.includes(line) || r.stderr.includes(line), `${line}\n--- got:\n${r.stdout}${r.stderr}`);
   });
 
   test('invalid JSON is one error for the whole file; a good file validates', async () => {
@@ -196,7 +254,10 @@ describe('hookline validate --dialect agy', () => {
     const bad = await runCli(['validate', '--dialect', 'agy'], { cwd: p.dir, env: p.env });
     assert.equal(bad.code, 1);
     assert.match(bad.stdout + bad.stderr, /hooks\.json: .*no hook from this file is loaded/);
-    const good = await runCli(['validate', '--dialect', 'agy', '--config', path.join(ROOT, 'examples', 'agy', 'hooks.json')], { cwd: p.dir, env: p.env });
+    const good = await runCli(['validate', '--dialect', 'agy', '--config', path.join(ROOT, 'examples', 'agy', 'hooks.json')], {
+      cwd: p.dir,
+      env: p.env,
+    });
     assert.equal(good.code, 0, good.stdout + good.stderr);
     assert.match(good.stdout, /2 hook\(s\), 0 error\(s\)/);
   });

@@ -28,7 +28,11 @@ const TERMINATION: Record<string, string> = {
 };
 
 export function agyAdapter(opts: AgyAdapterOptions, ctx: AdapterContext): Adapter {
-  const fire = async (event: AgyEvent, fields: Record<string, unknown>, extra: { signal?: AbortSignal; toolNames?: string[] } = {}): Promise<AgyFireResult> => {
+  const fire = async (
+    event: AgyEvent,
+    fields: Record<string, unknown>,
+    extra: { signal?: AbortSignal; toolNames?: string[] } = {},
+  ): Promise<AgyFireResult> => {
     const s = ctx.session();
     const input = {
       conversationId: s.id,
@@ -39,7 +43,12 @@ export function agyAdapter(opts: AgyAdapterOptions, ctx: AdapterContext): Adapte
       artifactDirectoryPath: s.transcriptPath ? path.dirname(s.transcriptPath) : '',
       ...fields,
     };
-    const r = await fireAgy(opts.config, event, input, { projectDir: ctx.cwd, env: opts.env, signal: extra.signal, toolNames: extra.toolNames });
+    const r = await fireAgy(opts.config, event, input, {
+      projectDir: ctx.cwd,
+      env: opts.env,
+      signal: extra.signal,
+      toolNames: extra.toolNames,
+    });
     for (const run of r.runs) {
       const tool = extra.toolNames ? ` [${extra.toolNames[0]}]` : '';
       if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${event}${tool} · ${run.command} → ${run.outcome}`);
@@ -66,17 +75,27 @@ export function agyAdapter(opts: AgyAdapterOptions, ctx: AdapterContext): Adapte
       const r = await fire('PreToolUse', { stepIdx: step - 1, toolCall }, { signal, toolNames: agyToolNames(name) });
       const d = r.output;
       if (d?.decision === 'deny') return { action: 'deny', message: `tool call denied by pre-tool hook: ${d.reason ?? ''}`.trimEnd() };
-      if (d?.decision === 'ask' || d?.decision === 'force_ask') return { action: 'ask', args, inputModified: false };
+      if (d?.decision === 'ask' || d?.decision === 'force_ask')
+        return { action: 'ask', args, inputModified: false, ...(d.reason ? { systemMessage: d.reason } : {}) };
       return { action: 'run', args, inputModified: false };
     },
     async afterTool({ name, args, result, llmContent, step, signal }) {
       const toolCall = toAgyToolCall(name, args);
-      const toolResult = { output: llmContent, ...(result.error ? { error: result.error.message } : {}), ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}) };
+      const toolResult = {
+        output: llmContent,
+        ...(result.error ? { error: result.error.message } : {}),
+        ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      };
       await fire('PostToolUse', { stepIdx: step - 1, toolCall, toolResult }, { signal, toolNames: agyToolNames(name) });
       return { action: 'keep', llmContent };
     },
     async turnFinished({ steps, state, error }) {
-      await fire('Stop', { stepIdx: Math.max(0, steps - 1), terminationReason: TERMINATION[state] ?? state.toUpperCase(), fullyIdle: true, ...(error ? { error } : {}) });
+      await fire('Stop', {
+        stepIdx: Math.max(0, steps - 1),
+        terminationReason: TERMINATION[state] ?? state.toUpperCase(),
+        fullyIdle: true,
+        ...(error ? { error } : {}),
+      });
     },
   };
 }

@@ -121,7 +121,8 @@ export function parseAgyHooks(text: string, file: string, source: AgySource): { 
         if (!Array.isArray(entry.hooks)) return problem([...here, 'hooks'], `"hooks" must be an array, got ${kind(entry.hooks)}`);
         let matcher: string | undefined;
         if (entry.matcher !== undefined && entry.matcher !== null) {
-          if (typeof entry.matcher !== 'string') return problem([...here, 'matcher'], `"matcher" must be a string, got ${kind(entry.matcher)}`);
+          if (typeof entry.matcher !== 'string')
+            return problem([...here, 'matcher'], `"matcher" must be a string, got ${kind(entry.matcher)}`);
           matcher = entry.matcher;
         }
         let match = compileClaudeMatcher(matcher);
@@ -133,7 +134,17 @@ export function parseAgyHooks(text: string, file: string, source: AgySource): { 
         }
         entry.hooks.forEach((raw, j) => {
           const h = readHandler(raw, [...here, 'hooks', j], problem);
-          if (h) hooks.push({ event, source, file, suite, path: jsonPath([...here, 'hooks', j]), ...(matcher !== undefined ? { matcher } : {}), match, ...h });
+          if (h)
+            hooks.push({
+              event,
+              source,
+              file,
+              suite,
+              path: jsonPath([...here, 'hooks', j]),
+              ...(matcher !== undefined ? { matcher } : {}),
+              match,
+              ...h,
+            });
         });
       });
     }
@@ -161,7 +172,11 @@ export function parseAgyHooks(text: string, file: string, source: AgySource): { 
   return { hooks, problems };
 }
 
-function readHandler(raw: unknown, at: Array<string | number>, problem: Problem): { command: string; timeoutSeconds: number; handler: Record<string, unknown> } | undefined {
+function readHandler(
+  raw: unknown,
+  at: Array<string | number>,
+  problem: Problem,
+): { command: string; timeoutSeconds: number; handler: Record<string, unknown> } | undefined {
   if (!isObject(raw)) {
     problem(at, `a hook must be an object with a "command", got ${kind(raw)}`);
     return undefined;
@@ -181,7 +196,10 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
     problem([...at, 'command'], 'missing "command" for a command hook');
   } else if (typeof raw.command !== 'string' || !raw.command.trim()) {
     ok = false;
-    problem([...at, 'command'], `"command" must be a non-empty string, got ${typeof raw.command === 'string' ? 'an empty string' : kind(raw.command)}`);
+    problem(
+      [...at, 'command'],
+      `"command" must be a non-empty string, got ${typeof raw.command === 'string' ? 'an empty string' : kind(raw.command)}`,
+    );
   }
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (raw.timeout !== undefined) {
@@ -192,7 +210,8 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
       problem([...at, 'timeout'], `timeout ${raw.timeout} is not positive; the default ${DEFAULT_TIMEOUT_SECONDS} s is used`, 'warning');
     } else {
       timeoutSeconds = raw.timeout;
-      if (raw.timeout >= 1000) problem([...at, 'timeout'], `timeout ${raw.timeout} is in seconds; agy timeouts are seconds, not milliseconds`, 'warning');
+      if (raw.timeout >= 1000)
+        problem([...at, 'timeout'], `timeout ${raw.timeout} is in seconds; agy timeouts are seconds, not milliseconds`, 'warning');
     }
   }
   if (!ok) return undefined;
@@ -209,7 +228,12 @@ export function loadAgyFile(file: string, source: AgySource): { exists: boolean;
   } catch (e) {
     const x = e as NodeJS.ErrnoException;
     if (x.code === 'ENOENT' || x.code === 'ENOTDIR') return { exists: false, hooks: [], problems: [] };
-    if (e instanceof FileTooLargeError) return { exists: true, hooks: [], problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }] };
+    if (e instanceof FileTooLargeError)
+      return {
+        exists: true,
+        hooks: [],
+        problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }],
+      };
     if (x.code === 'EISDIR') throw new AgyConfigReadError(`agy hooks ${file} is a folder`);
     throw new AgyConfigReadError(`cannot read agy hooks ${file}: ${x.message}`);
   }
@@ -229,7 +253,9 @@ export function agyHookPaths(projectDir: string, env: NodeJS.ProcessEnv = proces
 
 export function loadAgyConfig(opts: { projectDir: string; env?: NodeJS.ProcessEnv; file?: string }): AgyConfig {
   const all = agyHookPaths(opts.projectDir, opts.env);
-  const places = opts.file ? [...all.filter((p) => p.source === 'user'), { source: 'explicit' as const, file: path.resolve(opts.file) }] : all;
+  const places = opts.file
+    ? [...all.filter((p) => p.source === 'user'), { source: 'explicit' as const, file: path.resolve(opts.file) }]
+    : all;
   const files: AgyFile[] = [];
   const hooks: AgyHook[] = [];
   const problems: ConfigProblem[] = [];
@@ -254,7 +280,17 @@ export function agyHookKey(h: AgyHook, projectDir: string): HookFingerprint {
 export function agyWorkspaceHooks(config: AgyConfig, projectDir: string): DialectHook[] {
   return config.hooks
     .filter((h) => h.source === 'workspace')
-    .map((h) => ({ source: 'agy' as const, event: h.event, matcher: h.matcher, name: h.command, command: h.command, file: h.file, path: h.path, id: agyHookId(h), ...agyHookKey(h, projectDir) }));
+    .map((h) => ({
+      source: 'agy' as const,
+      event: h.event,
+      matcher: h.matcher,
+      name: h.command,
+      command: h.command,
+      file: h.file,
+      path: h.path,
+      id: agyHookId(h),
+      ...agyHookKey(h, projectDir),
+    }));
 }
 
 /** The configuration without the workspace hooks whose ids are in `held`. */

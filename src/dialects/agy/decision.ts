@@ -34,14 +34,20 @@ export function readJsonObject(stdout: string): { value?: Record<string, unknown
   }
 }
 
-export function failure(r: Pick<RunResult, 'exitCode' | 'timedOut' | 'stderr'> & { error?: string }, timeoutSeconds: number): string | undefined {
+export function failure(
+  r: Pick<RunResult, 'exitCode' | 'timedOut' | 'stderr'> & { error?: string },
+  timeoutSeconds: number,
+): string | undefined {
   if (r.timedOut) return `timed out after ${timeoutSeconds} s`;
   if (r.error) return r.error;
   if (r.exitCode !== 0) return `exit ${r.exitCode ?? 'by signal'}${r.stderr.trim() ? `: ${r.stderr.trim().slice(0, 500)}` : ''}`;
   return undefined;
 }
 
-export function readPreToolUse(r: Pick<RunResult, 'exitCode' | 'timedOut' | 'stderr' | 'stdout'> & { error?: string }, timeoutSeconds: number): AgyReading {
+export function readPreToolUse(
+  r: Pick<RunResult, 'exitCode' | 'timedOut' | 'stderr' | 'stdout'> & { error?: string },
+  timeoutSeconds: number,
+): AgyReading {
   const failed = failure(r, timeoutSeconds);
   if (failed) return { decision: 'deny', reason: failed, error: failed };
   const json = readJsonObject(r.stdout);
@@ -58,8 +64,12 @@ export function readPreToolUse(r: Pick<RunResult, 'exitCode' | 'timedOut' | 'std
     return { decision: d as AgyDecision, reason: text(o.reason) ?? text(o.denyReason) ?? text(o.deny_reason), response: o };
   }
   const allow = o.allowTool ?? o.allow_tool;
-  if (typeof allow === 'boolean') return { decision: allow ? 'allow' : 'deny', reason: text(o.denyReason) ?? text(o.deny_reason) ?? text(o.reason), response: o };
-  const error = allow === undefined ? 'output has no decision ("decision" or "allowTool")' : `"allowTool" must be true or false, got ${JSON.stringify(allow)}`;
+  if (typeof allow === 'boolean')
+    return { decision: allow ? 'allow' : 'deny', reason: text(o.denyReason) ?? text(o.deny_reason) ?? text(o.reason), response: o };
+  const error =
+    allow === undefined
+      ? 'output has no decision ("decision" or "allowTool")'
+      : `"allowTool" must be true or false, got ${JSON.stringify(allow)}`;
   return { decision: 'deny', reason: error, error, response: o };
 }
 

@@ -70,17 +70,31 @@ export function agyHooksFor(config: AgyConfig, event: AgyEvent, names: readonly 
 }
 
 /** Fires one event. Never throws for a hook's failure. */
-export async function fireAgy(config: AgyConfig, event: AgyEvent, fields: Record<string, unknown>, opts: AgyFireOptions): Promise<AgyFireResult> {
+export async function fireAgy(
+  config: AgyConfig,
+  event: AgyEvent,
+  fields: Record<string, unknown>,
+  opts: AgyFireOptions,
+): Promise<AgyFireResult> {
   const projectDir = path.resolve(opts.projectDir);
   const input = buildAgyInput(fields, projectDir);
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] }))) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] })))
+    if (v !== undefined) env[k] = v;
   const call = input.toolCall as { name?: unknown } | undefined;
   const names = opts.toolNames ?? (typeof call?.name === 'string' ? [call.name] : ['']);
   const stdin = JSON.stringify(input);
   const runs: AgyRun[] = [];
   for (const hook of agyHooksFor(config, event, names)) {
-    const r = await runCommand({ command: hook.command, cwd: projectDir, env, stdin, timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, parseOutput: false });
+    const r = await runCommand({
+      command: hook.command,
+      cwd: projectDir,
+      env,
+      stdin,
+      timeoutMs: hook.timeoutSeconds * 1000,
+      signal: opts.signal,
+      parseOutput: false,
+    });
     let reading: { decision?: AgyDecision; reason?: string; error?: string; response?: Record<string, unknown> };
     if (event === 'PreToolUse') reading = readPreToolUse(r, hook.timeoutSeconds);
     else {

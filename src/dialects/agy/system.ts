@@ -9,7 +9,17 @@ import { processFields } from '../../run/result.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
 import type { HookSystem } from '../system.js';
 import { agyAdapter } from './agent.js';
-import { AGY_EVENTS, AgyConfigReadError, agyEventNamed, agyWithout, agyWorkspaceHooks, loadAgyConfig, TOOL_EVENTS, type AgyConfig, type AgyEvent } from './config.js';
+import {
+  AGY_EVENTS,
+  AgyConfigReadError,
+  agyEventNamed,
+  agyWithout,
+  agyWorkspaceHooks,
+  loadAgyConfig,
+  TOOL_EVENTS,
+  type AgyConfig,
+  type AgyEvent,
+} from './config.js';
 import { fireAgy } from './run.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): AgyConfig {
@@ -46,7 +56,9 @@ export const agySystem: HookSystem = {
     if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
     const event = agyEvent(eventArg);
     if (TOOL_EVENTS.has(event) && !(isObject(fields.toolCall) && typeof fields.toolCall.name === 'string')) {
-      throw new UsageError(`input for ${event}: "toolCall.name" is required (e.g. {"toolCall": {"name": "run_command", "args": {"CommandLine": "ls"}}})`);
+      throw new UsageError(
+        `input for ${event}: "toolCall.name" is required (e.g. {"toolCall": {"name": "run_command", "args": {"CommandLine": "ls"}}})`,
+      );
     }
     const loaded = load(opts.cwd, opts.config, opts.env);
     const warnings = loaded.problems.map(formatProblem);
@@ -82,7 +94,10 @@ export const agySystem: HookSystem = {
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
-      lines: [...loaded.problems.map(formatProblem), `${files.length} hooks file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`],
+      lines: [
+        ...loaded.problems.map(formatProblem),
+        `${files.length} hooks file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`,
+      ],
       json: { files, problems: loaded.problems, hooks: counts(loaded) },
       errors,
     };

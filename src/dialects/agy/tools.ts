@@ -18,14 +18,26 @@ const TOOLS: Record<string, ToolMap> = {
   replace: {
     agy: 'edit_file',
     aliases: ['replace_file_content'],
-    args: { file_path: 'TargetFile', old_string: 'TargetContent', new_string: 'ReplacementContent', allow_multiple: 'AllowMultiple', instruction: 'Instruction' },
+    args: {
+      file_path: 'TargetFile',
+      old_string: 'TargetContent',
+      new_string: 'ReplacementContent',
+      allow_multiple: 'AllowMultiple',
+      instruction: 'Instruction',
+    },
   },
   write_file: { agy: 'write_to_file', args: { file_path: 'TargetFile', content: 'CodeContent' } },
   glob: { agy: 'find_by_name', args: { pattern: 'Pattern', dir_path: 'SearchDirectory' } },
   list_directory: { agy: 'list_dir', args: { dir_path: 'DirectoryPath' } },
   search_file_content: {
     agy: 'grep_search',
-    args: { pattern: 'Query', dir_path: 'SearchPath', include_pattern: 'Includes', case_sensitive: 'CaseSensitive', fixed_strings: 'IsRegex' },
+    args: {
+      pattern: 'Query',
+      dir_path: 'SearchPath',
+      include_pattern: 'Includes',
+      case_sensitive: 'CaseSensitive',
+      fixed_strings: 'IsRegex',
+    },
   },
 };
 
@@ -48,8 +60,10 @@ export function toAgyToolCall(agentTool: string, args: Record<string, unknown>):
     // grep_search's IsRegex is the opposite of fixed_strings.
     out[key] = agentTool === 'search_file_content' && k === 'fixed_strings' ? !v : v;
   }
-  if (agentTool === 'search_file_content' && out.IsRegex === undefined) out.IsRegex = true;
-  if (agentTool === 'search_file_content' && Array.isArray(out.Includes) === false && typeof out.Includes === 'string') out.Includes = [out.Includes];
+  if (agentTool === 'search_file_content') {
+    if (out.IsRegex === undefined) out.IsRegex = true;
+    if (typeof out.Includes === 'string') out.Includes = [out.Includes];
+  }
   return { name: t.agy, args: out };
 }
 
