@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { AnyHookInput } from '../events/input.js';
 import type { EventName } from '../events/names.js';
 import type { HookOutput } from '../events/output.js';
-import { projectSlug, userGeminiDir, type Env } from '../config/paths.js';
+import { extensionsDir, projectSlug, userGeminiDir, type Env } from '../config/paths.js';
 import { displayName, type HookEntry, type Source } from '../config/schema.js';
 import { LARGE_INPUT, runCommand } from '../run/command.js';
 import { runFunction } from '../run/function.js';
 import { expandCommand } from '../run/expand.js';
+import { expandExtensionCommand } from '../run/extension-vars.js';
 import { PersistentProcess } from '../run/persistent.js';
 import type { RunResult } from '../run/result.js';
 import { approxJsonSize } from '../run/serialize.js';
@@ -71,7 +72,8 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     CLAUDE_PROJECT_DIR: deps.projectDir,
     ...entry.hook.env,
   };
-  const command = expandCommand(entry.hook.command, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
+  const written = entry.extension ? expandExtensionCommand(entry.hook.command, { extensionPath: path.join(extensionsDir(deps.env), entry.extension), workspacePath: deps.projectDir }) : entry.hook.command;
+  const command = expandCommand(written, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
   if (!entry.hook.persistent) return runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal });
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
   let proc = deps.persistent.get(key);
