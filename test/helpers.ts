@@ -7,12 +7,13 @@ import { claudeSystem } from '../src/dialects/claude/system.js';
 import { geminiSystem } from '../src/dialects/gemini/system.js';
 import { mmSystem } from '../src/dialects/mm/system.js';
 import { spatialAgentSystem } from '../src/dialects/spatialagent/system.js';
+import { agySystem } from '../src/dialects/agy/system.js';
 import { keysToWrite } from '../src/trust/dialects.js';
 import { trustKeys } from '../src/trust/fingerprints.js';
 
 /** The workspace hooks of every hook system in a folder, as `hookline trust` finds them. */
 function findWorkspaceHooks(dir: string, env: NodeJS.ProcessEnv) {
-  return [geminiSystem, claudeSystem, mmSystem, spatialAgentSystem].flatMap((s) => s.workspaceHooks(dir, env));
+  return [geminiSystem, claudeSystem, mmSystem, spatialAgentSystem, agySystem].flatMap((s) => s.workspaceHooks(dir, env));
 }
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseJsonc } from './jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from './limits.js';
 import { validateLayer, type LayerResult } from './validate.js';
+import { enablementFile, extensionEnabled, manifestName, readEnablement, withoutHooksPath } from './extension-enablement.js';
 import { extensionsDir, projectSettingsPath, samePath, systemSettingsPath, trustedFoldersPath, trustedHooksPath, userSettingsPath, type Env } from './paths.js';
 import { displayName, type HookEntry, type Source } from './schema.js';
 import type { ConfigProblem } from './problems.js';
@@ -85,12 +86,15 @@ function readLayer(file: string, source: Source, extension?: string): { layer?: 
   if (textNestsDeeper(text, undefined, true)) return { info, problems: [{ file, path: '', message: `${tooDeep('its JSON')}; not read`, severity: 'error' }] };
   const parsed = parseJsonc(text);
   if (!parsed.ok) return { info, problems: [{ file, path: '', message: parsed.message, severity: 'error' }] };
-  const layer = validateLayer(parsed.value, file, source, extension);
+  const layer = validateLayer(withoutHooksPath(parsed.value, file), file, source, extension);
   return { layer, info, problems: layer.problems };
 }
 
-/** Extensions live in `~/.gemini/extensions/<name>/`, hooks in `hooks/hooks.json` or the manifest's `hooks`. */
-function extensionFiles(env: Env): Array<{ file: string; name: string }> {
+/**
+ * Extensions live in `~/.gemini/extensions/<name>/`, hooks in `hooks/hooks.json` or the
+ * manifest's `hooks`; an extension disabled for this folder (`gemini extensions disable`) is left out.
+ */
+function extensionFiles(env: Env, projectDir: string): Array<{ file: string; name: string }> {
   const dir = extensionsDir(env);
   let names: string[];
   try {
@@ -98,8 +102,10 @@ function extensionFiles(env: Env): Array<{ file: string; name: string }> {
   } catch {
     return [];
   }
+  const enablement = readEnablement(env);
   const out: Array<{ file: string; name: string }> = [];
   for (const name of names) {
+    if (!extensionEnabled(enablement, manifestName(path.join(dir, name)) ?? name, projectDir)) continue;
     for (const rel of ['hooks/hooks.json', 'gemini-extension.json']) {
       const file = path.join(dir, name, rel);
       if (fs.existsSync(file)) out.push({ file, name });
@@ -118,7 +124,7 @@ export function settingsFiles(opts: LoadOptions): Array<{ file: string; source: 
   if (!samePath(project, user)) list.push({ file: project, source: 'project' });
   list.push({ file: user, source: 'user' });
   list.push({ file: systemSettingsPath(env), source: 'system' });
-  for (const ext of extensionFiles(env)) list.push({ file: ext.file, source: 'extensions', extension: ext.name });
+  for (const ext of extensionFiles(env, opts.projectDir)) list.push({ file: ext.file, source: 'extensions', extension: ext.name });
   return list;
 }
 
@@ -134,6 +140,8 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const entries: HookEntry[] = [];
   const layers: Partial<Record<Source, LayerResult>> = {};
   const switches: LoadedConfig['switches'] = { system: { disabled: [] }, user: { disabled: [] }, project: { disabled: [] } };
+  const enablement = readEnablement(opts.env ?? process.env);
+  if (!enablement.ok) problems.push({ file: enablementFile(opts.env ?? process.env), path: '', message: enablement.problem, severity: 'error' });
   for (const { file, source, extension } of settingsFiles(opts)) {
     const r = readLayer(file, source, extension);
     files.push(r.info);

@@ -12,6 +12,7 @@ const LOADERS: ReadonlyArray<readonly [string, () => Promise<HookSystem>]> = [
   ['claude', async () => (await import('./claude/system.js')).claudeSystem],
   ['mm', async () => (await import('./mm/system.js')).mmSystem],
   ['spatialagent', async () => (await import('./spatialagent/system.js')).spatialAgentSystem],
+  ['agy', async () => (await import('./agy/system.js')).agySystem],
 ];
 
 export const DIALECTS: readonly string[] = LOADERS.map(([name]) => name);

@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { AnyHookInput } from '../events/input.js';
 import type { EventName } from '../events/names.js';
 import type { HookOutput } from '../events/output.js';
-import { projectSlug, userGeminiDir, type Env } from '../config/paths.js';
+import { extensionsDir, projectSlug, userGeminiDir, type Env } from '../config/paths.js';
 import { displayName, type HookEntry, type Source } from '../config/schema.js';
 import { LARGE_INPUT, runCommand } from '../run/command.js';
 import { runFunction } from '../run/function.js';
 import { expandCommand, tryExpand } from '../run/expand.js';
+import { expandExtensionCommand } from '../run/extension-vars.js';
 import { PersistentProcess } from '../run/persistent.js';
 import type { RunResult } from '../run/result.js';
 import { decideRun } from '../decide/run.js';
@@ -73,8 +74,10 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     CLAUDE_PROJECT_DIR: deps.projectDir,
     ...entry.hook.env,
   };
-  // A value that cannot be substituted safely (e.g. into arithmetic) fails the hook before it runs.
-  const command = tryExpand(expandCommand, entry.hook.command, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
+  // An extension's `${extensionPath}` and friends, then the Gemini variables; a value that cannot be
+  // substituted safely (e.g. into arithmetic) fails the hook before it runs.
+  const written = entry.extension ? expandExtensionCommand(entry.hook.command, { extensionPath: path.join(extensionsDir(deps.env), entry.extension), workspacePath: deps.projectDir }) : entry.hook.command;
+  const command = tryExpand(expandCommand, written, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
   if (typeof command !== 'string') return command;
   if (!entry.hook.persistent) return decideRun(await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal }));
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;

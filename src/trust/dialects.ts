@@ -12,7 +12,7 @@ import { gate, recordKeys } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
 import { visible } from '../config/display.js';
 
-export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude';
+export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
 
 /** One workspace hook of a dialect configuration, as trust and `hookline list` see it. */
 export interface DialectHook {

@@ -1,0 +1,141 @@
+// Gemini CLI extensions installed as Gemini CLI installs them (~/.gemini/extensions/<name>/ with
+// gemini-extension.json and hooks/hooks.json): `${extensionPath}`, `${workspacePath}` and `${/}`
+// substituted in their commands, enablement honoured, a string "hooks" in the manifest ignored.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeProject, runCli, type Project } from '../helpers.js';
+import { expandExtensionCommand } from '../../src/run/extension-vars.js';
+import { extensionEnabled } from '../../src/config/extension-enablement.js';
+
+const GUARD = `#!/usr/bin/env bash
+# Denies every tool; writes the workspace it was given and the folder it lives in.
+printf '%s\\n%s\\n' "$1" "$(cd "$(dirname "$0")/.." && pwd)" > "$1/ext-ran"
+echo '{"decision": "deny", "reason": "audit extension says no"}'
+`;
+
+/** Installs an extension named `name` whose BeforeTool hook runs its own script through ${extensionPath}. */
+function install(p: Project, name: string, manifest: Record<string, unknown> = {}): string {
+  const dir = path.join(p.home, '.gemini', 'extensions', name);
+  fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name, version: '1.0.0', ...manifest }));
+  fs.writeFileSync(path.join(dir, 'hooks', 'guard.sh'), GUARD, { mode: 0o755 });
+  const hooks = {
+    hooks: {
+      BeforeTool: [
+        {
+          matcher: '.*',
+          hooks: [
+            { type: 'command', name: 'guard', command: 'bash "${extensionPath}${/}hooks${/}guard.sh" ${workspacePath}', timeout: 10000 },
+          ],
+        },
+      ],
+    },
+  };
+  fs.writeFileSync(path.join(dir, 'hooks', 'hooks.json'), JSON.stringify(hooks));
+  return dir;
+}
+
+function enablement(p: Project, value: unknown): void {
+  fs.writeFileSync(
+    path.join(p.home, '.gemini', 'extensions', 'extension-enablement.json'),
+    typeof value === 'string' ? value : JSON.stringify(value),
+  );
+}
+
+const fire = (p: Project) =>
+  runCli(['fire', 'BeforeTool', '--input', '-'], {
+    cwd: p.dir,
+    env: p.env,
+    input: JSON.stringify({ tool_name: 'run_shell_command', tool_input: { command: 'ls' } }),
+  });
+
+describe('Gemini CLI extensions', () => {
+  test('an installed extension with ${extensionPath} hooks runs its own script, in a folder with a space', async () => {
+    const p = makeProject({ name: 'my project' });
+    const dir = install(p, 'audit');
+    const r = await fire(p);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /bad substitution/);
+    const out = r.json();
+    assert.equal(out.output.decision, 'deny', r.stdout);
+    assert.equal(out.output.reason, 'audit extension says no');
+    assert.deepEqual(fs.readFileSync(path.join(p.dir, 'ext-ran'), 'utf8').split('\n').slice(0, 2), [p.dir, fs.realpathSync(dir)]);
+  });
+
+  test('disabled for the user (gemini extensions disable audit): its hooks do not run; enabled again, they do', async () => {
+    const p = makeProject();
+    install(p, 'audit');
+    const base = path.dirname(p.dir);
+    enablement(p, { audit: { overrides: [`!${base}/*`] } });
+    const off = await fire(p);
+    assert.equal(off.code, 0, off.stderr);
+    assert.deepEqual(off.json().runs, []);
+    assert.equal(fs.existsSync(path.join(p.dir, 'ext-ran')), false);
+    enablement(p, { audit: { overrides: [`!${base}/*`, `${p.dir}/`] } });
+    const on = await fire(p);
+    assert.equal(on.json().runs.length, 1, on.stderr);
+    assert.equal(fs.existsSync(path.join(p.dir, 'ext-ran')), true);
+  });
+
+  test('disabled for one workspace only; another extension still runs', async () => {
+    const p = makeProject();
+    install(p, 'audit');
+    install(p, 'other');
+    enablement(p, { audit: { overrides: [`!${p.dir}/`] } });
+    const r = await fire(p);
+    assert.equal(r.json().runs.length, 1, r.stderr);
+    assert.equal(path.basename(fs.readFileSync(path.join(p.dir, 'ext-ran'), 'utf8').split('\n')[1]), 'other');
+  });
+
+  test('enablement is keyed by the manifest name, not the folder', async () => {
+    const p = makeProject();
+    install(p, 'folder-name', { name: 'real-name' });
+    enablement(p, { 'real-name': { overrides: [`!${p.dir}/`] } });
+    assert.deepEqual((await fire(p)).json().runs, []);
+  });
+
+  test('an unreadable enablement file disables every extension and says so', async () => {
+    const p = makeProject();
+    install(p, 'audit');
+    enablement(p, '{not json');
+    const r = await fire(p);
+    assert.deepEqual(r.json().runs, []);
+    assert.match(r.stderr, /extension-enablement\.json.*every extension is treated as disabled/);
+  });
+
+  test('a string "hooks" in gemini-extension.json is no error; hooks/hooks.json still loads', async () => {
+    const p = makeProject();
+    install(p, 'audit', { hooks: './hooks/hooks.json' });
+    const v = await runCli(['validate'], { cwd: p.dir, env: p.env });
+    assert.equal(v.code, 0, v.stdout + v.stderr);
+    assert.doesNotMatch(v.stdout + v.stderr, /gemini-extension\.json/);
+    assert.equal((await fire(p)).json().runs.length, 1);
+  });
+});
+
+describe('extension variables and rules', () => {
+  test('each variable is quoted for where it stands: bash reads the values as one word each', () => {
+    const v = { extensionPath: '/h/ext\'s "dir" $x', workspacePath: '/w s' };
+    const words = (command: string) =>
+      execFileSync('bash', ['-c', `printf '%s\\n' ${command}`], { encoding: 'utf8' })
+        .split('\n')
+        .slice(0, -1);
+    assert.deepEqual(words(expandExtensionCommand('${extensionPath}${/}a.js ${workspacePath}', v)), [`${v.extensionPath}/a.js`, '/w s']);
+    assert.deepEqual(words(expandExtensionCommand('"${extensionPath}${pathSeparator}a.js"', v)), [`${v.extensionPath}/a.js`]);
+    assert.deepEqual(words(expandExtensionCommand(`'\${workspacePath}'`, v)), ['/w s']);
+    assert.equal(expandExtensionCommand('echo $HOME ${other}', v), 'echo $HOME ${other}');
+  });
+
+  test('override rules: the last matching rule wins, `*` covers subfolders', () => {
+    const en = (rules: string[]) => ({ ok: true as const, overrides: { x: rules } });
+    assert.equal(extensionEnabled(en([]), 'x', '/a/b'), true);
+    assert.equal(extensionEnabled(en(['!/a/*']), 'x', '/a/b/c'), false);
+    assert.equal(extensionEnabled(en(['!/a/*']), 'x', '/ab'), true);
+    assert.equal(extensionEnabled(en(['!/a/b/']), 'x', '/a/b/c'), true);
+    assert.equal(extensionEnabled(en(['!/a/*', '/a/b/']), 'x', '/a/b'), true);
+    assert.equal(extensionEnabled({ ok: false, problem: '' }, 'x', '/a'), false);
+  });
+});
