@@ -24,6 +24,16 @@ export interface SystemFireOptions {
   /** True when a model was given. */
   hasModel: boolean;
   env: NodeJS.ProcessEnv;
+  /** Cancels the hooks still running (a server's client went away). */
+  signal?: AbortSignal;
+  /** State kept between fires by a long-running caller (`hookline serve`); without it each fire starts cold. */
+  warm?: WarmStore;
+}
+
+/** What a long-running caller keeps for the systems: e.g. one engine per folder, with its persistent hooks. */
+export interface WarmStore {
+  /** The value kept under `key`, made by `make` on first use; `close` is called when the store drops it. */
+  get<T>(key: string, make: () => T, close: (value: T) => void): T;
 }
 
 export interface SystemFire {
@@ -36,6 +46,12 @@ export interface SystemFire {
   raw?: string[];
   /** Exit status when not 0 (mm refuses to fire with a configuration error). */
   exitCode?: number;
+}
+
+/** What `hookline fire` prints and `hookline serve` returns: the result without its stderr-only parts. */
+export function fireReport(r: SystemFire): Record<string, unknown> {
+  const { warnings: _w, raw: _r, exitCode: _e, ...report } = r;
+  return report;
 }
 
 export interface SystemValidation {

@@ -136,7 +136,7 @@ export const mmSystem: HookSystem = {
     const trust = loadContext({ cwd: dir, env: opts.env }).trust;
     const config = runnable(loaded, dir, workspace, trust, opts.env, (l) => warnings.push(l));
     const { event: _e, ...data } = parsed.data;
-    const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv });
+    const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv, signal: opts.signal });
     const runs = result.runs.map((r) => ({
       n: r.n,
       name: r.command,

@@ -51,7 +51,7 @@ export const spatialAgentSystem: HookSystem = {
       if (warning) warnings.push(warning);
       config = saWithout(loaded, held);
     }
-    const result = await fireSpatialAgent(config, event, variables, { cwd, model, env: ctx.baseEnv });
+    const result = await fireSpatialAgent(config, event, variables, { cwd, model, env: ctx.baseEnv, signal: opts.signal });
     for (const r of result.runs) if (r.error) warnings.push(`${event} hook ${r.path}: ${r.error}`);
     const runs = result.runs.map((r) => ({
       n: r.n,
