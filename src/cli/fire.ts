@@ -1,4 +1,5 @@
 import { systemNamed } from '../dialects/registry.js';
+import { fireReport } from '../dialects/system.js';
 import { readInput, resolveDir, warn } from './io.js';
 
 export interface FireOptions {
@@ -14,11 +15,15 @@ export interface FireOptions {
 
 /** `hookline fire`: one event through the named hook system; prints `{output, runs}`. */
 export async function fire(event: string, opts: FireOptions): Promise<void> {
-  const system = await systemNamed(opts.dialect);
+  // With HOOKLINE_SOCKET a running `hookline serve` fires it from a warm engine (here when unreachable).
+  const socket = opts.model === undefined ? process.env.HOOKLINE_SOCKET : undefined;
+  const system = socket ? undefined : await systemNamed(opts.dialect);
   const fields = readInput(opts.input);
   const given = opts.cwd ?? (typeof fields.cwd === 'string' && fields.cwd ? fields.cwd : undefined);
-  const r = await system.fire(event, fields, {
-    cwd: resolveDir(given),
+  const cwd = resolveDir(given);
+  if (socket && (await (await import('../serve/fire.js')).fireThroughServer(socket, event, fields, { ...opts, cwd }))) return;
+  const r = await (system ?? (await systemNamed(opts.dialect))).fire(event, fields, {
+    cwd,
     cwdFlag: opts.cwd,
     sessionId: opts.sessionId,
     transcriptPath: opts.transcriptPath,
@@ -33,5 +38,5 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
     process.exitCode = r.exitCode;
     return;
   }
-  process.stdout.write(JSON.stringify({ output: r.output, runs: r.runs }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(fireReport(r), null, 2) + '\n');
 }

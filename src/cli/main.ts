@@ -67,6 +67,14 @@ program
   });
 
 program
+  .command('serve')
+  .description('serve fire, list and validate over a Unix socket (JSON-RPC 2.0, one message a line) from warm engines')
+  .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
+  .option('--http <host:port>', 'also serve HTTP POST on a loopback address, e.g. 127.0.0.1:7337')
+  .option('--token-file <file>', 'with --http: the bearer token clients must send (a file only you can read)')
+  .action(async (opts) => (await import('../serve/server.js')).serve(opts));
+
+program
   .command('agent')
   .description('run the reference agent: every hook event at its point of a real agent loop')
   .option('-p, --prompt <text>', 'run one prompt non-interactively and print the answer')
