@@ -41,12 +41,12 @@ export async function serve(opts: ServeOptions): Promise<void> {
   let stopped!: () => void;
   const done = new Promise<void>((r) => (stopped = r));
 
-  /** Runs one message for a client; `signal` is the client's. */
-  const run = (text: string, signal: AbortSignal): Promise<string | undefined> => {
+  /** Runs one message for a client (`signal` is the client's) and hands its answer to `deliver`. */
+  const run = (text: string, signal: AbortSignal, deliver: (answer: string | undefined) => void): void => {
     const ctx: MethodContext = { warm, env, signal, shutdown: () => setImmediate(stop) };
-    const p = handle(text, ctx);
+    const p = handle(text, ctx).then(deliver);
     inflight.add(p);
-    return p.finally(() => inflight.delete(p));
+    void p.finally(() => inflight.delete(p));
   };
 
   const unix = net.createServer((sock) => {
@@ -64,7 +64,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     };
     const line = (buf: Buffer) => {
       const text = buf.toString('utf8').trim();
-      if (text) void run(text, ac.signal).then(answer);
+      if (text) run(text, ac.signal, answer);
     };
     let chunks: Buffer[] = [];
     let size = 0;
@@ -98,11 +98,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
     stopping = true;
     unix.close();
     web?.close();
-    // Clients still waiting are cancelled: their hooks are killed and reaped before we exit.
+    // Requests still running are cancelled: their hooks are killed and reaped, their answers sent.
     for (const ac of cancels) ac.abort();
-    for (const s of sockets) s.end(() => s.destroy());
     await Promise.allSettled([...inflight]);
     warm.clear();
+    for (const s of sockets) s.end(() => s.destroy());
     web?.closeAllConnections();
     try {
       fs.unlinkSync(socket);
@@ -143,7 +143,7 @@ function serveHttp(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   token: string,
-  run: (text: string, signal: AbortSignal) => Promise<string | undefined>,
+  run: (text: string, signal: AbortSignal, deliver: (answer: string | undefined) => void) => void,
   cancels: Set<AbortController>,
 ): void {
   const reply = (status: number, body?: string, headers: Record<string, string> = {}) => {
@@ -180,6 +180,6 @@ function serveHttp(
   });
   req.on('end', () => {
     if (size > MAX_REQUEST_BYTES) return;
-    void run(Buffer.concat(chunks).toString('utf8'), ac.signal).then((text) => (text === undefined ? reply(204) : reply(200, text)));
+    run(Buffer.concat(chunks).toString('utf8'), ac.signal, (text) => (text === undefined ? reply(204) : reply(200, text)));
   });
 }
