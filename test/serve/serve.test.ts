@@ -78,14 +78,16 @@ class Client {
   }
 }
 
-/** Resolves once `file` exists (a hook's marker): waits for the hook, not for time. */
-async function appears(file: string): Promise<void> {
-  while (!fs.existsSync(file)) await new Promise((r) => setTimeout(r, 20));
+/** Polls until `done()` (a hook's marker, a process gone): waits for the event, bounded only against a hang. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`still waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
-
-async function gone(pid: number): Promise<void> {
-  while (running(pid)) await new Promise((r) => setTimeout(r, 20));
-}
+const appears = (file: string) => until(() => fs.existsSync(file), file);
+const gone = (pid: number) => until(() => !running(pid), `process ${pid} to end`);
 
 /** A run report without its timings (they differ run to run). */
 const untimed = (report: any) => ({ ...report, runs: report.runs.map(({ durationMs: _d, ...r }: any) => r) });
@@ -102,7 +104,10 @@ describe('hookline serve', () => {
     const base = project({});
     const p = project({ BeforeTool: [{ matcher: 'run_shell_command', hooks: [cmd(`${ALLOW} '${base.marker}' first`)] }] });
     const input = { tool_name: 'run_shell_command', tool_input: { command: 'ls' } };
-    const local = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--session-id', 's1', '--input', '-'], { env: p.env, input: JSON.stringify(input) });
+    const local = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--session-id', 's1', '--input', '-'], {
+      env: p.env,
+      input: JSON.stringify(input),
+    });
     assert.equal(local.code, 0, local.stderr);
     const server = await startServer(p);
     const c = new Client(server.socket);
@@ -112,7 +117,10 @@ describe('hookline serve', () => {
     assert.deepEqual(untimed(report), untimed(local.json()));
     assert.equal(report.output.systemMessage, 'ran first');
 
-    const via = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--session-id', 's1', '--input', '-'], { env: { ...p.env, HOOKLINE_SOCKET: server.socket }, input: JSON.stringify(input) });
+    const via = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--session-id', 's1', '--input', '-'], {
+      env: { ...p.env, HOOKLINE_SOCKET: server.socket },
+      input: JSON.stringify(input),
+    });
     assert.equal(via.code, 0, via.stderr);
     assert.equal(via.stderr, '');
     assert.deepEqual(untimed(via.json()), untimed(local.json()));
@@ -122,9 +130,14 @@ describe('hookline serve', () => {
     fs.writeFileSync(settings, JSON.stringify({ hooks: { BeforeTool: [{ hooks: [cmd(`${ALLOW} '${base.marker}' second`)] }] } }));
     const again = await c.call('fire', { event: 'BeforeTool', input, cwd: p.dir }, 2);
     assert.equal(again.result.output.systemMessage, 'ran second');
+    assert.deepEqual((await c.call('reload', {}, 3)).result, { reloaded: 1 });
+    assert.equal((await c.call('fire', { event: 'BeforeTool', input, cwd: p.dir }, 4)).result.output.systemMessage, 'ran second');
     c.close();
 
-    const down = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, HOOKLINE_SOCKET: path.join(p.dir, 'none.sock') }, input: JSON.stringify(input) });
+    const down = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], {
+      env: { ...p.env, HOOKLINE_SOCKET: path.join(p.dir, 'none.sock') },
+      input: JSON.stringify(input),
+    });
     assert.equal(down.code, 0);
     assert.match(down.stderr, /^hookline: HOOKLINE_SOCKET=.*none\.sock is not reachable \(ENOENT\); firing in-process\n$/);
     assert.equal(down.json().output.systemMessage, 'ran second');
@@ -134,7 +147,11 @@ describe('hookline serve', () => {
     const p = project({ BeforeTool: [{ hooks: [cmd(`${ALLOW} '${path.join(path.dirname(p0()), 'm')}' py`)] }] });
     const server = await startServer(p);
     const out = await new Promise<string>((resolve, reject) => {
-      const py = spawn('python3', [path.join(ROOT, 'examples', 'serve', 'client.py'), server.socket, 'BeforeTool', '{"tool_name": "x", "tool_input": {}}'], { cwd: p.dir });
+      const py = spawn(
+        'python3',
+        [path.join(ROOT, 'examples', 'serve', 'client.py'), server.socket, 'BeforeTool', '{"tool_name": "x", "tool_input": {}}'],
+        { cwd: p.dir },
+      );
       let s = '';
       py.stdout.on('data', (d) => (s += d));
       py.on('error', reject);
@@ -191,7 +208,9 @@ describe('hookline serve', () => {
     const pidFile = path.join(path.dirname(p.dir), 'pid');
     fs.writeFileSync(
       path.join(p.home, '.gemini', 'settings.json'),
-      JSON.stringify({ hooks: { BeforeTool: [{ matcher: 'hang', hooks: [cmd(`${hook('serve-hang.sh')} '${pidFile}'`, { timeout: 600000 })] }] } }),
+      JSON.stringify({
+        hooks: { BeforeTool: [{ matcher: 'hang', hooks: [cmd(`${hook('serve-hang.sh')} '${pidFile}'`, { timeout: 600000 })] }] },
+      }),
     );
     const server = await startServer(p);
     const c = new Client(server.socket);
@@ -264,7 +283,12 @@ describe('hookline serve', () => {
     assert.match(refused.stderr, /only a loopback address/);
     const server = await startServer(p, ['--http', '127.0.0.1:0', '--token-file', tokenFile]);
     assert.ok(server.http);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'fire', params: { event: 'BeforeTool', input: { tool_name: 'x' }, cwd: p.dir } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'fire',
+      params: { event: 'BeforeTool', input: { tool_name: 'x' }, cwd: p.dir },
+    });
     const post = (auth?: string) => fetch(server.http!, { method: 'POST', body, headers: auth ? { authorization: auth } : {} });
     assert.equal((await post()).status, 401);
     assert.equal((await post('Bearer wrong')).status, 401);
@@ -276,12 +300,26 @@ describe('hookline serve', () => {
   test('shutdown cancels hooks in flight and exits cleanly, leaving no hook process', async () => {
     const p = project({});
     const pidFile = path.join(path.dirname(p.dir), 'pid');
+    const persistPid = path.join(path.dirname(p.dir), 'persist-pid');
     fs.writeFileSync(
       path.join(p.home, '.gemini', 'settings.json'),
-      JSON.stringify({ hooks: { BeforeTool: [{ matcher: 'hang', hooks: [cmd(`${hook('serve-hang.sh')} '${pidFile}'`, { timeout: 600000 })] }] } }),
+      JSON.stringify({
+        hooks: {
+          BeforeTool: [
+            { matcher: 'hang', hooks: [cmd(`${hook('serve-hang.sh')} '${pidFile}'`, { timeout: 600000 })] },
+            { matcher: 'warm', hooks: [cmd(`${hook('serve-persist.mjs')} '${persistPid}'`, { persistent: true })] },
+          ],
+        },
+      }),
     );
     const server = await startServer(p);
     const c = new Client(server.socket);
+    // The persistent hook stays up between events (the same process counts both).
+    const warm1 = await c.call('fire', { event: 'BeforeTool', input: { tool_name: 'warm' }, cwd: p.dir }, 'w1');
+    const warm2 = await c.call('fire', { event: 'BeforeTool', input: { tool_name: 'warm' }, cwd: p.dir }, 'w2');
+    assert.deepEqual([warm1.result.output.systemMessage, warm2.result.output.systemMessage], ['event 1', 'event 2']);
+    const persistent = Number(fs.readFileSync(persistPid, 'utf8'));
+    assert.ok(running(persistent));
     const hanging = c.call('fire', { event: 'BeforeTool', input: { tool_name: 'hang' }, cwd: p.dir });
     await appears(pidFile);
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
@@ -289,6 +327,7 @@ describe('hookline serve', () => {
     assert.deepEqual((await d.call('shutdown', {}, 9)).result, { stopping: true });
     assert.equal(await server.exited, 0);
     assert.equal(running(pid), false);
+    await gone(persistent);
     assert.equal(fs.existsSync(server.socket), false);
     const r = await hanging;
     assert.match(r.result.runs[0].error ?? '', /BeforeTool hook/);
