@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI, ROOT, cmd, hook, makeProject, runCli, type Project } from '../helpers.js';
+import { CLI, ROOT, cmd, hook, makeProject, runCli, trustDialectHooks, type Project } from '../helpers.js';
 import { running } from '../run/util.js';
 
 interface Server {
@@ -141,6 +141,44 @@ describe('hookline serve', () => {
     assert.equal(down.code, 0);
     assert.match(down.stderr, /^hookline: HOOKLINE_SOCKET=.*none\.sock is not reachable \(ENOENT\); firing in-process\n$/);
     assert.equal(down.json().output.systemMessage, 'ran second');
+  });
+
+  test('other dialects: Claude Code hooks fire the same through the socket; an mm configuration error is refused with its lines', async () => {
+    const p0p = makeProject({});
+    const p = { ...p0p, env: { ...p0p.env, HOME: p0p.home } };
+    fs.mkdirSync(path.join(p.dir, '.claude'));
+    const claudeHook = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"from claude"}}'`;
+    fs.writeFileSync(
+      path.join(p.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: claudeHook }] }] } }),
+    );
+    trustDialectHooks(p.dir, p.home);
+    const input = { prompt: 'hi', session_id: 's2' };
+    const local = await runCli(['fire', 'UserPromptSubmit', '--dialect', 'claude', '--cwd', p.dir, '--input', '-'], {
+      env: p.env,
+      input: JSON.stringify(input),
+    });
+    assert.equal(local.code, 0, local.stderr);
+    const server = await startServer(p);
+    const c = new Client(server.socket);
+    const r = await c.call('fire', { event: 'UserPromptSubmit', dialect: 'claude', input, cwd: p.dir });
+    const { warnings: _w, ...report } = r.result;
+    assert.deepEqual(untimed(report), untimed(local.json()));
+    assert.equal(report.runs.length, 1);
+
+    fs.writeFileSync(path.join(p.dir, 'agent.yaml'), 'hooks:\n  preGeneration:\n    - command: ""\n');
+    const mm = await c.call('fire', { event: 'preGeneration', dialect: 'mm', input: { prompt: 'hi' }, cwd: p.dir }, 2);
+    assert.equal(mm.error.code, -32000);
+    assert.equal(mm.error.data.exitCode, 1);
+    assert.match(mm.error.data.raw[0], /^\[config error: .*agent\.yaml: hooks\.preGeneration\[0\]: command must not be empty\]$/);
+    const via = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--cwd', p.dir, '--input', '-'], {
+      env: { ...p.env, HOOKLINE_SOCKET: server.socket },
+      input: '{"prompt": "hi"}',
+    });
+    assert.equal(via.code, 1);
+    assert.equal(via.stdout, '');
+    assert.equal(via.stderr, `${mm.error.data.raw[0]}\n`);
+    c.close();
   });
 
   test('the Python client of the README fires a real hook', async () => {
