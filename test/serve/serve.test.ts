@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
+import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CLI, ROOT, cmd, hook, makeProject, runCli, trustDialectHooks, type Project } from '../helpers.js';
 import { running } from '../run/util.js';
@@ -333,6 +334,25 @@ describe('hookline serve', () => {
     const ok = await post('Bearer sekrit-token');
     assert.equal(ok.status, 200);
     assert.equal(((await ok.json()) as any).result.output.systemMessage, 'ran web');
+
+    // An HTTP client that goes away cancels its hook too.
+    const pidFile = path.join(path.dirname(p.dir), 'pid');
+    fs.writeFileSync(
+      path.join(p.home, '.gemini', 'settings.json'),
+      JSON.stringify({
+        hooks: { BeforeTool: [{ matcher: 'hang', hooks: [cmd(`${hook('serve-hang.sh')} '${pidFile}'`, { timeout: 600000 })] }] },
+      }),
+    );
+    const req = http.request(server.http!, { method: 'POST', headers: { authorization: 'Bearer sekrit-token' } });
+    req.on('error', () => {});
+    req.end(
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'fire', params: { event: 'BeforeTool', input: { tool_name: 'hang' }, cwd: p.dir } }),
+    );
+    await appears(pidFile);
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    req.destroy();
+    await gone(pid);
+    assert.equal(running(pid), false);
   });
 
   test('shutdown cancels hooks in flight and exits cleanly, leaving no hook process', async () => {
