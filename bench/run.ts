@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { HookEngine } from '../src/engine.js';
+import { HookEngine } from '../src/engine/index.js';
 import { ensureReference, referenceSystem } from './reference.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -212,6 +214,30 @@ function memory(): void {
   }
 }
 
+/** A no-hook fire through a running `hookline serve` (one open connection) beside the engine in-process. */
+async function served(): Promise<void> {
+  const p = project({});
+  const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-sock-')), 's.sock');
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli', 'main.js'), 'serve', '--socket', socket], { env: p.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', () => resolve()));
+  const conn = net.connect(socket);
+  const answers = readline.createInterface({ input: conn });
+  let waiting: (() => void) | undefined;
+  answers.on('line', () => waiting?.());
+  let id = 0;
+  const viaServer = () =>
+    new Promise<void>((resolve) => {
+      waiting = resolve;
+      conn.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'fire', params: { event: 'BeforeTool', input: { tool_name: 'x' }, cwd: p.dir } })}\n`);
+    });
+  const e = new HookEngine({ cwd: p.dir, env: p.env });
+  engines.push(e);
+  const [a, b] = await pair(n(2000), () => e.fire('BeforeTool', { tool_name: 'x' }), viaServer, 50);
+  rows.push({ case: 'no-hook fire through `hookline serve` (Unix socket)', baseline: 'the engine in-process', base: a.map((x) => x * 1000), subject: b.map((x) => x * 1000), unit: 'µs', target: '≤ 300 µs', met: median(b) * 1000 <= 300 });
+  conn.destroy();
+  child.kill('SIGTERM');
+}
+
 function table(): string {
   const head = '| case | baseline | baseline median | Hookline median | Hookline p95 | ratio | target | met |\n|---|---|---|---|---|---|---|---|';
   const lines = rows.map((r) => {
@@ -230,6 +256,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
   ['persistent', persistentHooks],
   ['cold start', coldStart],
   ['memory', memory],
+  ['serve', served],
   ['reference', againstReference],
 ];
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));

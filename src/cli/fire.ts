@@ -1,6 +1,6 @@
 import { systemNamed } from '../dialects/registry.js';
+import { fireReport, sessionIdsProblem } from '../dialects/system.js';
 import { readInput, resolveDir, UsageError, warn } from './io.js';
-import { sessionIdProblem } from '../events/session-id.js';
 
 export interface FireOptions {
   input?: string;
@@ -13,17 +13,19 @@ export interface FireOptions {
   baseUrl?: string;
 }
 
-/** `hookline fire`: one event through the named hook system; prints `{output, runs, heldBack}`. */
+/** `hookline fire`: one event through the named hook system; prints `{output, runs}`. */
 export async function fire(event: string, opts: FireOptions): Promise<void> {
-  const system = await systemNamed(opts.dialect);
-  const badId = opts.sessionId !== undefined ? sessionIdProblem(opts.sessionId, '--session-id') : undefined;
-  if (badId) throw new UsageError(badId);
+  // With HOOKLINE_SOCKET a running `hookline serve` fires it from a warm engine (here when unreachable).
+  const socket = opts.model === undefined ? process.env.HOOKLINE_SOCKET : undefined;
+  const system = socket ? undefined : await systemNamed(opts.dialect);
   const fields = readInput(opts.input);
-  const badInputId = typeof fields.session_id === 'string' ? sessionIdProblem(fields.session_id, 'input session_id') : undefined;
-  if (badInputId) throw new UsageError(badInputId);
+  const badId = sessionIdsProblem(opts.sessionId, fields);
+  if (badId) throw new UsageError(badId);
   const given = opts.cwd ?? (typeof fields.cwd === 'string' && fields.cwd ? fields.cwd : undefined);
-  const r = await system.fire(event, fields, {
-    cwd: resolveDir(given),
+  const cwd = resolveDir(given);
+  if (socket && (await (await import('../serve/fire.js')).fireThroughServer(socket, event, fields, { ...opts, cwd }))) return;
+  const r = await (system ?? (await systemNamed(opts.dialect))).fire(event, fields, {
+    cwd,
     cwdFlag: opts.cwd,
     sessionId: opts.sessionId,
     transcriptPath: opts.transcriptPath,
@@ -38,5 +40,5 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
     process.exitCode = r.exitCode;
     return;
   }
-  process.stdout.write(JSON.stringify({ output: r.output, runs: r.runs, heldBack: r.heldBack }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(fireReport(r), null, 2) + '\n');
 }

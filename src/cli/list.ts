@@ -1,32 +1,12 @@
-import { formatProblem } from '../config/problems.js';
-import { loadContext } from '../engine/index.js';
-import { heldWarnings, listGeminiHooks } from '../dialects/gemini/system.js';
-import { summary, type ListedHook } from '../dialects/list.js';
-import { findWorkspaceHooks } from '../dialects/registry.js';
-import { heldDialectHooks } from '../trust/dialects.js';
+import { summary } from '../dialects/list.js';
+import { listHooks } from '../dialects/listing.js';
 import { resolveDir, warn } from './io.js';
 import { visible } from '../config/display.js';
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
 export async function list(opts: { cwd?: string; json?: boolean }): Promise<void> {
-  const ctx = loadContext({ cwd: resolveDir(opts.cwd) });
-  for (const p of ctx.config.problems) warn(formatProblem(p));
-  for (const w of heldWarnings(ctx)) warn(w);
-  const others = (await findWorkspaceHooks(ctx.projectDir)).filter((h) => h.source !== 'gemini');
-  // Listing records nothing: it only says what would be held back.
-  const { held, warning } = heldDialectHooks(ctx.projectDir, others, ctx.trust, ctx.env, { record: false });
-  if (warning) warn(warning);
-  const dialect: ListedHook[] = others.map((h) => ({
-    event: h.event,
-    matcher: h.matcher ?? null,
-    name: h.name,
-    command: h.command,
-    source: h.source,
-    file: h.file,
-    enabled: true,
-    trusted: !held.has(h.id),
-  }));
-  const hooks = [...listGeminiHooks(ctx), ...dialect];
+  const { hooks, warnings } = await listHooks(resolveDir(opts.cwd));
+  for (const w of warnings) warn(w);
   if (opts.json) {
     process.stdout.write(JSON.stringify({ hooks, summary: summary(hooks) }, null, 2) + '\n');
     return;

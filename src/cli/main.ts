@@ -32,6 +32,8 @@ Environment:
   HOOKLINE_PERSISTENT              set to 1 by Hookline for persistent hooks (hookline/sdk reads it)
   HOOKLINE_DEBUG                   print the stack trace of an unexpected error
   HOOKLINE_NO_CGROUP               1: do not put hook processes in a cgroup of their own
+  HOOKLINE_SOCKET                  fire: send the event to a running hookline serve on this socket
+  XDG_RUNTIME_DIR                  serve: the default socket's folder
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
 `;
 
@@ -93,6 +95,14 @@ program
   .action(async (dir: string | undefined, opts) => {
     process.exitCode = await trust(dir, opts);
   });
+
+program
+  .command('serve')
+  .description('serve fire, list and validate over a Unix socket (JSON-RPC 2.0, one message a line) from warm engines')
+  .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
+  .option('--http <host:port>', 'also serve HTTP POST on a loopback address, e.g. 127.0.0.1:7337')
+  .option('--token-file <file>', 'with --http: the bearer token clients must send (a file only you can read)')
+  .action(async (opts) => (await import('../serve/server.js')).serve(opts));
 
 program
   .command('agent')

@@ -5,6 +5,7 @@
  * (registry.ts) and never branch on a system's name.
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { sessionIdProblem } from '../events/session-id.js';
 import type { HookEngine } from '../engine/index.js';
 import type { FolderTrust } from '../trust/folders.js';
 import type { DialectHook } from '../trust/dialects.js';
@@ -24,6 +25,16 @@ export interface SystemFireOptions {
   /** True when a model was given. */
   hasModel: boolean;
   env: NodeJS.ProcessEnv;
+  /** Cancels the hooks still running (a server's client went away). */
+  signal?: AbortSignal;
+  /** State kept between fires by a long-running caller (`hookline serve`); without it each fire starts cold. */
+  warm?: WarmStore;
+}
+
+/** What a long-running caller keeps for the systems: e.g. one engine per folder, with its persistent hooks. */
+export interface WarmStore {
+  /** The value kept under `key`, made by `make` on first use; `close` is called when the store drops it. */
+  get<T>(key: string, make: () => T, close: (value: T) => void): T;
 }
 
 /** A workspace hook that did not run because it is not trusted (yet). */
@@ -56,6 +67,12 @@ export interface SystemFire {
   raw?: string[];
   /** Exit status when not 0 (mm refuses to fire with a configuration error). */
   exitCode?: number;
+}
+
+/** What `hookline fire` prints and `hookline serve` returns: the result without its stderr-only parts. */
+export function fireReport(r: SystemFire): Record<string, unknown> {
+  const { warnings: _w, raw: _r, exitCode: _e, ...report } = r;
+  return report;
 }
 
 export interface SystemValidation {
@@ -99,4 +116,13 @@ export interface HookSystem {
   workspaceHooks(dir: string, env: NodeJS.ProcessEnv): DialectHook[];
   /** The adapter for an agent session, or undefined when the system has no hooks here. */
   adapter(setup: AgentSetup): Adapter | undefined;
+}
+
+/** Session ids from a flag or an event's `session_id` must be of the safe alphabet: the problem, if any. */
+export function sessionIdsProblem(flag: string | undefined, fields: Record<string, unknown>): string | undefined {
+  if (flag !== undefined) {
+    const bad = sessionIdProblem(flag, '--session-id');
+    if (bad) return bad;
+  }
+  return typeof fields.session_id === 'string' ? sessionIdProblem(fields.session_id, 'input session_id') : undefined;
 }

@@ -74,7 +74,7 @@ export const agySystem: HookSystem = {
       ...(opts.sessionId !== undefined ? { conversationId: opts.sessionId } : {}),
       ...(opts.transcriptPath !== undefined ? { transcriptPath: opts.transcriptPath } : {}),
     };
-    const result = await fireAgy(agyWithout(loaded, held), event, input, { projectDir: opts.cwd, env: ctx.baseEnv });
+    const result = await fireAgy(agyWithout(loaded, held), event, input, { projectDir: opts.cwd, env: ctx.baseEnv, signal: opts.signal });
     for (const r of result.runs) if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
     const runs = result.runs.map((r) => ({
       name: r.command,

@@ -77,7 +77,7 @@ export const claudeSystem: HookSystem = {
       ...(opts.sessionId !== undefined ? { session_id: opts.sessionId } : {}),
       ...(opts.transcriptPath !== undefined ? { transcript_path: opts.transcriptPath } : {}),
     };
-    const result = await fireClaude(g.config, event, input, { projectDir, env: g.hookEnv });
+    const result = await fireClaude(g.config, event, input, { projectDir, env: g.hookEnv, signal: opts.signal });
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
       const start = startFailure(r.command, r.exitCode, r.stderr);

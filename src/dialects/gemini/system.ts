@@ -1,4 +1,5 @@
 /** Gemini CLI settings hooks as a hook system: the engine's own events, input and settings files. */
+import { randomUUID } from 'node:crypto';
 import { EVENT_FIELDS } from '../../events/input.js';
 import { EVENT_NAMES, isEventName } from '../../events/names.js';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
@@ -96,20 +97,25 @@ export const geminiSystem: HookSystem = {
     }
     const event = eventArg;
     checkFields(event, fields);
-    const engine = new HookEngine({
-      cwd: opts.cwd,
-      env: opts.env,
-      sessionId: opts.sessionId ?? (typeof fields.session_id === 'string' ? fields.session_id : undefined),
-      transcriptPath: opts.transcriptPath ?? (typeof fields.transcript_path === 'string' ? fields.transcript_path : undefined),
-      watchConfig: false,
-    });
-    const warnings = [...engine.problems.map(formatProblem), ...heldWarnings(engine.context)];
+    const sessionId = opts.sessionId ?? (typeof fields.session_id === 'string' ? fields.session_id : undefined);
+    const transcriptPath = opts.transcriptPath ?? (typeof fields.transcript_path === 'string' ? fields.transcript_path : undefined);
+    // A server keeps one engine per folder (settings re-read when they change, persistent hooks
+    // kept); the session is then the event's, not the engine's.
+    const engine = opts.warm
+      ? opts.warm.get(`gemini\0${opts.cwd}`, () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0 }), (e) => e.close())
+      : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false });
     const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
     // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
     if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
-    const result = await engine.fire(event, own);
-    engine.close();
-    warnings.push(...engine.pendingWarnings);
+    const session = opts.warm ? { session_id: sessionId ?? randomUUID(), transcript_path: transcriptPath ?? '' } : {};
+    const seen = engine.pendingWarnings.length;
+    const firing = engine.fire(event, { ...session, ...own }, { signal: opts.signal });
+    // Taken before the first await: the warnings this fire raised, not a concurrent one's.
+    const raised = engine.pendingWarnings.slice(seen);
+    const context = engine.context;
+    const result = await firing;
+    if (!opts.warm) engine.close();
+    const warnings = [...context.config.problems.map(formatProblem), ...heldWarnings(context), ...raised];
     for (const r of result.runs) {
       if (r.error) warnings.push(r.error);
       if (r.warning) warnings.push(`warning: ${r.warning}`);
@@ -131,7 +137,8 @@ export const geminiSystem: HookSystem = {
       .map((h) => ({ name: displayName(h.entry.hook), event: h.entry.event, source: h.entry.source, file: h.entry.file ?? '', reason: h.reason }));
     return { output: result.output ?? null, runs, heldBack, warnings };
   },
-  validate({ cwd, env }) {
+  validate({ cwd, config, env }) {
+    if (config !== undefined) throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
     const ctx = loadContext({ cwd, env });
     const problems = [...ctx.config.problems, ...settingsHints(ctx.config.entries)];
     const errors = problems.filter((p) => p.severity === 'error').length;

@@ -1,0 +1,28 @@
+/** Every configured hook in a folder, as `hookline list` prints it and `hookline serve` returns it. */
+import { formatProblem } from '../config/problems.js';
+import { loadContext } from '../engine/index.js';
+import { heldDialectHooks } from '../trust/dialects.js';
+import { heldWarnings, listGeminiHooks } from './gemini/system.js';
+import type { ListedHook } from './list.js';
+import { findWorkspaceHooks } from './registry.js';
+
+/** Gemini settings hooks with their state, then the other systems' workspace hooks; warnings are for stderr. */
+export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ hooks: ListedHook[]; warnings: string[] }> {
+  const ctx = loadContext({ cwd: dir, env });
+  const warnings = [...ctx.config.problems.map(formatProblem), ...heldWarnings(ctx)];
+  const others = (await findWorkspaceHooks(ctx.projectDir, env)).filter((h) => h.source !== 'gemini');
+  // Listing records nothing: it only says what would be held back.
+  const { held, warning } = heldDialectHooks(ctx.projectDir, others, ctx.trust, ctx.env, { record: false });
+  if (warning) warnings.push(warning);
+  const dialect: ListedHook[] = others.map((h) => ({
+    event: h.event,
+    matcher: h.matcher ?? null,
+    name: h.name,
+    command: h.command,
+    source: h.source,
+    file: h.file,
+    enabled: true,
+    trusted: !held.has(h.id),
+  }));
+  return { hooks: [...listGeminiHooks(ctx), ...dialect], warnings };
+}

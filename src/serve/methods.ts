@@ -1,0 +1,143 @@
+/**
+ * The server's methods. `fire` is `hookline fire`: the same registry, the same system `fire`,
+ * the same report (src/dialects/system.ts `fireReport`), with stderr's lines as `warnings`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../config/problems.js';
+import { summary } from '../dialects/list.js';
+import { listHooks } from '../dialects/listing.js';
+import { systemNamed } from '../dialects/registry.js';
+import { fireReport, sessionIdsProblem } from '../dialects/system.js';
+import { FIRE_REFUSED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from './protocol.js';
+import type { Warm } from './warm.js';
+
+export interface MethodContext {
+  warm: Warm;
+  env: NodeJS.ProcessEnv;
+  /** Aborted when the client that asked goes away. */
+  signal: AbortSignal;
+  /** Stops the server once the answer is sent. */
+  shutdown(): void;
+}
+
+/** `data.usage` is the line `hookline` itself would print for the same mistake. */
+const invalid = (msg: string, usage?: string) =>
+  new RpcError(INVALID_PARAMS, `invalid params: ${msg}`, usage === undefined ? undefined : { usage });
+
+function optionalString(params: Record<string, unknown>, field: string): string | undefined {
+  const v = params[field];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw invalid(`"${field}" must be a string`);
+  return v;
+}
+
+function requiredString(params: Record<string, unknown>, field: string): string {
+  const v = optionalString(params, field);
+  if (v === undefined || v === '') throw invalid(`"${field}" is required (a non-empty string)`);
+  return v;
+}
+
+/** `cwd`: an absolute path to a folder (the server's own folder means nothing to a client). */
+function folder(params: Record<string, unknown>, required: boolean): string | undefined {
+  if (!required && params.cwd === undefined) return undefined;
+  const cwd = requiredString(params, 'cwd');
+  if (!path.isAbsolute(cwd)) throw invalid(`"cwd" must be an absolute path, got ${JSON.stringify(cwd)}`);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(cwd);
+  } catch {
+    throw invalid(`"cwd": no such folder: ${cwd}`);
+  }
+  if (!st.isDirectory()) throw invalid(`"cwd": not a folder: ${cwd}`);
+  return path.resolve(cwd);
+}
+
+/** A system's usage error (unknown event, bad input field) is a bad parameter. */
+async function asParams<T>(work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof UsageError) throw invalid(err.message, err.message);
+    throw err;
+  }
+}
+
+async function fire(params: Record<string, unknown>, ctx: MethodContext): Promise<unknown> {
+  const event = requiredString(params, 'event');
+  const input = params.input ?? {};
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw invalid('"input" must be an object with the event\'s fields');
+  const cwd = folder(params, true)!;
+  const sessionId = optionalString(params, 'sessionId');
+  const transcriptPath = optionalString(params, 'transcriptPath');
+  const dialect = optionalString(params, 'dialect');
+  const config = optionalString(params, 'config');
+  const badId = sessionIdsProblem(sessionId, input as Record<string, unknown>);
+  if (badId) throw invalid(badId, badId);
+  const r = await asParams(async () =>
+    (await systemNamed(dialect)).fire(event, input as Record<string, unknown>, {
+      cwd,
+      cwdFlag: cwd,
+      sessionId,
+      transcriptPath,
+      config: config === undefined ? undefined : path.resolve(cwd, config),
+      hasModel: false,
+      env: ctx.env,
+      signal: ctx.signal,
+      warm: ctx.warm,
+    }),
+  );
+  if (r.exitCode)
+    throw new RpcError(FIRE_REFUSED, r.raw?.[0] ?? `the hook system refused to fire (exit status ${r.exitCode})`, {
+      exitCode: r.exitCode,
+      raw: r.raw ?? [],
+      warnings: r.warnings,
+    });
+  return { ...fireReport(r), warnings: r.warnings, ...(r.raw?.length ? { raw: r.raw } : {}) };
+}
+
+async function list(params: Record<string, unknown>, ctx: MethodContext): Promise<unknown> {
+  const cwd = folder(params, true)!;
+  const { hooks, warnings } = await listHooks(cwd, ctx.env);
+  return { hooks, summary: summary(hooks), warnings };
+}
+
+async function validate(params: Record<string, unknown>, ctx: MethodContext): Promise<unknown> {
+  const cwd = folder(params, true)!;
+  const dialect = optionalString(params, 'dialect');
+  const config = optionalString(params, 'config');
+  const v = await asParams(async () =>
+    (await systemNamed(dialect)).validate({
+      cwd,
+      cwdFlag: cwd,
+      config: config === undefined ? undefined : path.resolve(cwd, config),
+      env: ctx.env,
+    }),
+  );
+  return { errors: v.errors, lines: v.lines, report: v.json };
+}
+
+export const METHODS: Record<string, (params: Record<string, unknown>, ctx: MethodContext) => Promise<unknown>> = {
+  fire,
+  list,
+  validate,
+  /** Drops the warm engines: settings are read again and persistent hooks restart on the next fire. */
+  async reload(_params, ctx) {
+    return { reloaded: ctx.warm.clear() };
+  },
+  async shutdown(_params, ctx) {
+    ctx.shutdown();
+    return { stopping: true };
+  },
+};
+
+export function method(name: string): (params: Record<string, unknown>, ctx: MethodContext) => Promise<unknown> {
+  const m = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+  if (!m)
+    throw new RpcError(
+      METHOD_NOT_FOUND,
+      `method not found: ${JSON.stringify(name).slice(0, 100)}; expected one of ${Object.keys(METHODS).join(', ')}`,
+    );
+  return m;
+}
