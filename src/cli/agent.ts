@@ -29,6 +29,7 @@ export interface AgentCliOptions {
   compressThreshold?: string;
   mmConfig?: string;
   ask?: string;
+  pluginDir?: string[];
 }
 
 const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
@@ -115,6 +116,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
       ctx,
       displayHooks: Boolean(opts.displayHooks),
       mmConfig: opts.mmConfig,
+      pluginDirs: opts.pluginDir,
       ask: opts.ask !== undefined,
       system: DEFAULT_SYSTEM,
       handOff,

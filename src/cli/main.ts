@@ -24,6 +24,7 @@ program
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
   .option('--model <spec>', 'spatialagent prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
   .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
+  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
   .action(async (event: string, opts) => fire(event, opts));
 
 program
@@ -40,6 +41,7 @@ program
   .option('--json', 'print JSON')
   .option('--dialect <name>', 'gemini | claude | mm | spatialagent', 'gemini')
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
+  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
   .action(async (opts) => {
     process.exitCode = await validate(opts);
   });
@@ -81,6 +83,7 @@ program
   .option('--compress-threshold <tokens>', 'compress the history past this many estimated tokens')
   .option('--mm-config <file>', "an mm configuration (default: $MM_CONFIG or agent.yaml in the folder)")
   .option('--ask <agent>', 'hand the question to an agent of mmConfigs and print its answer')
+  .option('--plugin-dir <dir>', 'load a Claude Code plugin from this folder for the session (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
   .argument('[question]', 'with --ask: the question (or give it with -p)')
   .action(async (question: string | undefined, opts) => {
     if (question !== undefined && opts.ask === undefined) throw new UsageError(`unexpected argument "${question}": use -p "prompt", or --ask <agent> "question"`);

@@ -19,6 +19,8 @@ export interface SystemFireOptions {
   transcriptPath?: string;
   /** The system's configuration file, instead of its usual places. */
   config?: string;
+  /** `--plugin-dir`: Claude Code plugin folders loaded for this run. */
+  pluginDirs?: string[];
   /** A model for prompt hooks, made on demand. */
   model?: () => Promise<LanguageModelV3 | undefined>;
   /** True when a model was given. */
@@ -57,6 +59,8 @@ export interface AgentSetup {
   displayHooks: boolean;
   /** A configuration named by the user (`--mm-config`). */
   mmConfig?: string;
+  /** `--plugin-dir`: Claude Code plugin folders loaded for this session. */
+  pluginDirs?: string[];
   /** Set for a called agent: its configuration file and how deep it is. */
   handOff?: { file: string; depth: number };
   /** `--ask`: mm lists no hook run for it. */
@@ -72,7 +76,7 @@ export interface HookSystem {
   /** Events this system fires, with their own names. */
   events: readonly string[];
   fire(event: string, fields: Record<string, unknown>, opts: SystemFireOptions): Promise<SystemFire>;
-  validate(opts: { cwd: string; cwdFlag?: string; config?: string; env: NodeJS.ProcessEnv }): SystemValidation;
+  validate(opts: { cwd: string; cwdFlag?: string; config?: string; pluginDirs?: string[]; env: NodeJS.ProcessEnv }): SystemValidation;
   /** The workspace hooks found in a project folder at their usual places (for trust and list). */
   workspaceHooks(dir: string, env: NodeJS.ProcessEnv): DialectHook[];
   /** The adapter for an agent session, or undefined when the system has no hooks here. */

@@ -21,10 +21,10 @@ import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUP
 import { fireClaude } from './run.js';
 import { processFields } from '../../run/result.js';
 
-function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): ClaudeConfig {
+function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv, pluginDirs?: string[]): ClaudeConfig {
   let loaded: ClaudeConfig;
   try {
-    loaded = loadClaudeConfig({ projectDir, env, files: config ? [config] : undefined });
+    loaded = loadClaudeConfig({ projectDir, env, files: config ? [config] : undefined, pluginDirs });
   } catch (e) {
     if (e instanceof ClaudeConfigReadError) throw new UsageError(e.message);
     throw e;
@@ -49,7 +49,7 @@ function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv)
 
 export const claudeSystem: HookSystem = {
   name: 'claude',
-  describeConfig: '.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json',
+  describeConfig: '.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, enabled plugins',
   events: CLAUDE_EVENTS,
   async fire(eventArg, fields, opts) {
     if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
@@ -66,7 +66,7 @@ export const claudeSystem: HookSystem = {
     for (const k of Object.keys(fields)) if (!known.has(k)) warnings.push(`input field "${k}" is not part of ${event}'s documented input (passed to the hooks as given)`);
     if (typeof fields.hook_event_name === 'string' && fields.hook_event_name !== event) warnings.push(`input hook_event_name "${fields.hook_event_name}" replaced by "${event}"`);
     const projectDir = opts.cwd;
-    const loaded = load(projectDir, opts.config, opts.env);
+    const loaded = load(projectDir, opts.config, opts.env, opts.pluginDirs);
     warnings.push(...loaded.problems.map(formatProblem));
     const g = gated(loaded, projectDir, opts.env);
     warnings.push(...g.warnings);
@@ -82,6 +82,7 @@ export const claudeSystem: HookSystem = {
       name: r.command,
       command: r.command,
       source: r.source,
+      ...(r.plugin ? { plugin: r.plugin } : {}),
       file: r.file,
       path: r.path,
       ...(r.matcher !== undefined ? { matcher: r.matcher } : {}),
@@ -93,8 +94,8 @@ export const claudeSystem: HookSystem = {
     }));
     return { output: result.output, runs, warnings };
   },
-  validate({ cwd, config, env }) {
-    const loaded = load(cwd, config, env);
+  validate({ cwd, config, env, pluginDirs }) {
+    const loaded = load(cwd, config, env, pluginDirs);
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
@@ -113,7 +114,7 @@ export const claudeSystem: HookSystem = {
     }
   },
   adapter(setup) {
-    const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env });
+    const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
     for (const p of loaded.problems) setup.warn(formatProblem(p));
     const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded, setup.cwd), setup.trust);
     if (warning) setup.warn(warning);
