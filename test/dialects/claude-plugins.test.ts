@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli, trustDialectHooks } from '../helpers.js';
-import { loadClaudeConfig } from '../../src/dialects/claude/index.js';
+import { claudeSessionEnv, loadClaudeConfig } from '../../src/dialects/claude/index.js';
 import { tmpDir } from './util.js';
 
 const write = (file: string, v: unknown) => {
@@ -268,5 +268,51 @@ describe('managed policy settings', () => {
       ['echo managed'],
     );
     assert.match(c.problems.map((p) => p.message).join('\n'), /allowManagedHooksOnly counts only in managed settings/);
+  });
+});
+
+describe('settings env blocks', () => {
+  test('merged user, project, local, then managed over all; bad names and values are problems', () => {
+    const s = setup({
+      user: { env: { A: 'user', B: 'user', N: 3 } },
+      project: { env: { B: 'project', C: 'project', 'BAD-NAME': 'x', D: { no: 1 } } },
+      local: { env: { C: 'local' } },
+    });
+    write(s.managed, { env: { A: 'managed' } });
+    const c = loadClaudeConfig({ projectDir: s.dir, env: s.env });
+    assert.deepEqual(claudeSessionEnv(c, 'trusted'), { A: 'managed', B: 'project', C: 'local', N: '3' });
+    assert.deepEqual(claudeSessionEnv(c, 'untrusted'), { A: 'managed', B: 'user', N: '3' });
+    assert.deepEqual(
+      c.problems.map((p) => `${p.severity} ${p.path}`),
+      ['error env["BAD-NAME"]', 'error env.D'],
+    );
+  });
+
+  test('hookline fire: the env block reaches the hook', async () => {
+    const s = setup({
+      user: {
+        env: { SAFETY_LEVEL: 'strict' },
+        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo "level $SAFETY_LEVEL"' }] }] },
+      },
+    });
+    const r = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--input', '-'], {
+      cwd: s.dir,
+      env: s.env,
+      input: '{"source": "startup"}',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json().output.additionalContext, 'level strict');
+  });
+
+  test("a change to the project's env block asks for trust again", async () => {
+    const hooks = { hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo "level $SAFETY_LEVEL"' }] }] } };
+    const s = setup({ project: { env: { SAFETY_LEVEL: 'strict' }, ...hooks } });
+    const fireStart = () =>
+      runCli(['fire', 'SessionStart', '--dialect', 'claude', '--input', '-'], { cwd: s.dir, env: s.env, input: '{"source": "startup"}' });
+    assert.equal((await fireStart()).json().output.additionalContext, 'level strict');
+    write(path.join(s.dir, '.claude', 'settings.json'), { env: { SAFETY_LEVEL: 'off' }, ...hooks });
+    const r = await fireStart();
+    assert.deepEqual(r.json().runs, []);
+    assert.match(r.stderr, /held back until trusted/);
   });
 });

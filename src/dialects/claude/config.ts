@@ -7,7 +7,6 @@
  * `mcp_tool` handlers are reported as not supported and skipped. Every problem carries the file,
  * the JSON path and a message; a handler with an error is dropped, the rest still load.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseJson } from '../../config/jsonc.js';
@@ -52,6 +51,8 @@ export interface ClaudeSettingsFile {
   exists: boolean;
   /** `disableAllHooks: true` in this file. */
   disableAllHooks: boolean;
+  /** Its `env` block: variables for the session, its hooks and its shell commands. */
+  env: Record<string, string>;
 }
 
 /** What the managed policy file says about hooks. */
@@ -77,6 +78,7 @@ export interface ParsedClaudeSettings {
   disableAllHooks: boolean;
   allowManagedHooksOnly: boolean;
   enabledPlugins: Record<string, boolean>;
+  env: Record<string, string>;
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` / `$CLAUDE_PLUGIN_DATA`: set for plugin hooks only. */
@@ -99,7 +101,7 @@ const COMMAND_KEYS = new Set(['type', 'command', 'timeout', 'async', 'statusMess
 export function parseClaudeSettings(text: string, file: string, source: ClaudeSource): ParsedClaudeSettings {
   const problems: ConfigProblem[] = [];
   const hooks: ClaudeHook[] = [];
-  const out: ParsedClaudeSettings = { hooks, problems, disableAllHooks: false, allowManagedHooksOnly: false, enabledPlugins: {} };
+  const out: ParsedClaudeSettings = { hooks, problems, disableAllHooks: false, allowManagedHooksOnly: false, enabledPlugins: {}, env: {} };
   const problem = (at: ReadonlyArray<string | number>, message: string, severity: ConfigProblem['severity'] = 'error') => {
     const where = jsonPath(at);
     if (!problems.some((p) => p.path === where && p.message === message)) problems.push({ file, path: where, message, severity });
@@ -128,6 +130,18 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
     else out.allowManagedHooksOnly = root.allowManagedHooksOnly;
   }
   if (source !== 'plugin') out.enabledPlugins = readEnabledPlugins(root, (at, message) => problem(at, message));
+  if (root.env !== undefined && source !== 'plugin') {
+    if (!isObject(root.env)) problem(['env'], `"env" must be an object of variable names and string values, got ${kind(root.env)}`);
+    else {
+      for (const [name, value] of Object.entries(root.env)) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problem(['env', name], `"${name}" is not a valid environment variable name (ignored)`);
+        else if (typeof value === 'string') out.env[name] = value;
+        // Claude Code's schema says strings; numbers and booleans are written as they print.
+        else if (typeof value === 'number' || typeof value === 'boolean') out.env[name] = String(value);
+        else problem(['env', name], `must be a string, got ${kind(value)} (ignored)`);
+      }
+    }
+  }
   if (root.hooks === undefined) return out;
   if (!isObject(root.hooks)) {
     problem(['hooks'], `"hooks" must be an object keyed by event name, got ${kind(root.hooks)}`);
@@ -243,7 +257,7 @@ function formatSeconds(s: number): string {
 
 export class ClaudeConfigReadError extends Error {}
 
-const EMPTY = { hooks: [], problems: [], disableAllHooks: false, allowManagedHooksOnly: false, enabledPlugins: {} };
+const EMPTY = { hooks: [], problems: [], disableAllHooks: false, allowManagedHooksOnly: false, enabledPlugins: {}, env: {} };
 
 /** Reads one settings file; a missing file has no hooks, an unreadable one throws ClaudeConfigReadError. */
 export function loadClaudeSettingsFile(file: string, source: ClaudeSource): ParsedClaudeSettings & { exists: boolean } {
@@ -311,7 +325,7 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
       if (!r.exists) continue;
       policy = { file, disableAllHooks: r.disableAllHooks, allowManagedHooksOnly: r.allowManagedHooksOnly };
     }
-    files.push({ source, file, exists: r.exists, disableAllHooks: r.disableAllHooks });
+    files.push({ source, file, exists: r.exists, disableAllHooks: r.disableAllHooks, env: r.env });
     problems.push(...r.problems);
     hooks.push(...r.hooks);
     if (source !== 'plugin') levels.push({ level: source, file, enabled: r.enabledPlugins });
@@ -347,6 +361,24 @@ export function withoutProjectHooks(config: ClaudeConfig): ClaudeConfig {
   return { ...config, hooks: config.hooks.filter((h) => !isWorkspace(h)) };
 }
 
+/**
+ * The settings' `env` blocks merged as Claude Code merges them (user, then the project's files,
+ * then managed over all). The project's own blocks count only when the folder is not untrusted:
+ * an untrusted folder changes nothing.
+ */
+export function claudeSessionEnv(config: Pick<ClaudeConfig, 'files'>, trust: 'trusted' | 'assumed' | 'untrusted'): Record<string, string> {
+  const order = [...config.files.filter((f) => f.source !== 'managed'), ...config.files.filter((f) => f.source === 'managed')];
+  const env: Record<string, string> = {};
+  for (const f of order) if (!((f.source === 'project' || f.source === 'local') && trust === 'untrusted')) Object.assign(env, f.env);
+  return env;
+}
+
+/** The project's own `env` blocks, which the fingerprints of its hooks cover. */
+function workspaceEnv(config: Pick<ClaudeConfig, 'files'>): Record<string, Record<string, string>> | undefined {
+  const blocks = config.files.filter((f) => (f.source === 'project' || f.source === 'local') && Object.keys(f.env).length);
+  return blocks.length ? Object.fromEntries(blocks.map((f) => [f.source, f.env])) : undefined;
+}
+
 /** Hooks per event, for summaries. */
 export function claudeHookCounts(config: ClaudeConfig): Partial<Record<ClaudeEvent, number>> {
   const counts: Partial<Record<ClaudeEvent, number>> = {};
@@ -360,8 +392,8 @@ export function claudeLegacyKey(h: ClaudeHook): string {
 }
 
 /** A hook's fingerprint in trusted_hooks.json: event, matcher, every field of the handler, and the files the command runs. */
-export function claudeHookKey(h: ClaudeHook, projectDir: string): HookFingerprint {
-  const fields = { event: h.event, matcher: h.matcher ?? null, handler: h.handler, ...(h.plugin ? { plugin: h.plugin.id, pluginRoot: h.plugin.root } : {}) };
+export function claudeHookKey(h: ClaudeHook, projectDir: string, env?: Record<string, Record<string, string>>): HookFingerprint {
+  const fields = { event: h.event, matcher: h.matcher ?? null, handler: h.handler, ...(h.plugin ? { plugin: h.plugin.id, pluginRoot: h.plugin.root } : {}), ...(env ? { env } : {}) };
   const vars = { CLAUDE_PROJECT_DIR: projectDir, ...(h.plugin ? { CLAUDE_PLUGIN_ROOT: h.plugin.root, CLAUDE_PLUGIN_DATA: h.plugin.data } : {}) };
   return fingerprintHook('claude', fields, h.command, { projectDir, vars }, claudeLegacyKey(h));
 }
@@ -376,6 +408,8 @@ const claudeHookId = (h: ClaudeHook) => `${h.file}#${h.path}`;
 
 /** The project's hooks (never the user's, nor a `--config` file's), for trust and `hookline list`. */
 export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): DialectHook[] {
+  // What the project's env blocks set changes what its hooks do: changing them asks for trust again.
+  const env = workspaceEnv(config);
   return config.hooks
     .filter(isWorkspace)
     .map((h) => ({
@@ -388,7 +422,7 @@ export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): 
       path: h.path,
       id: claudeHookId(h),
       ...(h.plugin ? { label: claudeHookLabel(h, projectDir) } : {}),
-      ...claudeHookKey(h, projectDir),
+      ...claudeHookKey(h, projectDir, env),
     }));
 }
 

@@ -22,8 +22,13 @@ export interface ClaudeFireOptions {
    * process.env without secrets (`sanitizeEnv` with redaction on).
    */
   env?: NodeJS.ProcessEnv;
+  /** `$CLAUDE_ENV_FILE` for the events Claude Code gives it to (SessionStart). */
+  envFile?: string;
   signal?: AbortSignal;
 }
+
+/** The events whose hooks may write `export` lines to `$CLAUDE_ENV_FILE`. */
+export const ENV_FILE_EVENTS: ReadonlySet<ClaudeEvent> = new Set<ClaudeEvent>(['SessionStart']);
 
 /** One hook's run. */
 export interface ClaudeRun extends ProcessRun {
@@ -137,7 +142,8 @@ export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, field
   const base: Record<string, string> = {};
   const from = opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] });
   for (const [k, v] of Object.entries(from)) if (v !== undefined) base[k] = v;
-  const env = { ...base, CLAUDE_PROJECT_DIR: projectDir };
+  const env: Record<string, string> = { ...base, CLAUDE_PROJECT_DIR: projectDir };
+  if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const stdin = JSON.stringify(input);
   const hooks = claudeHooksFor(config, event, input);
   const runs = await Promise.all(

@@ -12,6 +12,7 @@ import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
   claudeHookCounts,
+  claudeSessionEnv,
   claudeWithout,
   claudeWorkspaceHooks,
   loadClaudeConfig,
@@ -44,7 +45,7 @@ function claudeEvent(name: string) {
 function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string> } {
   const ctx = loadContext({ cwd: projectDir, env });
   const { held, warning } = heldDialectHooks(projectDir, claudeWorkspaceHooks(config, projectDir), ctx.trust, env);
-  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv };
+  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: { ...ctx.baseEnv, ...claudeSessionEnv(config, ctx.trust) } };
 }
 
 export const claudeSystem: HookSystem = {
@@ -119,7 +120,8 @@ export const claudeSystem: HookSystem = {
     const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded, setup.cwd), setup.trust);
     if (warning) setup.warn(warning);
     const config = claudeWithout(loaded, held);
-    if (!config.hooks.length) return undefined;
-    return claudeAdapter({ config, env: setup.hookEnv }, setup.ctx);
+    const sessionEnv = claudeSessionEnv(loaded, setup.trust);
+    if (!config.hooks.length && !Object.keys(sessionEnv).length) return undefined;
+    return claudeAdapter({ config, env: { ...setup.hookEnv, ...sessionEnv }, sessionEnv }, setup.ctx);
   },
 };
