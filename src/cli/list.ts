@@ -2,7 +2,7 @@ import { formatProblem } from '../config/problems.js';
 import { loadContext } from '../engine/index.js';
 import { heldWarnings, listGeminiHooks } from '../dialects/gemini/system.js';
 import { summary, type ListedHook } from '../dialects/list.js';
-import { findWorkspaceHooks } from '../dialects/registry.js';
+import { allSystems, findWorkspaceHooks } from '../dialects/registry.js';
 import { heldDialectHooks } from '../trust/dialects.js';
 import { resolveDir, warn } from './io.js';
 
@@ -24,13 +24,16 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
     file: h.file,
     enabled: true,
     trusted: !held.has(h.id),
+    ...(h.plugin ? { plugin: h.plugin } : {}),
   }));
-  const hooks = [...listGeminiHooks(ctx), ...dialect];
+  // The other systems' own hooks (the user's, policy's, plugins'): they run wherever the user works.
+  const own = (await allSystems()).flatMap((s) => s.listHooks?.(ctx.projectDir, ctx.env) ?? []);
+  const hooks = [...listGeminiHooks(ctx), ...own, ...dialect];
   if (opts.json) {
     process.stdout.write(JSON.stringify({ hooks, summary: summary(hooks) }, null, 2) + '\n');
     return;
   }
-  const rows = hooks.map((h) => [h.event, h.matcher ?? '*', h.name, h.source, h.enabled ? 'enabled' : 'disabled', h.trusted ? 'trusted' : 'untrusted']);
+  const rows = hooks.map((h) => [h.event, h.matcher ?? '*', h.name, h.plugin ? `${h.source} plugin ${h.plugin}` : h.source, h.enabled ? 'enabled' : 'disabled', h.trusted ? 'trusted' : 'untrusted']);
   const header = ['EVENT', 'MATCHER', 'NAME', 'SOURCE', 'STATE', 'TRUST'];
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');

@@ -9,6 +9,7 @@ import type { HookEngine } from '../engine/index.js';
 import type { FolderTrust } from '../trust/folders.js';
 import type { DialectHook } from '../trust/dialects.js';
 import type { Adapter, AdapterContext } from './adapter.js';
+import type { ListedHook } from './list.js';
 
 export interface SystemFireOptions {
   /** The session folder (resolved). */
@@ -79,6 +80,8 @@ export interface HookSystem {
   validate(opts: { cwd: string; cwdFlag?: string; config?: string; pluginDirs?: string[]; env: NodeJS.ProcessEnv }): SystemValidation;
   /** The workspace hooks found in a project folder at their usual places (for trust and list). */
   workspaceHooks(dir: string, env: NodeJS.ProcessEnv): DialectHook[];
+  /** Its hooks that are not workspace configuration (the user's, policy's, plugins'), for `hookline list`. */
+  listHooks?(dir: string, env: NodeJS.ProcessEnv): ListedHook[];
   /** The adapter for an agent session, or undefined when the system has no hooks here. */
   adapter(setup: AgentSetup): Adapter | undefined;
 }

@@ -38,6 +38,8 @@ export interface DialectHook {
   files: string[];
   /** Keys written beside `key` for another agent that reads the same file (Gemini CLI's `name:command`). */
   alsoWrite?: string[];
+  /** The plugin it comes from (a Claude Code plugin the project enables: `name@marketplace`). */
+  plugin?: string;
   /** How the hook is named in lists when not by its file (Gemini hooks: `name (event matcher): command`). */
   label?: string;
 }

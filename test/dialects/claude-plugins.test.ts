@@ -316,3 +316,43 @@ describe('settings env blocks', () => {
     assert.match(r.stderr, /held back until trusted/);
   });
 });
+
+describe('hookline list', () => {
+  test("lists the user's Claude hooks with their file, plugin hooks with their plugin, and the project's with their trust", async () => {
+    const s = setup({
+      user: { ...enabled(), hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo user-stop' }] }] } },
+      trusted: false,
+    });
+    const other = path.join(s.plugins, 'cache', 'acme-tools', 'lint', '0.1.0');
+    writePlugin(other, 'lint');
+    const installed = JSON.parse(fs.readFileSync(path.join(s.plugins, 'installed_plugins.json'), 'utf8'));
+    installed.plugins['lint@acme-tools'] = [
+      {
+        scope: 'user',
+        installPath: other,
+        version: '0.1.0',
+        installedAt: '2026-11-02T10:00:00.000Z',
+        lastUpdated: '2026-11-02T10:00:00.000Z',
+      },
+    ];
+    write(path.join(s.plugins, 'installed_plugins.json'), installed);
+    write(path.join(s.dir, '.claude', 'settings.json'), { enabledPlugins: { 'lint@acme-tools': true } });
+    const r = await runCli(['list', '--json'], { cwd: s.dir, env: s.env });
+    assert.equal(r.code, 0, r.stderr);
+    const claude = r.json().hooks.filter((h: { source: string }) => h.source === 'claude');
+    assert.deepEqual(
+      claude.map((h: Record<string, unknown>) => [h.event, h.name, h.plugin ?? null, h.file, h.trusted]),
+      [
+        ['Stop', 'echo user-stop', null, path.join(s.home, '.claude', 'settings.json'), true],
+        ['PreToolUse', 'bash ${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh', 'safety@acme-tools', path.join(s.root, 'hooks', 'hooks.json'), true],
+        ['PreToolUse', 'bash ${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh', 'lint@acme-tools', path.join(other, 'hooks', 'hooks.json'), false],
+      ],
+    );
+    const text = await runCli(['list'], { cwd: s.dir, env: s.env });
+    assert.match(
+      text.stdout,
+      /PreToolUse\s+Bash\s+bash \$\{CLAUDE_PLUGIN_ROOT\}\/hooks\/guard\.sh\s+claude plugin safety@acme-tools\s+enabled\s+trusted/,
+    );
+    assert.match(text.stdout, /claude plugin lint@acme-tools\s+enabled\s+untrusted/);
+  });
+});

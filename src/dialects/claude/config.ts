@@ -421,7 +421,7 @@ export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): 
       file: h.file,
       path: h.path,
       id: claudeHookId(h),
-      ...(h.plugin ? { label: claudeHookLabel(h, projectDir) } : {}),
+      ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
       ...claudeHookKey(h, projectDir, env),
     }));
 }

@@ -16,6 +16,7 @@ import {
   claudeWithout,
   claudeWorkspaceHooks,
   loadClaudeConfig,
+  withoutProjectHooks,
   type ClaudeConfig,
 } from './config.js';
 import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent } from './events.js';
@@ -113,6 +114,26 @@ export const claudeSystem: HookSystem = {
       if (e instanceof ClaudeConfigReadError) return [];
       throw e;
     }
+  },
+  listHooks(dir, env) {
+    let loaded: ClaudeConfig;
+    try {
+      loaded = loadClaudeConfig({ projectDir: dir, env });
+    } catch (e) {
+      if (e instanceof ClaudeConfigReadError) return [];
+      throw e;
+    }
+    return withoutProjectHooks(loaded).hooks.map((h) => ({
+      event: h.event,
+      matcher: h.matcher ?? null,
+      name: h.command,
+      command: h.command,
+      source: 'claude',
+      file: h.file,
+      enabled: true,
+      trusted: true,
+      ...(h.plugin ? { plugin: h.plugin.id } : {}),
+    }));
   },
   adapter(setup) {
     const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
