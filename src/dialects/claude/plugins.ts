@@ -7,6 +7,7 @@
  * adds a plugin folder for one session. A plugin's hooks are in `hooks/hooks.json` and in the
  * `hooks` field of `.claude-plugin/plugin.json` (a path, a list of paths, or the hooks inline).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseJson } from '../../config/jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from '../../config/limits.js';
@@ -174,7 +175,12 @@ export function enabledClaudePlugins(opts: PluginLookup): { plugins: ClaudePlugi
     }
   }
   for (const dir of opts.pluginDirs ?? []) {
-    const root = path.resolve(opts.projectDir, dir);
+    // Named on the command line: relative to where the command was typed.
+    const root = path.resolve(dir);
+    if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+      problem(root, [], `--plugin-dir ${dir}: no such folder (no plugin loaded from it)`);
+      continue;
+    }
     const manifest = readJsonFile(path.join(root, '.claude-plugin', 'plugin.json'), problem);
     const name = isObject(manifest) && typeof manifest.name === 'string' && manifest.name ? manifest.name : path.basename(root);
     const id = `${name}@inline`;
