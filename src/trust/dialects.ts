@@ -82,7 +82,7 @@ export function heldDialectHooks(
   const record = opts.record !== false;
   const list = (hs: readonly DialectHook[]) => hs.map((h) => `  - ${describeDialectHook(h, projectDir)}`).join('\n');
   if (trust === 'untrusted') {
-    const files = [...new Set(hooks.map((h) => path.relative(projectDir, h.file) || h.file))].join(', ');
+    const files = [...new Set(hooks.map((h) => (h.plugin ? `plugin ${h.plugin}` : path.relative(projectDir, h.file) || h.file)))].join(', ');
     return { held, warning: `${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}` };
   }
   // Hooks trusted by an old key are pinned in the new form: a later change to what they run holds them back.

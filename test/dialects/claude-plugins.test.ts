@@ -167,7 +167,7 @@ describe('Claude Code plugins: trust', () => {
     const r = await fireBash(s);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json().runs, []);
-    assert.match(r.stderr, /not a trusted folder/);
+    assert.match(r.stderr, /is not a trusted folder: the hooks in plugin safety@acme-tools do not run/);
     const t = await runCli(['trust', s.dir], { env: s.env });
     assert.equal(t.code, 0, t.stderr);
     assert.match(t.stdout + t.stderr, /plugin safety@acme-tools \(PreToolUse Bash\)/);
