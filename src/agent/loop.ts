@@ -509,7 +509,7 @@ export class Agent {
       const refused = await this.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
       if (refused) return fail(refused);
     } else this.show(be.systemMessage);
-    const ctx: ToolContext = { cwd: this.o.cwd, signal: this.signal ?? new AbortController().signal, env: this.o.toolEnv ?? {} };
+    const ctx: ToolContext = { cwd: this.o.cwd, signal: this.signal ?? new AbortController().signal, env: { ...this.o.toolEnv, ...this.points.toolEnv() } };
     let result: ToolResult;
     try {
       result = t.name === 'ask_agent' && this.o.spawnAgent ? await this.askTool(args) : await t.run(args as never, ctx);

@@ -222,6 +222,11 @@ export class Points {
     return Object.assign({}, ...this.adapters.map((a) => a.agents?.() ?? {}));
   }
 
+  /** The variables the adapters set for shell commands, later ones over earlier ones. */
+  toolEnv(): Record<string, string> {
+    return Object.assign({}, ...this.each('toolEnv').map((f) => f()));
+  }
+
   banner(): string {
     return this.adapters.map((a) => a.banner?.() ?? '').join('');
   }

@@ -30,6 +30,7 @@ export interface AgentCliOptions {
   compressThreshold?: string;
   mmConfig?: string;
   ask?: string;
+  pluginDir?: string[];
 }
 
 const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
@@ -138,6 +139,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
       ctx,
       displayHooks: Boolean(opts.displayHooks),
       mmConfig: opts.mmConfig,
+      pluginDirs: opts.pluginDir,
       ask: opts.ask !== undefined,
       system: DEFAULT_SYSTEM,
       handOff,

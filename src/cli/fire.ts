@@ -11,13 +11,15 @@ export interface FireOptions {
   config?: string;
   model?: string;
   baseUrl?: string;
+  pluginDir?: string[];
 }
 
 /** `hookline fire`: one event through the named hook system; prints `{output, runs}`. */
 export async function fire(event: string, opts: FireOptions): Promise<void> {
   // With HOOKLINE_SOCKET a running `hookline serve` fires it from a warm engine (here when unreachable).
-  const socket = opts.model === undefined ? process.env.HOOKLINE_SOCKET : undefined;
+  const socket = opts.model === undefined && !opts.pluginDir?.length ? process.env.HOOKLINE_SOCKET : undefined;
   const system = socket ? undefined : await systemNamed(opts.dialect);
+  if (opts.pluginDir?.length && system?.name !== 'claude') throw new UsageError('--plugin-dir is for --dialect claude');
   const fields = readInput(opts.input);
   const badId = sessionIdsProblem(opts.sessionId, fields);
   if (badId) throw new UsageError(badId);
@@ -30,6 +32,7 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
     sessionId: opts.sessionId,
     transcriptPath: opts.transcriptPath,
     config: opts.config,
+    pluginDirs: opts.pluginDir,
     hasModel: opts.model !== undefined,
     model: opts.model === undefined ? undefined : async () => (await import('./model.js')).modelFromFlags(opts.model!, opts.baseUrl),
     env: process.env,

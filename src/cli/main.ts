@@ -30,10 +30,14 @@ Environment:
   ANTHROPIC_API_KEY                agent: key for --model anthropic:…
   HOOKLINE_SCRIPT_LOG              agent: append each scripted call's prompt to this file
   HOOKLINE_PERSISTENT              set to 1 by Hookline for persistent hooks (hookline/sdk reads it)
+  CLAUDE_ENV_FILE                  set by Hookline for Claude Code SessionStart hooks: the exports they write reach later shell commands
   HOOKLINE_DEBUG                   print the stack trace of an unexpected error
   HOOKLINE_NO_CGROUP               1: do not put hook processes in a cgroup of their own
   HOOKLINE_SOCKET                  fire: send the event to a running hookline serve on this socket
   XDG_RUNTIME_DIR                  serve: the default socket's folder
+  HOOKLINE_CLAUDE_MANAGED_SETTINGS Claude Code's managed policy file (default: /etc/claude-code/managed-settings.json)
+  CLAUDE_CONFIG_DIR                Claude Code's home folder (default: ~/.claude)
+  CLAUDE_CODE_PLUGIN_CACHE_DIR     where Claude Code keeps installed plugins (default: ~/.claude/plugins)
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
 `;
 
@@ -53,6 +57,7 @@ program
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
   .option('--model <spec>', 'spatialagent prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
   .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
+  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
   .action(async (event: string, opts) => withHookProcesses(() => fire(event, opts)));
 
 program
@@ -69,6 +74,7 @@ program
   .option('--json', 'print JSON')
   .option('--dialect <name>', 'gemini | claude | mm | spatialagent (default: every one configured here)')
   .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
+  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
   .action(async (opts) => {
     process.exitCode = await validate(opts);
   });
@@ -119,6 +125,7 @@ program
   .option('--compress-threshold <tokens>', 'compress the history past this many estimated tokens')
   .option('--mm-config <file>', "an mm configuration (default: $MM_CONFIG or agent.yaml in the folder)")
   .option('--ask <agent>', 'hand the question to an agent of mmConfigs and print its answer')
+  .option('--plugin-dir <dir>', 'load a Claude Code plugin from this folder for the session (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
   .argument('[question]', 'with --ask: the question (or give it with -p)')
   .action(async (question: string | undefined, opts) => {
     if (question !== undefined && opts.ask === undefined) throw new UsageError(`unexpected argument "${question}": use -p "prompt", or --ask <agent> "question"`);

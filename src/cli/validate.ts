@@ -8,6 +8,7 @@ export interface ValidateOptions {
   dialect?: string;
   config?: string;
   model?: string;
+  pluginDir?: string[];
 }
 
 /**
@@ -23,7 +24,8 @@ export async function validate(opts: ValidateOptions): Promise<number> {
     opts.dialect !== undefined ? [await systemNamed(opts.dialect)] : (await allSystems()).filter((s) => s.configured({ cwd, env: process.env }));
   const single = systems[0];
   if (opts.dialect !== undefined && opts.config !== undefined && single.name === 'gemini') throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
-  const results = systems.map((s) => ({ name: s.name, describe: s.describeConfig, v: s.validate({ cwd, cwdFlag: opts.cwd, config: opts.config, env: process.env }) }));
+  if (opts.pluginDir?.length && (opts.dialect === undefined || single.name !== 'claude')) throw new UsageError('--plugin-dir is for --dialect claude');
+  const results = systems.map((s) => ({ name: s.name, describe: s.describeConfig, v: s.validate({ cwd, cwdFlag: opts.cwd, config: opts.config, pluginDirs: opts.pluginDir, env: process.env }) }));
   const errors = results.reduce((n, r) => n + r.v.errors, 0);
   if (opts.json) {
     const json = opts.dialect !== undefined ? results[0].v.json : { errors, dialects: Object.fromEntries(results.map((r) => [r.name, r.v.json])) };

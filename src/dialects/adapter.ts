@@ -192,6 +192,8 @@ export interface Adapter {
   handOffDone?(p: HandOffDonePoint): Promise<HandOffDoneEffect>;
   /** The agents this system can hand off to, by name: their configuration file and model. */
   agents?(): Record<string, HandOffTarget>;
+  /** Variables this system sets for the agent's shell commands now (Claude Code's settings `env`, `$CLAUDE_ENV_FILE`). */
+  toolEnv?(): Record<string, string>;
   /** Text for the session banner (`| hooks: …`). */
   banner?(): string;
   /** Stops whatever the adapter keeps running (persistent hooks). */

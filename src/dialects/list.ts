@@ -10,6 +10,8 @@ export interface ListedHook {
   file: string | null;
   enabled: boolean;
   trusted: boolean;
+  /** The plugin it comes from (Claude Code plugins: `name@marketplace`). */
+  plugin?: string;
 }
 
 /**

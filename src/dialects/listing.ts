@@ -4,7 +4,7 @@ import { loadContext } from '../engine/index.js';
 import { heldDialectHooks } from '../trust/dialects.js';
 import { heldWarnings, listGeminiHooks } from './gemini/system.js';
 import type { ListedHook } from './list.js';
-import { findWorkspaceHooks } from './registry.js';
+import { allSystems, findWorkspaceHooks } from './registry.js';
 
 /** Gemini settings hooks with their state, then the other systems' workspace hooks; warnings are for stderr. */
 export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ hooks: ListedHook[]; warnings: string[] }> {
@@ -23,6 +23,9 @@ export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.en
     file: h.file,
     enabled: true,
     trusted: !held.has(h.id),
+    ...(h.plugin ? { plugin: h.plugin } : {}),
   }));
-  return { hooks: [...listGeminiHooks(ctx), ...dialect], warnings };
+  // The other systems' own hooks (the user's, policy's, plugins'): they run wherever the user works.
+  const own = (await allSystems()).flatMap((s) => s.listHooks?.(ctx.projectDir, env) ?? []);
+  return { hooks: [...listGeminiHooks(ctx), ...own, ...dialect], warnings };
 }

@@ -10,6 +10,7 @@ import type { HookEngine } from '../engine/index.js';
 import type { FolderTrust } from '../trust/folders.js';
 import type { DialectHook } from '../trust/dialects.js';
 import type { Adapter, AdapterContext } from './adapter.js';
+import type { ListedHook } from './list.js';
 
 export interface SystemFireOptions {
   /** The session folder (resolved). */
@@ -20,6 +21,8 @@ export interface SystemFireOptions {
   transcriptPath?: string;
   /** The system's configuration file, instead of its usual places. */
   config?: string;
+  /** `--plugin-dir`: Claude Code plugin folders loaded for this run. */
+  pluginDirs?: string[];
   /** A model for prompt hooks, made on demand. */
   model?: () => Promise<LanguageModelV3 | undefined>;
   /** True when a model was given. */
@@ -94,6 +97,8 @@ export interface AgentSetup {
   displayHooks: boolean;
   /** A configuration named by the user (`--mm-config`). */
   mmConfig?: string;
+  /** `--plugin-dir`: Claude Code plugin folders loaded for this session. */
+  pluginDirs?: string[];
   /** Set for a called agent: its configuration file and how deep it is. */
   handOff?: { file: string; depth: number };
   /** `--ask`: mm lists no hook run for it. */
@@ -109,11 +114,13 @@ export interface HookSystem {
   /** Events this system fires, with their own names. */
   events: readonly string[];
   fire(event: string, fields: Record<string, unknown>, opts: SystemFireOptions): Promise<SystemFire>;
-  validate(opts: { cwd: string; cwdFlag?: string; config?: string; env: NodeJS.ProcessEnv }): SystemValidation;
+  validate(opts: { cwd: string; cwdFlag?: string; config?: string; pluginDirs?: string[]; env: NodeJS.ProcessEnv }): SystemValidation;
   /** True when a configuration of this system is found for the folder (`validate` with no `--dialect` checks these). */
   configured(opts: { cwd: string; env: NodeJS.ProcessEnv }): boolean;
   /** The workspace hooks found in a project folder at their usual places (for trust and list). */
   workspaceHooks(dir: string, env: NodeJS.ProcessEnv): DialectHook[];
+  /** Its hooks that are not workspace configuration (the user's, policy's, plugins'), for `hookline list`. */
+  listHooks?(dir: string, env: NodeJS.ProcessEnv): ListedHook[];
   /** The adapter for an agent session, or undefined when the system has no hooks here. */
   adapter(setup: AgentSetup): Adapter | undefined;
 }

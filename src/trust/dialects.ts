@@ -39,6 +39,8 @@ export interface DialectHook {
   files: string[];
   /** Keys written beside `key` for another agent that reads the same file (Gemini CLI's `name:command`). */
   alsoWrite?: string[];
+  /** The plugin it comes from (a Claude Code plugin the project enables: `name@marketplace`). */
+  plugin?: string;
   /** How the hook is named in lists when not by its file (Gemini hooks: `name (event matcher): command`). */
   label?: string;
 }
@@ -81,7 +83,7 @@ export function heldDialectHooks(
   const record = opts.record !== false;
   const list = (hs: readonly DialectHook[]) => hs.map((h) => `  - ${describeDialectHook(h, projectDir)}`).join('\n');
   if (trust === 'untrusted') {
-    const files = [...new Set(hooks.map((h) => path.relative(projectDir, h.file) || h.file))].join(', ');
+    const files = [...new Set(hooks.map((h) => (h.plugin ? `plugin ${h.plugin}` : path.relative(projectDir, h.file) || h.file)))].join(', ');
     return { held, warning: `${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}` };
   }
   // Hooks trusted by an old key are pinned in the new form: a later change to what they run holds them back.

@@ -3,6 +3,9 @@
  * wire format, the hooks run, and their aggregated decision translated back and applied with
  * the same appliers as Gemini's hooks (src/apply).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { EventName } from '../../events/names.js';
 import type { HookOutput } from '../../events/output.js';
 import {
@@ -17,23 +20,36 @@ import {
 import { visible } from '../../config/display.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
 import type { ClaudeConfig } from './config.js';
+import { sourcedEnv } from './env-file.js';
 import { fireClaude } from './run.js';
 import { claudeEventFor, toClaudeInput, toGeminiOutput } from './translate.js';
 
 export interface ClaudeAdapterOptions {
   config: ClaudeConfig;
-  /** The environment hooks start from (sanitised). */
+  /** The environment hooks start from (sanitised), with the settings' `env` blocks. */
   env: NodeJS.ProcessEnv;
+  /** The settings' `env` blocks: they reach the agent's shell commands too. */
+  sessionEnv?: Record<string, string>;
 }
 
 export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): Adapter {
-  const fire = async (event: EventName, fields: Record<string, unknown>, signal?: AbortSignal, toolUseId?: string): Promise<HookOutput | undefined> => {
+  // What shell commands get: the settings' env, then what SessionStart hooks export.
+  let shellEnv: Record<string, string> = { ...opts.sessionEnv };
+  let envDir: string | undefined;
+  /** A fresh `$CLAUDE_ENV_FILE` for this session's SessionStart. */
+  const freshEnvFile = () => {
+    envDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-'));
+    const file = path.join(envDir, `${ctx.session().id.replace(/[^A-Za-z0-9_-]/g, '-')}-sessionstart.sh`);
+    fs.writeFileSync(file, '', { mode: 0o600 });
+    return file;
+  };
+  const fire = async (event: EventName, fields: Record<string, unknown>, signal?: AbortSignal, toolUseId?: string, envFile?: string): Promise<HookOutput | undefined> => {
     const s = ctx.session();
     const input = { session_id: s.id, transcript_path: s.transcriptPath, cwd: ctx.cwd, hook_event_name: event, ...fields };
     const claudeEvent = claudeEventFor(event, input);
     const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: ctx.approvalMode(), toolUseId });
     if (!claudeEvent || !claudeInput) return undefined;
-    const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, signal });
+    const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, envFile, signal });
     for (const run of r.runs) {
       const tool = typeof claudeInput.tool_name === 'string' ? ` [${visible(claudeInput.tool_name)}]` : '';
       if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${visible(run.command)} → ${run.outcome}`);
@@ -44,7 +60,20 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
   return {
     name: 'claude',
     async sessionStart({ source }) {
-      return applySessionStart(await fire('SessionStart', { source }));
+      const envFile = freshEnvFile();
+      const effect = applySessionStart(await fire('SessionStart', { source }, undefined, undefined, envFile));
+      const base: Record<string, string> = {};
+      for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) base[k] = v;
+      const sourced = await sourcedEnv(envFile, base, ctx.cwd);
+      if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
+      shellEnv = { ...opts.sessionEnv, ...sourced.env };
+      return effect;
+    },
+    toolEnv() {
+      return shellEnv;
+    },
+    close() {
+      if (envDir) fs.rmSync(envDir, { recursive: true, force: true });
     },
     async sessionEnd({ reason }) {
       return applyAdvisory(await fire('SessionEnd', { reason }));

@@ -1,7 +1,8 @@
 /**
- * Claude Code's hook configuration: `hooks.<Event>[] = {matcher?, hooks: [handler…]}` in
- * `~/.claude/settings.json` (user), `<project>/.claude/settings.json` (project) and
- * `<project>/.claude/settings.local.json` (local). Entries from every file add up; identical
+ * Claude Code's hook configuration: `hooks.<Event>[] = {matcher?, hooks: [handler…]}` in the
+ * managed policy file, `~/.claude/settings.json` (user), `<project>/.claude/settings.json`
+ * (project), `<project>/.claude/settings.local.json` (local) and the enabled plugins'
+ * `hooks/hooks.json` (plugins.ts). Entries from every file add up; identical
  * commands run once (see run.ts). Only `command` handlers run: `http`, `prompt`, `agent` and
  * `mcp_tool` handlers are reported as not supported and skipped. Every problem carries the file,
  * the JSON path and a message; a handler with an error is dropped, the rest still load.
@@ -13,6 +14,7 @@ import { FileTooLargeError, readLimitedText, textNestsDeeper, tooDeep } from '..
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent, type ClaudeEvent } from './events.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
+import { claudeHome, enabledClaudePlugins, pluginHookSources, readEnabledPlugins, type ClaudePlugin, type EnabledPlugins } from './plugins.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
@@ -23,8 +25,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 600;
 /** Handler types Claude Code has and Hookline does not run. */
 export const UNSUPPORTED_HANDLER_TYPES: readonly string[] = ['http', 'prompt', 'agent', 'mcp_tool'];
 
-/** Where a hook comes from: `explicit` is a file named with `--config`. */
-export type ClaudeSource = 'user' | 'project' | 'local' | 'explicit';
+/** Where a hook comes from: `explicit` is a file named with `--config`; `managed` the policy file. */
+export type ClaudeSource = 'managed' | 'user' | 'project' | 'local' | 'explicit' | 'plugin';
 
 export interface ClaudeHook {
   event: ClaudeEvent;
@@ -40,6 +42,8 @@ export interface ClaudeHook {
   statusMessage?: string;
   /** The handler as written but its statusMessage: every field of it is in the fingerprint. */
   handler: Record<string, unknown>;
+  /** The plugin it comes from (source `plugin`). */
+  plugin?: ClaudePlugin;
 }
 
 export interface ClaudeSettingsFile {
@@ -48,12 +52,24 @@ export interface ClaudeSettingsFile {
   exists: boolean;
   /** `disableAllHooks: true` in this file. */
   disableAllHooks: boolean;
+  /** Its `env` block: variables for the session, its hooks and its shell commands. */
+  env: Record<string, string>;
+}
+
+/** What the managed policy file says about hooks. */
+export interface ClaudePolicy {
+  file: string;
+  disableAllHooks: boolean;
+  allowManagedHooksOnly: boolean;
 }
 
 export interface ClaudeConfig {
   files: ClaudeSettingsFile[];
-  /** Every runnable hook, in file order (user, project, local, explicit), then as written. */
+  /** Every runnable hook, in file order (managed, user, project, local, explicit, plugins), then as written. */
   hooks: ClaudeHook[];
+  /** The enabled plugins found (with or without hooks). */
+  plugins: ClaudePlugin[];
+  policy?: ClaudePolicy;
   problems: ConfigProblem[];
 }
 
@@ -61,7 +77,15 @@ export interface ParsedClaudeSettings {
   hooks: ClaudeHook[];
   problems: ConfigProblem[];
   disableAllHooks: boolean;
+  allowManagedHooksOnly: boolean;
+  enabledPlugins: Record<string, boolean>;
+  env: Record<string, string>;
 }
+
+/** `${CLAUDE_PLUGIN_ROOT}` / `$CLAUDE_PLUGIN_DATA`: set for plugin hooks only. */
+const PLUGIN_VARIABLE = /\$\{?CLAUDE_PLUGIN_(ROOT|DATA)(?![A-Za-z0-9_])/;
+/** A plugin's user options, which Hookline does not read. */
+const USER_CONFIG_VARIABLE = /\$\{user_config\.[^}]*\}/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -78,7 +102,7 @@ const COMMAND_KEYS = new Set(['type', 'command', 'timeout', 'async', 'statusMess
 export function parseClaudeSettings(text: string, file: string, source: ClaudeSource): ParsedClaudeSettings {
   const problems: ConfigProblem[] = [];
   const hooks: ClaudeHook[] = [];
-  const out: ParsedClaudeSettings = { hooks, problems, disableAllHooks: false };
+  const out: ParsedClaudeSettings = { hooks, problems, disableAllHooks: false, allowManagedHooksOnly: false, enabledPlugins: {}, env: {} };
   const problem = (at: ReadonlyArray<string | number>, message: string, severity: ConfigProblem['severity'] = 'error') => {
     const where = jsonPath(at);
     if (!problems.some((p) => p.path === where && p.message === message)) problems.push({ file, path: where, message, severity });
@@ -100,6 +124,24 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
   if (root.disableAllHooks !== undefined) {
     if (typeof root.disableAllHooks !== 'boolean') problem(['disableAllHooks'], `must be true or false, got ${kind(root.disableAllHooks)}`);
     else out.disableAllHooks = root.disableAllHooks;
+  }
+  if (root.allowManagedHooksOnly !== undefined) {
+    if (typeof root.allowManagedHooksOnly !== 'boolean') problem(['allowManagedHooksOnly'], `must be true or false, got ${kind(root.allowManagedHooksOnly)}`);
+    else if (source !== 'managed') problem(['allowManagedHooksOnly'], 'allowManagedHooksOnly counts only in managed settings (ignored here)', 'warning');
+    else out.allowManagedHooksOnly = root.allowManagedHooksOnly;
+  }
+  if (source !== 'plugin') out.enabledPlugins = readEnabledPlugins(root, (at, message) => problem(at, message));
+  if (root.env !== undefined && source !== 'plugin') {
+    if (!isObject(root.env)) problem(['env'], `"env" must be an object of variable names and string values, got ${kind(root.env)}`);
+    else {
+      for (const [name, value] of Object.entries(root.env)) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problem(['env', name], `"${name}" is not a valid environment variable name (ignored)`);
+        else if (typeof value === 'string') out.env[name] = value;
+        // Claude Code's schema says strings; numbers and booleans are written as they print.
+        else if (typeof value === 'number' || typeof value === 'boolean') out.env[name] = String(value);
+        else problem(['env', name], `must be a string, got ${kind(value)} (ignored)`);
+      }
+    }
   }
   if (root.hooks === undefined) return out;
   if (!isObject(root.hooks)) {
@@ -140,11 +182,21 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
       const effective = CLAUDE_CATALOG[event].matchField ? match : compileClaudeMatcher(undefined);
       group.hooks.forEach((raw, j) => {
         const hook = readHandler(raw, [...at, 'hooks', j], problem);
+        if (hook && unexpandable(hook.command, source)) return problem([...at, 'hooks', j, 'command'], `${unexpandable(hook.command, source)}: this hook cannot run as written (not loaded)`);
         if (hook) hooks.push({ event, source, file, path: jsonPath([...at, 'hooks', j]), ...(matcher !== undefined ? { matcher } : {}), match: effective, ...hook });
       });
     });
   }
   return out;
+}
+
+/** Why a command names a variable Hookline cannot give it a value for, or undefined. */
+function unexpandable(command: string, source: ClaudeSource): string | undefined {
+  const plugin = PLUGIN_VARIABLE.exec(command);
+  if (plugin && source !== 'plugin') return `$CLAUDE_PLUGIN_${plugin[1]} is set only for a plugin's hooks, not in a settings file`;
+  const option = USER_CONFIG_VARIABLE.exec(command);
+  if (option) return `${option[0]} (a plugin's user option) is not supported by Hookline`;
+  return undefined;
 }
 
 type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: ConfigProblem['severity']) => void;
@@ -210,6 +262,8 @@ function formatSeconds(s: number): string {
 
 export class ClaudeConfigReadError extends Error {}
 
+const EMPTY = { hooks: [], problems: [], disableAllHooks: false, allowManagedHooksOnly: false, enabledPlugins: {}, env: {} };
+
 /** Reads one settings file; a missing file has no hooks, an unreadable one throws ClaudeConfigReadError. */
 export function loadClaudeSettingsFile(file: string, source: ClaudeSource): ParsedClaudeSettings & { exists: boolean } {
   let text: string;
@@ -217,20 +271,25 @@ export function loadClaudeSettingsFile(file: string, source: ClaudeSource): Pars
     text = readLimitedText(file);
   } catch (e) {
     const x = e as NodeJS.ErrnoException;
-    if (x.code === 'ENOENT') return { exists: false, hooks: [], problems: [], disableAllHooks: false };
+    if (x.code === 'ENOENT') return { exists: false, ...EMPTY };
     // Like invalid JSON: this file's hooks are left out, the other files' still run.
-    if (e instanceof FileTooLargeError) return { exists: true, hooks: [], problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }], disableAllHooks: false };
+    if (e instanceof FileTooLargeError) return { exists: true, ...EMPTY, problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }] };
     if (x.code === 'EISDIR') throw new ClaudeConfigReadError(`Claude Code settings ${file} is a folder`);
     throw new ClaudeConfigReadError(`cannot read Claude Code settings ${file}: ${x.message}`);
   }
   return { exists: true, ...parseClaudeSettings(text, file, source) };
 }
 
+/** The managed policy file on Linux (`HOOKLINE_CLAUDE_MANAGED_SETTINGS` names another). */
+export function claudeManagedSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.HOOKLINE_CLAUDE_MANAGED_SETTINGS ? path.resolve(env.HOOKLINE_CLAUDE_MANAGED_SETTINGS) : '/etc/claude-code/managed-settings.json';
+}
+
 /** `$HOME/.claude/settings.json`, `<project>/.claude/settings.json`, `<project>/.claude/settings.local.json`. */
 export function claudeSettingsPaths(projectDir: string, env: NodeJS.ProcessEnv = process.env): Array<{ source: ClaudeSource; file: string }> {
   const home = env.HOME || os.homedir();
   return [
-    { source: 'user', file: path.join(home, '.claude', 'settings.json') },
+    { source: 'user', file: path.join(claudeHome(home, env), 'settings.json') },
     { source: 'project', file: path.join(projectDir, '.claude', 'settings.json') },
     { source: 'local', file: path.join(projectDir, '.claude', 'settings.local.json') },
   ];
@@ -242,38 +301,87 @@ export interface LoadClaudeOptions {
   env?: NodeJS.ProcessEnv;
   /** Files to read instead of the project's two (`--config`); the user's file is still read. */
   files?: string[];
+  /** `--plugin-dir` folders: plugins loaded for this session. */
+  pluginDirs?: string[];
 }
 
 /**
- * Loads every settings file. `disableAllHooks: true` in the user's file turns every hook off; in
- * a project file it turns off that project's hooks only (a repository must not be able to turn
- * off the user's own hooks).
+ * Loads the managed policy file, every settings file and the enabled plugins' hook files.
+ * Managed `disableAllHooks` turns every hook off, managed `allowManagedHooksOnly` keeps only the
+ * managed hooks and the plugins managed settings enable. `disableAllHooks: true` in the user's
+ * file turns every other hook off; in a project file it turns off that project's hooks only (a
+ * repository must not be able to turn off the user's own hooks).
  */
 export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
-  const places = opts.files
-    ? [claudeSettingsPaths(opts.projectDir, opts.env)[0], ...opts.files.map((file) => ({ source: 'explicit' as const, file: path.resolve(file) }))]
-    : claudeSettingsPaths(opts.projectDir, opts.env);
+  const env = opts.env ?? process.env;
+  const settings = claudeSettingsPaths(opts.projectDir, env);
+  const places = [
+    { source: 'managed' as const, file: claudeManagedSettingsPath(env) },
+    ...(opts.files ? [settings[0], ...opts.files.map((file) => ({ source: 'explicit' as const, file: path.resolve(file) }))] : settings),
+  ];
   const files: ClaudeSettingsFile[] = [];
   const problems: ConfigProblem[] = [];
-  const byFile: ClaudeHook[][] = [];
+  const hooks: ClaudeHook[] = [];
+  const levels: EnabledPlugins[] = [];
+  let policy: ClaudePolicy | undefined;
   for (const { source, file } of places) {
     const r = loadClaudeSettingsFile(file, source);
-    files.push({ source, file, exists: r.exists, disableAllHooks: r.disableAllHooks });
+    if (source === 'managed') {
+      if (!r.exists) continue;
+      policy = { file, disableAllHooks: r.disableAllHooks, allowManagedHooksOnly: r.allowManagedHooksOnly };
+    }
+    files.push({ source, file, exists: r.exists, disableAllHooks: r.disableAllHooks, env: r.env });
     problems.push(...r.problems);
-    byFile.push(r.hooks);
+    hooks.push(...r.hooks);
+    if (source !== 'plugin') levels.push({ level: source, file, enabled: r.enabledPlugins });
   }
-  const userOff = files[0].disableAllHooks;
-  const projectOff = files.some((f) => f.source !== 'user' && f.disableAllHooks);
-  const hooks = byFile.flat().filter((h) => !userOff && !(projectOff && h.source !== 'user'));
-  return { files, hooks, problems };
+  const home = env.HOME || os.homedir();
+  const found = enabledClaudePlugins({ projectDir: path.resolve(opts.projectDir), home, env, levels, pluginDirs: opts.pluginDirs });
+  problems.push(...found.problems);
+  for (const plugin of found.plugins) {
+    for (const src of pluginHookSources(plugin, problems)) {
+      const r = src.text !== undefined ? { exists: true, ...parseClaudeSettings(src.text, src.file, 'plugin') } : loadClaudeSettingsFile(src.file, 'plugin');
+      problems.push(...r.problems.map((p) => ({ ...p, message: `plugin ${plugin.id}: ${p.message}` })));
+      hooks.push(...r.hooks.map((h) => ({ ...h, plugin })));
+    }
+  }
+  if (policy?.disableAllHooks) return { files, hooks: [], plugins: found.plugins, policy, problems };
+  const managedOnly = Boolean(policy?.allowManagedHooksOnly);
+  const userOff = files.some((f) => f.source === 'user' && f.disableAllHooks);
+  const projectOff = files.some((f) => f.source !== 'user' && f.source !== 'managed' && f.disableAllHooks);
+  const kept = hooks.filter((h) => {
+    if (h.source === 'managed') return true;
+    if (managedOnly) return h.plugin?.level === 'managed';
+    if (userOff) return false;
+    return !(projectOff && (isWorkspace(h) || h.source === 'explicit'));
+  });
+  return { files, hooks: kept, plugins: found.plugins, ...(policy ? { policy } : {}), problems };
 }
 
-/** The project's own hooks: `.claude/settings.json` and `.claude/settings.local.json`. */
-const isWorkspace = (h: ClaudeHook) => h.source === 'project' || h.source === 'local';
+/** The project's own hooks: `.claude/settings.json`, `.claude/settings.local.json`, and plugins only they enable. */
+const isWorkspace = (h: ClaudeHook) => h.source === 'project' || h.source === 'local' || Boolean(h.plugin?.workspace);
 
 /** The configuration without the project's hooks (for an untrusted folder). */
 export function withoutProjectHooks(config: ClaudeConfig): ClaudeConfig {
   return { ...config, hooks: config.hooks.filter((h) => !isWorkspace(h)) };
+}
+
+/**
+ * The settings' `env` blocks merged as Claude Code merges them (user, then the project's files,
+ * then managed over all). The project's own blocks count only when the folder is not untrusted:
+ * an untrusted folder changes nothing.
+ */
+export function claudeSessionEnv(config: Pick<ClaudeConfig, 'files'>, trust: 'trusted' | 'assumed' | 'untrusted'): Record<string, string> {
+  const order = [...config.files.filter((f) => f.source !== 'managed'), ...config.files.filter((f) => f.source === 'managed')];
+  const env: Record<string, string> = {};
+  for (const f of order) if (!((f.source === 'project' || f.source === 'local') && trust === 'untrusted')) Object.assign(env, f.env);
+  return env;
+}
+
+/** The project's own `env` blocks, which the fingerprints of its hooks cover. */
+function workspaceEnv(config: Pick<ClaudeConfig, 'files'>): Record<string, Record<string, string>> | undefined {
+  const blocks = config.files.filter((f) => (f.source === 'project' || f.source === 'local') && Object.keys(f.env).length);
+  return blocks.length ? Object.fromEntries(blocks.map((f) => [f.source, f.env])) : undefined;
 }
 
 /** Hooks per event, for summaries. */
@@ -289,18 +397,38 @@ export function claudeLegacyKey(h: ClaudeHook): string {
 }
 
 /** A hook's fingerprint in trusted_hooks.json: event, matcher, every field of the handler, and the files the command runs. */
-export function claudeHookKey(h: ClaudeHook, projectDir: string): HookFingerprint {
-  const fields = { event: h.event, matcher: h.matcher ?? null, handler: h.handler };
-  return fingerprintHook('claude', fields, h.command, { projectDir, vars: { CLAUDE_PROJECT_DIR: projectDir } }, claudeLegacyKey(h));
+export function claudeHookKey(h: ClaudeHook, projectDir: string, env?: Record<string, Record<string, string>>): HookFingerprint {
+  const fields = { event: h.event, matcher: h.matcher ?? null, handler: h.handler, ...(h.plugin ? { plugin: h.plugin.id, pluginRoot: h.plugin.root } : {}), ...(env ? { env } : {}) };
+  const vars = { CLAUDE_PROJECT_DIR: projectDir, ...(h.plugin ? { CLAUDE_PLUGIN_ROOT: h.plugin.root, CLAUDE_PLUGIN_DATA: h.plugin.data } : {}) };
+  return fingerprintHook('claude', fields, h.command, { projectDir, vars }, claudeLegacyKey(h));
+}
+
+/** How lists name a hook: by its plugin, or by its file. */
+export function claudeHookLabel(h: ClaudeHook, projectDir: string): string {
+  const where = h.plugin ? `plugin ${h.plugin.id}` : path.relative(projectDir, h.file) || h.file;
+  return `${where} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.command}`;
 }
 
 const claudeHookId = (h: ClaudeHook) => `${h.file}#${h.path}`;
 
 /** The project's hooks (never the user's, nor a `--config` file's), for trust and `hookline list`. */
 export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): DialectHook[] {
+  // What the project's env blocks set changes what its hooks do: changing them asks for trust again.
+  const env = workspaceEnv(config);
   return config.hooks
     .filter(isWorkspace)
-    .map((h) => ({ source: 'claude' as const, event: h.event, matcher: h.matcher, name: h.command, command: h.command, file: h.file, path: h.path, id: claudeHookId(h), ...claudeHookKey(h, projectDir) }));
+    .map((h) => ({
+      source: 'claude' as const,
+      event: h.event,
+      matcher: h.matcher,
+      name: h.command,
+      command: h.command,
+      file: h.file,
+      path: h.path,
+      id: claudeHookId(h),
+      ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
+      ...claudeHookKey(h, projectDir, env),
+    }));
 }
 
 /** The configuration without the project hooks whose ids are in `held` (the user's keep running). */

@@ -4,6 +4,7 @@
  * stopped at its timeout; then the runs are read and aggregated (output.ts).
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { runCommand } from '../../run/command.js';
 import { envFrom } from '../../run/process.js';
@@ -22,13 +23,20 @@ export interface ClaudeFireOptions {
    * process.env without secrets (`sanitizeEnv` with redaction on).
    */
   env?: NodeJS.ProcessEnv;
+  /** `$CLAUDE_ENV_FILE` for the events Claude Code gives it to (SessionStart). */
+  envFile?: string;
   signal?: AbortSignal;
 }
+
+/** The events whose hooks may write `export` lines to `$CLAUDE_ENV_FILE`. */
+export const ENV_FILE_EVENTS: ReadonlySet<ClaudeEvent> = new Set<ClaudeEvent>(['SessionStart']);
 
 /** One hook's run. */
 export interface ClaudeRun extends ProcessRun {
   command: string;
   source: ClaudeSource;
+  /** The plugin's id (`name@marketplace`) for a plugin's hook. */
+  plugin?: string;
   file: string;
   /** Where it is in the file, e.g. `hooks.PreToolUse[0].hooks[0]`. */
   path: string;
@@ -57,11 +65,22 @@ export interface ClaudeFireResult {
   warnings: string[];
 }
 
-/** `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}`, substituted quoted for where they stand. */
-export function expandClaudeCommand(command: string, projectDir: string): string {
+/** The variables a hook's command may name: the project, and for a plugin's hooks its folders. */
+export function claudeHookVariables(hook: Pick<ClaudeHook, 'plugin'>, projectDir: string): Record<string, string> {
+  return { CLAUDE_PROJECT_DIR: projectDir, ...(hook.plugin ? { CLAUDE_PLUGIN_ROOT: hook.plugin.root, CLAUDE_PLUGIN_DATA: hook.plugin.data } : {}) };
+}
+
+/**
+ * `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}` (and the other names in `vars`, e.g.
+ * `${CLAUDE_PLUGIN_ROOT}`), substituted quoted for where they stand.
+ */
+export function expandClaudeCommand(command: string, projectDir: string, vars: Record<string, string> = { CLAUDE_PROJECT_DIR: projectDir }): string {
+  const names = Object.keys(vars).sort((a, b) => b.length - a.length);
   return expandVariables(command, (text, i) => {
-    if (text.startsWith('${CLAUDE_PROJECT_DIR}', i)) return { length: 21, value: projectDir };
-    if (text.startsWith('$CLAUDE_PROJECT_DIR', i) && !/[A-Za-z0-9_]/.test(text[i + 19] ?? '')) return { length: 19, value: projectDir };
+    for (const name of names) {
+      if (text.startsWith(`\${${name}}`, i)) return { length: name.length + 3, value: vars[name] };
+      if (text.startsWith(`$${name}`, i) && !/[A-Za-z0-9_]/.test(text[i + name.length + 1] ?? '')) return { length: name.length + 1, value: vars[name] };
+    }
     return undefined;
   });
 }
@@ -81,8 +100,10 @@ export function claudeHooksFor(config: ClaudeConfig, event: ClaudeEvent, input: 
   const out: ClaudeHook[] = [];
   for (const h of config.hooks) {
     if (h.event !== event || (value !== undefined && !h.match.test(value))) continue;
-    if (seen.has(h.command)) continue;
-    seen.add(h.command);
+    // The same text in two plugins runs two different scripts.
+    const key = `${h.plugin?.root ?? ''}\0${h.command}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push(h);
   }
   return out;
@@ -119,16 +140,26 @@ function outcomeOf(event: ClaudeEvent, run: Pick<ClaudeRun, 'error' | 'response'
 export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, fields: Record<string, unknown> = {}, opts: ClaudeFireOptions = {}): Promise<ClaudeFireResult> {
   const projectDir = path.resolve(opts.projectDir ?? process.cwd());
   const input = buildClaudeInput(event, fields, projectDir);
-  const env = { ...envFrom(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] })), CLAUDE_PROJECT_DIR: projectDir };
+  const env: Record<string, string> = { ...envFrom(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] })), CLAUDE_PROJECT_DIR: projectDir };
+  if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const stdin = JSON.stringify(input);
   const hooks = claudeHooksFor(config, event, input);
   const runs = await Promise.all(
     hooks.map(async (hook): Promise<ClaudeRun> => {
-      const command = tryExpand(expandClaudeCommand, hook.command, projectDir);
+      const vars = claudeHookVariables(hook, projectDir);
+      // Claude Code makes a plugin's data folder when a hook may use it.
+      if (hook.plugin) {
+        try {
+          fs.mkdirSync(hook.plugin.data, { recursive: true });
+        } catch {
+          // The hook finds the folder missing, as it would under Claude Code.
+        }
+      }
+      const command = tryExpand(expandClaudeCommand, hook.command, projectDir, vars);
       const r = typeof command !== 'string' ? command : await runCommand({
         command,
         cwd: projectDir,
-        env,
+        env: { ...env, ...vars },
         stdin,
         timeoutMs: hook.timeoutSeconds * 1000,
         signal: opts.signal,
@@ -137,6 +168,7 @@ export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, field
       return {
         command: hook.command,
         source: hook.source,
+        ...(hook.plugin ? { plugin: hook.plugin.id } : {}),
         file: hook.file,
         path: hook.path,
         ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),

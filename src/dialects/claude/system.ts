@@ -12,9 +12,11 @@ import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
   claudeHookCounts,
+  claudeSessionEnv,
   claudeWithout,
   claudeWorkspaceHooks,
   loadClaudeConfig,
+  withoutProjectHooks,
   type ClaudeConfig,
 } from './config.js';
 import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent } from './events.js';
@@ -22,10 +24,10 @@ import { fireClaude } from './run.js';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
 
-function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): ClaudeConfig {
+function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv, pluginDirs?: string[]): ClaudeConfig {
   let loaded: ClaudeConfig;
   try {
-    loaded = loadClaudeConfig({ projectDir, env, files: config ? [config] : undefined });
+    loaded = loadClaudeConfig({ projectDir, env, files: config ? [config] : undefined, pluginDirs });
   } catch (e) {
     if (e instanceof ClaudeConfigReadError) throw new UsageError(e.message);
     throw e;
@@ -46,12 +48,17 @@ function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv)
   const ctx = loadContext({ cwd: projectDir, env });
   const workspace = claudeWorkspaceHooks(config, projectDir);
   const { held, warning } = heldDialectHooks(projectDir, workspace, ctx.trust, env);
-  return { config: claudeWithout(config, held), warnings: warning ? [warning] : [], hookEnv: ctx.baseEnv, heldBack: heldBackOf(workspace, held, ctx.trust) };
+  return {
+    config: claudeWithout(config, held),
+    warnings: warning ? [warning] : [],
+    hookEnv: { ...ctx.baseEnv, ...claudeSessionEnv(config, ctx.trust) },
+    heldBack: heldBackOf(workspace, held, ctx.trust),
+  };
 }
 
 export const claudeSystem: HookSystem = {
   name: 'claude',
-  describeConfig: '.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json',
+  describeConfig: '.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, enabled plugins',
   events: CLAUDE_EVENTS,
   async fire(eventArg, fields, opts) {
     if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
@@ -68,7 +75,7 @@ export const claudeSystem: HookSystem = {
     for (const k of Object.keys(fields)) if (!known.has(k)) warnings.push(`input field "${k}" is not part of ${event}'s documented input (passed to the hooks as given)`);
     if (typeof fields.hook_event_name === 'string' && fields.hook_event_name !== event) warnings.push(`input hook_event_name "${fields.hook_event_name}" replaced by "${event}"`);
     const projectDir = opts.cwd;
-    const loaded = load(projectDir, opts.config, opts.env);
+    const loaded = load(projectDir, opts.config, opts.env, opts.pluginDirs);
     warnings.push(...loaded.problems.map(formatProblem));
     const g = gated(loaded, projectDir, opts.env);
     warnings.push(...g.warnings);
@@ -88,6 +95,7 @@ export const claudeSystem: HookSystem = {
       name: r.command,
       command: r.command,
       source: r.source,
+      ...(r.plugin ? { plugin: r.plugin } : {}),
       file: r.file,
       path: r.path,
       ...(r.matcher !== undefined ? { matcher: r.matcher } : {}),
@@ -99,8 +107,8 @@ export const claudeSystem: HookSystem = {
     }));
     return { output: result.output, runs, heldBack: g.heldBack.filter((h) => h.event === event), warnings };
   },
-  validate({ cwd, config, env }) {
-    const loaded = load(cwd, config, env);
+  validate({ cwd, config, env, pluginDirs }) {
+    const loaded = load(cwd, config, env, pluginDirs);
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
@@ -121,13 +129,34 @@ export const claudeSystem: HookSystem = {
       throw e;
     }
   },
+  listHooks(dir, env) {
+    let loaded: ClaudeConfig;
+    try {
+      loaded = loadClaudeConfig({ projectDir: dir, env });
+    } catch (e) {
+      if (e instanceof ClaudeConfigReadError) return [];
+      throw e;
+    }
+    return withoutProjectHooks(loaded).hooks.map((h) => ({
+      event: h.event,
+      matcher: h.matcher ?? null,
+      name: h.command,
+      command: h.command,
+      source: 'claude',
+      file: h.file,
+      enabled: true,
+      trusted: true,
+      ...(h.plugin ? { plugin: h.plugin.id } : {}),
+    }));
+  },
   adapter(setup) {
-    const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env });
+    const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
     for (const p of loaded.problems) setup.warn(formatProblem(p));
     const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded, setup.cwd), setup.trust);
     if (warning) setup.warn(warning);
     const config = claudeWithout(loaded, held);
-    if (!config.hooks.length) return undefined;
-    return claudeAdapter({ config, env: setup.hookEnv }, setup.ctx);
+    const sessionEnv = claudeSessionEnv(loaded, setup.trust);
+    if (!config.hooks.length && !Object.keys(sessionEnv).length) return undefined;
+    return claudeAdapter({ config, env: { ...setup.hookEnv, ...sessionEnv }, sessionEnv }, setup.ctx);
   },
 };
