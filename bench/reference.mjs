@@ -15,7 +15,9 @@ export function ensureReference() {
     fs.mkdirSync(WORK, { recursive: true });
     if (!fs.existsSync(path.join(WORK, 'package.json'))) fs.writeFileSync(path.join(WORK, 'package.json'), '{"private":true}\n');
     process.stderr.write('installing @google/gemini-cli-core@0.61.0 into bench/.work (once)…\n');
-    execFileSync('npm', ['install', '--prefix', WORK, '@google/gemini-cli-core@0.61.0', '--ignore-scripts', '--no-audit', '--no-fund'], { stdio: 'ignore' });
+    execFileSync('npm', ['install', '--prefix', WORK, '@google/gemini-cli-core@0.61.0', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      stdio: 'ignore',
+    });
     return true;
   } catch (err) {
     process.stderr.write(`could not install the reference engine: ${err.message}\n`);

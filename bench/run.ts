@@ -61,7 +61,12 @@ function project(hooks: unknown): { dir: string; env: NodeJS.ProcessEnv } {
   fs.mkdirSync(path.join(dir, '.gemini'), { recursive: true });
   fs.mkdirSync(path.join(base, 'home', '.gemini'), { recursive: true });
   fs.writeFileSync(path.join(dir, '.gemini', 'settings.json'), JSON.stringify({ hooks }));
-  const env = { ...process.env, GEMINI_CLI_HOME: path.join(base, 'home'), GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json') };
+  const env = {
+    ...process.env,
+    GEMINI_CLI_HOME: path.join(base, 'home'),
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
+  };
   return { dir, env };
 }
 
@@ -93,43 +98,111 @@ function rawSpawn(command: string, stdin: string, cwd: string): Promise<void> {
 async function floor(): Promise<void> {
   const e = engine({ BeforeTool: [{ hooks: [cmd(ALLOW)] }] });
   const input = JSON.stringify({ ...e.baseInput('BeforeTool'), tool_name: 'run_shell_command', tool_input: TOOL_INPUT });
-  const [a, b] = await pair(n(80), () => rawSpawn(ALLOW, input, e.cwd), () => e.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: TOOL_INPUT }), 5);
+  const [a, b] = await pair(
+    n(80),
+    () => rawSpawn(ALLOW, input, e.cwd),
+    () => e.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: TOOL_INPUT }),
+    5,
+  );
   const ratio = median(b) / median(a);
-  rows.push({ case: '1 command hook: engine overhead', baseline: 'raw `bash -c` spawn from Node', base: a, subject: b, unit: 'ms', target: '≤ 1.10×', met: ratio <= 1.1 });
+  rows.push({
+    case: '1 command hook: engine overhead',
+    baseline: 'raw `bash -c` spawn from Node',
+    base: a,
+    subject: b,
+    unit: 'ms',
+    target: '≤ 1.10×',
+    met: ratio <= 1.1,
+  });
 }
 
 async function againstReference(): Promise<void> {
   if (!ensureReference()) {
-    rows.push({ case: 'against Gemini CLI', baseline: '—', base: [NaN], subject: [NaN], unit: 'ms', note: 'reference engine could not be installed' });
+    rows.push({
+      case: 'against Gemini CLI',
+      baseline: '—',
+      base: [NaN],
+      subject: [NaN],
+      unit: 'ms',
+      note: 'reference engine could not be installed',
+    });
     return;
   }
   const big = 'x'.repeat(10 * 1024 * 1024);
-  const cases: Array<{ name: string; hooks: unknown; count: number; event?: 'AfterTool'; response?: unknown; target: string; goal: (r: number) => boolean }> = [
+  const cases: Array<{
+    name: string;
+    hooks: unknown;
+    count: number;
+    event?: 'AfterTool';
+    response?: unknown;
+    target: string;
+    goal: (r: number) => boolean;
+  }> = [
     { name: '1 hook', hooks: { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, count: 40, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
-    { name: '8 parallel hooks', hooks: { BeforeTool: [{ hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] }, count: 20, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
-    { name: '8 sequential hooks', hooks: { BeforeTool: [{ sequential: true, hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] }, count: 12, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
-    { name: '10 MB tool_response', event: 'AfterTool', response: { llmContent: big, returnDisplay: 'big' }, hooks: { AfterTool: [{ hooks: [cmd(ALLOW)] }] }, count: 10, target: '≤ 0.5×', goal: (r) => r <= 0.5 },
+    {
+      name: '8 parallel hooks',
+      hooks: { BeforeTool: [{ hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] },
+      count: 20,
+      target: '≤ 1.0×',
+      goal: (r) => r <= 1.0,
+    },
+    {
+      name: '8 sequential hooks',
+      hooks: { BeforeTool: [{ sequential: true, hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] },
+      count: 12,
+      target: '≤ 1.0×',
+      goal: (r) => r <= 1.0,
+    },
+    {
+      name: '10 MB tool_response',
+      event: 'AfterTool',
+      response: { llmContent: big, returnDisplay: 'big' },
+      hooks: { AfterTool: [{ hooks: [cmd(ALLOW)] }] },
+      count: 10,
+      target: '≤ 0.5×',
+      goal: (r) => r <= 0.5,
+    },
     {
       name: 'slow hook (timeout 500 ms, sleeps 3 s) among 3 fast',
-      hooks: { BeforeTool: [{ hooks: [cmd('sleep 3; echo {}', { timeout: 500 }), cmd(`${ALLOW} # a`), cmd(`${ALLOW} # b`), cmd(`${ALLOW} # c`)] }] },
+      hooks: {
+        BeforeTool: [{ hooks: [cmd('sleep 3; echo {}', { timeout: 500 }), cmd(`${ALLOW} # a`), cmd(`${ALLOW} # b`), cmd(`${ALLOW} # c`)] }],
+      },
       count: 3,
       target: '≤ 0.5×',
       goal: (r) => r <= 0.5,
     },
-    { name: 'grandchild holds stdout 2 s', hooks: { BeforeTool: [{ hooks: [cmd(`(sleep 2) & echo '{"decision":"allow"}'`)] }] }, count: 3, target: '≤ 0.5×', goal: (r) => r <= 0.5 },
+    {
+      name: 'grandchild holds stdout 2 s',
+      hooks: { BeforeTool: [{ hooks: [cmd(`(sleep 2) & echo '{"decision":"allow"}'`)] }] },
+      count: 3,
+      target: '≤ 0.5×',
+      goal: (r) => r <= 0.5,
+    },
   ];
   for (const c of cases) {
     const e = engine(c.hooks);
     const ref = await referenceSystem(c.hooks, e.cwd);
-    const fields = c.event === 'AfterTool' ? { tool_name: 'read_file', tool_input: TOOL_INPUT, tool_response: c.response } : { tool_name: 'run_shell_command', tool_input: TOOL_INPUT };
+    const fields =
+      c.event === 'AfterTool'
+        ? { tool_name: 'read_file', tool_input: TOOL_INPUT, tool_response: c.response }
+        : { tool_name: 'run_shell_command', tool_input: TOOL_INPUT };
     const [a, b] = await pair(
       n(c.count),
-      () => (c.event === 'AfterTool' ? ref.afterTool('read_file', TOOL_INPUT, c.response) : ref.beforeTool('run_shell_command', TOOL_INPUT)),
+      () =>
+        c.event === 'AfterTool' ? ref.afterTool('read_file', TOOL_INPUT, c.response) : ref.beforeTool('run_shell_command', TOOL_INPUT),
       () => e.fire(c.event ?? 'BeforeTool', fields),
       c.count > 5 ? 2 : 0,
     );
     const r = median(b) / median(a);
-    rows.push({ case: `vs Gemini CLI: ${c.name}`, baseline: 'Gemini CLI 0.61 engine, same settings', base: a, subject: b, unit: 'ms', target: c.target, met: c.goal(r) });
+    rows.push({
+      case: `vs Gemini CLI: ${c.name}`,
+      baseline: 'Gemini CLI 0.61 engine, same settings',
+      base: a,
+      subject: b,
+      unit: 'ms',
+      target: c.target,
+      met: c.goal(r),
+    });
   }
 }
 
@@ -147,13 +220,37 @@ async function noMatch(): Promise<void> {
   const none = engine({});
   const base = await loop(noop, 5000);
   const a = await loop(() => none.fire('BeforeTool', { tool_name: 'read_file', tool_input: {} }), 5000);
-  rows.push({ case: 'no hook matches', baseline: 'an empty async call', base, subject: a, unit: 'µs', target: '≤ 5 µs', met: median(a) <= 5 });
+  rows.push({
+    case: 'no hook matches',
+    baseline: 'an empty async call',
+    base,
+    subject: a,
+    unit: 'µs',
+    target: '≤ 5 µs',
+    met: median(a) <= 5,
+  });
   const thousand = engine({ BeforeTool: Array.from({ length: 1000 }, (_, i) => ({ matcher: `^tool_${i}$`, hooks: [cmd(`echo ${i}`)] })) });
   let k = 0;
   const distinct = await loop(() => thousand.fire('BeforeTool', { tool_name: `other_tool_${k++}`, tool_input: {} }), 2000);
-  rows.push({ case: '1,000 configured hooks, none matches (new tool name each time)', baseline: 'an empty async call', base, subject: distinct, unit: 'µs', target: '≤ 100 µs', met: median(distinct) <= 100 });
+  rows.push({
+    case: '1,000 configured hooks, none matches (new tool name each time)',
+    baseline: 'an empty async call',
+    base,
+    subject: distinct,
+    unit: 'µs',
+    target: '≤ 100 µs',
+    met: median(distinct) <= 100,
+  });
   const same = await loop(() => thousand.fire('BeforeTool', { tool_name: 'read_file', tool_input: {} }), 5000);
-  rows.push({ case: '1,000 configured hooks, none matches (same tool name)', baseline: 'an empty async call', base, subject: same, unit: 'µs', target: '≤ 100 µs', met: median(same) <= 100 });
+  rows.push({
+    case: '1,000 configured hooks, none matches (same tool name)',
+    baseline: 'an empty async call',
+    base,
+    subject: same,
+    unit: 'µs',
+    target: '≤ 100 µs',
+    met: median(same) <= 100,
+  });
 }
 
 async function persistentHooks(): Promise<void> {
@@ -172,7 +269,16 @@ async function persistentHooks(): Promise<void> {
     for (let i = 0; i < n(3000); i++) b.push(await time(() => pers.fire('BeforeTool', fields)));
     const r = median(a.slice(2)) / median(b);
     const met = lang === 'Node' ? median(b) <= 0.3 && r >= 100 : r >= 10;
-    rows.push({ case: `${lang} hook, persistent process`, baseline: `the same ${lang} hook, one-shot process`, base: a.slice(2), subject: b, unit: 'ms', target: lang === 'Node' ? '≤ 0.3 ms and ≥ 100× faster' : 'faster', met, note: `${fmt(r)}× faster` });
+    rows.push({
+      case: `${lang} hook, persistent process`,
+      baseline: `the same ${lang} hook, one-shot process`,
+      base: a.slice(2),
+      subject: b,
+      unit: 'ms',
+      target: lang === 'Node' ? '≤ 0.3 ms and ≥ 100× faster' : 'faster',
+      met,
+      note: `${fmt(r)}× faster`,
+    });
   }
 }
 
@@ -185,8 +291,20 @@ async function coldStart(): Promise<void> {
       const c = spawn(process.execPath, args, { cwd: p.dir, env: p.env, stdio: 'ignore' });
       c.on('close', () => resolve());
     });
-  const [a, b] = await pair(n(12), run(['-e', '0']), run([path.join(ROOT, 'dist', 'cli', 'main.js'), 'fire', 'BeforeTool', '--input', input]), 1);
-  rows.push({ case: 'cold start: `hookline fire` with 1 hook', baseline: '`node -e 0`', base: a, subject: b, unit: 'ms', note: `${fmt(median(b) - median(a))} ms over Node's own start` });
+  const [a, b] = await pair(
+    n(12),
+    run(['-e', '0']),
+    run([path.join(ROOT, 'dist', 'cli', 'main.js'), 'fire', 'BeforeTool', '--input', input]),
+    1,
+  );
+  rows.push({
+    case: 'cold start: `hookline fire` with 1 hook',
+    baseline: '`node -e 0`',
+    base: a,
+    subject: b,
+    unit: 'ms',
+    note: `${fmt(median(b) - median(a))} ms over Node's own start`,
+  });
 }
 
 /** Peak memory of firing a 10 MB event, measured in a fresh process. */
@@ -208,9 +326,25 @@ function memory(): void {
   try {
     const { before, after } = JSON.parse(out.stdout.trim().split('\n').pop()!);
     const copies = ((after - before) * 1024) / (10 * 1024 * 1024);
-    rows.push({ case: 'peak memory added by a 10 MB event', baseline: 'the 10 MB payload', base: [10], subject: [((after - before) * 1024) / 1024 / 1024], unit: 'ms', target: '≤ ~2 copies', met: copies <= 2.2, note: `${copies.toFixed(2)} copies (MiB, not ms)` });
+    rows.push({
+      case: 'peak memory added by a 10 MB event',
+      baseline: 'the 10 MB payload',
+      base: [10],
+      subject: [((after - before) * 1024) / 1024 / 1024],
+      unit: 'ms',
+      target: '≤ ~2 copies',
+      met: copies <= 2.2,
+      note: `${copies.toFixed(2)} copies (MiB, not ms)`,
+    });
   } catch {
-    rows.push({ case: 'peak memory added by a 10 MB event', baseline: '—', base: [NaN], subject: [NaN], unit: 'ms', note: `measurement failed: ${out.stderr.slice(0, 200)}` });
+    rows.push({
+      case: 'peak memory added by a 10 MB event',
+      baseline: '—',
+      base: [NaN],
+      subject: [NaN],
+      unit: 'ms',
+      note: `measurement failed: ${out.stderr.slice(0, 200)}`,
+    });
   }
 }
 
@@ -218,7 +352,10 @@ function memory(): void {
 async function served(): Promise<void> {
   const p = project({});
   const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-sock-')), 's.sock');
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli', 'main.js'), 'serve', '--socket', socket], { env: p.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli', 'main.js'), 'serve', '--socket', socket], {
+    env: p.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', () => resolve()));
   const conn = net.connect(socket);
   const answers = readline.createInterface({ input: conn });
@@ -228,18 +365,29 @@ async function served(): Promise<void> {
   const viaServer = () =>
     new Promise<void>((resolve) => {
       waiting = resolve;
-      conn.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'fire', params: { event: 'BeforeTool', input: { tool_name: 'x' }, cwd: p.dir } })}\n`);
+      conn.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'fire', params: { event: 'BeforeTool', input: { tool_name: 'x' }, cwd: p.dir } })}\n`,
+      );
     });
   const e = new HookEngine({ cwd: p.dir, env: p.env });
   engines.push(e);
   const [a, b] = await pair(n(2000), () => e.fire('BeforeTool', { tool_name: 'x' }), viaServer, 50);
-  rows.push({ case: 'no-hook fire through `hookline serve` (Unix socket)', baseline: 'the engine in-process', base: a.map((x) => x * 1000), subject: b.map((x) => x * 1000), unit: 'µs', target: '≤ 300 µs', met: median(b) * 1000 <= 300 });
+  rows.push({
+    case: 'no-hook fire through `hookline serve` (Unix socket)',
+    baseline: 'the engine in-process',
+    base: a.map((x) => x * 1000),
+    subject: b.map((x) => x * 1000),
+    unit: 'µs',
+    target: '≤ 300 µs',
+    met: median(b) * 1000 <= 300,
+  });
   conn.destroy();
   child.kill('SIGTERM');
 }
 
 function table(): string {
-  const head = '| case | baseline | baseline median | Hookline median | Hookline p95 | ratio | target | met |\n|---|---|---|---|---|---|---|---|';
+  const head =
+    '| case | baseline | baseline median | Hookline median | Hookline p95 | ratio | target | met |\n|---|---|---|---|---|---|---|---|';
   const lines = rows.map((r) => {
     const u = r.unit;
     const ratio = median(r.subject) / median(r.base);

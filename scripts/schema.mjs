@@ -14,7 +14,8 @@ export function generateSchemas() {
   const names = z.registry();
   names.add(HookDefinition, { id: 'HookDefinition' });
   names.add(CommandHookConfig, { id: 'CommandHook' });
-  const text = (schema, io = 'output') => JSON.stringify(z.toJSONSchema(schema, { io, unrepresentable: 'any', metadata: names }), null, 2) + '\n';
+  const text = (schema, io = 'output') =>
+    JSON.stringify(z.toJSONSchema(schema, { io, unrepresentable: 'any', metadata: names }), null, 2) + '\n';
   const out = { 'settings.json': text(Settings, 'input') };
   for (const ev of EVENT_NAMES) {
     out[`${ev}.input.json`] = text(BaseInput.extend(EVENT_FIELDS[ev].shape));

@@ -26,8 +26,17 @@ function convert(re2) {
   let src = re2;
   let caseless = false;
   if (/\(\?i\)|\(\?i:/.test(src)) caseless = true; // applied to the whole pattern: broader, never narrower
-  src = src.replace(/\(\?i\)/g, '').replace(/\(\?-?i:/g, '(?:').replace(/\(\?s:\.\)/g, '[\\s\\S]').replace(/\(\?s:/g, '(?:');
-  src = src.replace(/\(\?P</g, '(?<').replace(/\\z/g, '$').replace(/\[:alnum:\]/g, 'A-Za-z0-9').replace(/\[:alpha:\]/g, 'A-Za-z').replace(/\[:digit:\]/g, '0-9');
+  src = src
+    .replace(/\(\?i\)/g, '')
+    .replace(/\(\?-?i:/g, '(?:')
+    .replace(/\(\?s:\.\)/g, '[\\s\\S]')
+    .replace(/\(\?s:/g, '(?:');
+  src = src
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\z/g, '$')
+    .replace(/\[:alnum:\]/g, 'A-Za-z0-9')
+    .replace(/\[:alpha:\]/g, 'A-Za-z')
+    .replace(/\[:digit:\]/g, '0-9');
   if (/\(\?[a-z-]/.test(src.replace(/\(\?(?::|<[A-Za-z])/g, ''))) throw new Error('inline flags');
   new RegExp(src, caseless ? 'i' : '');
   // Walk the pattern: every quantifier is bounded; a repeated group holds no quantifier.

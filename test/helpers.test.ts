@@ -11,7 +11,9 @@ const state = (pid: number) => {
   return stat[stat.lastIndexOf(')') + 2];
 };
 
-test('alive(): a running process is alive; a zombie and a missing pid are not', { skip: !fs.existsSync('/proc/self/stat') && 'needs /proc' }, async () => {
+test('alive(): a running process is alive; a zombie and a missing pid are not', {
+  skip: !fs.existsSync('/proc/self/stat') && 'needs /proc',
+}, async () => {
   // bash starts a short child, then becomes `sleep`, which never reaps it: the child stays a zombie.
   const parent = spawn('bash', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {

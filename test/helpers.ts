@@ -86,7 +86,11 @@ function homeEnv(home: string): NodeJS.ProcessEnv {
  * that write agent.yaml, .spatialagent/ or .claude/ after trusting the project.
  */
 export function trustDialectHooks(dir: string, home: string): void {
-  trustKeys(dir, findWorkspaceHooks(dir, homeEnv(home)).flatMap((h) => keysToWrite(h).write), { GEMINI_CLI_HOME: home });
+  trustKeys(
+    dir,
+    findWorkspaceHooks(dir, homeEnv(home)).flatMap((h) => keysToWrite(h).write),
+    { GEMINI_CLI_HOME: home },
+  );
 }
 
 /** A command hook entry for settings. */

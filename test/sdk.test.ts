@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import * as sdk from '../src/sdk/index.js';
 import { aggregate } from '../src/decide/aggregate.js';
-import { applyAfterAgent, applyAfterModel, applyAfterTool, applyBeforeAgent, applyBeforeModel, applyBeforeTool, applyToolSelection } from '../src/apply/index.js';
+import {
+  applyAfterAgent,
+  applyAfterModel,
+  applyAfterTool,
+  applyBeforeAgent,
+  applyBeforeModel,
+  applyBeforeTool,
+  applyToolSelection,
+} from '../src/apply/index.js';
 import type { LLMRequest, LLMResponse } from '../src/events/model.js';
 
 const args = { command: 'ls', dir_path: 'src' };
@@ -12,7 +20,11 @@ const request: LLMRequest = { model: 'm', messages: [{ role: 'user', content: 'h
 const chunk: LLMResponse = { candidates: [{ content: { role: 'model', parts: ['sk_live_secret'] } }] };
 
 test('tool builders: deny, ask, stop, rewriteToolInput, tailToolCall, addContext', () => {
-  assert.deepEqual(applyBeforeTool(aggregate('BeforeTool', [sdk.deny('nope')]), args), { action: 'deny', message: 'Tool execution blocked: nope', systemMessage: undefined });
+  assert.deepEqual(applyBeforeTool(aggregate('BeforeTool', [sdk.deny('nope')]), args), {
+    action: 'deny',
+    message: 'Tool execution blocked: nope',
+    systemMessage: undefined,
+  });
   assert.equal(applyBeforeTool(aggregate('BeforeTool', [sdk.ask('confirm?')]), args).action, 'ask');
   assert.equal(applyBeforeTool(aggregate('BeforeTool', [sdk.stop('enough')]), args).action, 'stop');
   assert.deepEqual(applyBeforeTool(aggregate('BeforeTool', [sdk.allow(), sdk.rewriteToolInput({ command: 'ls -la' })]), args), {
@@ -21,8 +33,16 @@ test('tool builders: deny, ask, stop, rewriteToolInput, tailToolCall, addContext
     inputModified: true,
     systemMessage: undefined,
   });
-  const after = applyAfterTool(aggregate('AfterTool', [sdk.tailToolCall('read_file', { file_path: 'a' }), sdk.addContext('AfterTool', 'ctx')]), 'out');
-  assert.deepEqual(after, { action: 'keep', llmContent: 'out\n\n<hook_context>ctx</hook_context>', tail: { name: 'read_file', args: { file_path: 'a' } }, systemMessage: undefined });
+  const after = applyAfterTool(
+    aggregate('AfterTool', [sdk.tailToolCall('read_file', { file_path: 'a' }), sdk.addContext('AfterTool', 'ctx')]),
+    'out',
+  );
+  assert.deepEqual(after, {
+    action: 'keep',
+    llmContent: 'out\n\n<hook_context>ctx</hook_context>',
+    tail: { name: 'read_file', args: { file_path: 'a' } },
+    systemMessage: undefined,
+  });
 });
 
 test('model and agent builders: syntheticResponse, replaceResponse, selectTools, retry, message', () => {
@@ -31,9 +51,21 @@ test('model and agent builders: syntheticResponse, replaceResponse, selectTools,
   assert.deepEqual((synthetic as { response?: LLMResponse }).response?.candidates[0].content.parts, ['cached answer']);
   const replaced = applyAfterModel(aggregate('AfterModel', [sdk.replaceResponse('[REDACTED]')]), chunk);
   assert.deepEqual(replaced.action === 'replace' && replaced.response.candidates[0].content.parts, ['[REDACTED]']);
-  assert.deepEqual(applyToolSelection(aggregate('BeforeToolSelection', [sdk.selectTools('ANY', ['glob'])]), ['glob', 'read_file']), { mode: 'ANY', allowed: ['glob'] });
-  assert.deepEqual(applyAfterAgent(aggregate('AfterAgent', [sdk.retry('run the tests')]), 0), { action: 'retry', prompt: 'run the tests', clearContext: false, systemMessage: undefined });
-  assert.deepEqual(applyBeforeAgent(aggregate('BeforeAgent', [sdk.message('hello'), sdk.addContext('BeforeAgent', 'ctx')])), { action: 'proceed', context: 'ctx', systemMessage: 'hello' });
+  assert.deepEqual(applyToolSelection(aggregate('BeforeToolSelection', [sdk.selectTools('ANY', ['glob'])]), ['glob', 'read_file']), {
+    mode: 'ANY',
+    allowed: ['glob'],
+  });
+  assert.deepEqual(applyAfterAgent(aggregate('AfterAgent', [sdk.retry('run the tests')]), 0), {
+    action: 'retry',
+    prompt: 'run the tests',
+    clearContext: false,
+    systemMessage: undefined,
+  });
+  assert.deepEqual(applyBeforeAgent(aggregate('BeforeAgent', [sdk.message('hello'), sdk.addContext('BeforeAgent', 'ctx')])), {
+    action: 'proceed',
+    context: 'ctx',
+    systemMessage: 'hello',
+  });
 });
 
 test('defineHook one-shot: reads the event, prints the output; prints nothing for no answer', async () => {
@@ -48,7 +80,10 @@ test('defineHook one-shot: reads the event, prints the output; prints nothing fo
     return out;
   };
   const event = { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } };
-  const out = await run((i) => (i.hook_event_name === 'BeforeTool' && String(i.tool_input.command).includes('rm') ? sdk.deny('no') : undefined), event);
+  const out = await run(
+    (i) => (i.hook_event_name === 'BeforeTool' && String(i.tool_input.command).includes('rm') ? sdk.deny('no') : undefined),
+    event,
+  );
   assert.deepEqual(JSON.parse(out), { decision: 'deny', reason: 'no' });
   assert.equal(await run(() => undefined, event), '');
 });

@@ -34,7 +34,13 @@ test('each hook run is a gemini_cli.hook_call span once an OpenTelemetry provide
   const spans: Recorded[] = [];
   trace.setGlobalTracerProvider(recordingProvider(spans));
   try {
-    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`echo '{"decision":"deny","reason":"no"}'`, { name: 'guard' }), cmd('exit 3', { name: 'broken' })] }] } } });
+    const p = makeProject({
+      project: {
+        hooks: {
+          BeforeTool: [{ hooks: [cmd(`echo '{"decision":"deny","reason":"no"}'`, { name: 'guard' }), cmd('exit 3', { name: 'broken' })] }],
+        },
+      },
+    });
     const engine = new HookEngine({ cwd: p.dir, env: p.env });
     const ends: HookEndEvent[] = [];
     engine.on('hookEnd', (e) => ends.push(e));

@@ -58,18 +58,39 @@ export interface HandOffHost {
 /** The conversation as text, for a hand-off `withContext`. */
 function conversation(history: readonly Message[]): string {
   return history
-    .map((m) => (m.role === 'tool' ? m.results.map((r) => `[${r.name} result]\n${r.output}`).join('\n') : `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.text}`))
+    .map((m) =>
+      m.role === 'tool'
+        ? m.results.map((r) => `[${r.name} result]\n${r.output}`).join('\n')
+        : `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.text}`,
+    )
     .filter(Boolean)
     .join('\n\n');
 }
 
-export async function handOff(host: HandOffHost, agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
+export async function handOff(
+  host: HandOffHost,
+  agent: string,
+  prompt: string,
+  withContext: boolean,
+  via: 'tool' | 'command' | 'cli',
+): Promise<AskResult> {
   const agents = host.points.agents();
   const target = agents[agent];
-  if (!target || !host.spawnAgent) return { status: 'error', output: `no agent "${agent}" (agents: ${Object.keys(agents).join(', ') || 'none'})` };
-  if (host.depth + 1 > MAX_ASK_DEPTH) return { status: 'error', output: `hand-off refused: agents may ask agents only ${MAX_ASK_DEPTH} levels deep` };
+  if (!target || !host.spawnAgent)
+    return { status: 'error', output: `no agent "${agent}" (agents: ${Object.keys(agents).join(', ') || 'none'})` };
+  if (host.depth + 1 > MAX_ASK_DEPTH)
+    return { status: 'error', output: `hand-off refused: agents may ask agents only ${MAX_ASK_DEPTH} levels deep` };
   const transcript = withContext ? conversation(host.history) : undefined;
-  const ask = { agent, config: target.file, agentModel: target.model, via, withContext, depth: host.depth, prompt, ...(transcript ? { transcript } : {}) };
+  const ask = {
+    agent,
+    config: target.file,
+    agentModel: target.model,
+    via,
+    withContext,
+    depth: host.depth,
+    prompt,
+    ...(transcript ? { transcript } : {}),
+  };
   // mm lists no hook run outside a turn: `/ask…` and `--ask` hand-offs are not displayed.
   const quiet = via !== 'tool';
   const pre = await host.points.handOff({ ask, quiet });
@@ -93,7 +114,13 @@ export async function handOff(host: HandOffHost, agent: string, prompt: string, 
   const error = r.status === 'error' ? (r.reason ?? 'the called agent failed') : undefined;
   let answer = r.text;
   const sentAsk = { ...ask, prompt: sentPrompt, ...(sentTranscript ? { transcript: sentTranscript } : {}) };
-  const post = await host.points.handOffDone({ ask: sentAsk, quiet, answer, ...(error ? { error } : {}), durationMs: Math.round(performance.now() - started) });
+  const post = await host.points.handOffDone({
+    ask: sentAsk,
+    quiet,
+    answer,
+    ...(error ? { error } : {}),
+    durationMs: Math.round(performance.now() - started),
+  });
   const replaced = post?.answer !== undefined;
   if (replaced) {
     answer = post!.answer!;
@@ -108,9 +135,14 @@ export async function handOff(host: HandOffHost, agent: string, prompt: string, 
 export function askToolResult(agent: string, r: AskResult, notice: (line: string) => void): ToolResult {
   if (r.status === 'denied') {
     notice(mmAskDeniedLine(r.reason));
-    return { llmContent: mmAskDeniedOutput(r.reason), returnDisplay: mmAskDeniedOutput(r.reason), error: { message: mmAskDeniedOutput(r.reason), type: 'policy_violation' } };
+    return {
+      llmContent: mmAskDeniedOutput(r.reason),
+      returnDisplay: mmAskDeniedOutput(r.reason),
+      error: { message: mmAskDeniedOutput(r.reason), type: 'policy_violation' },
+    };
   }
-  if (r.status === 'error') return { llmContent: r.output, returnDisplay: r.output, error: { message: r.output, type: 'execution_failed' } };
+  if (r.status === 'error')
+    return { llmContent: r.output, returnDisplay: r.output, error: { message: r.output, type: 'execution_failed' } };
   // The summary counts the replacement answer, not the contexts after it.
   return { llmContent: r.output, returnDisplay: r.replaced ? mmAnswerReplacedSummary(agent, r.answer ?? r.output) : `${agent} answered` };
 }

@@ -27,13 +27,18 @@ function textBearing(m: Message): boolean {
 
 /** History to the hooks' stable request: text messages only (tool results carry no text part). */
 export function toStableRequest(model: string, history: readonly Message[], config: LLMRequest['config']): LLMRequest {
-  const messages = history.filter(textBearing).map((m) => ({ role: m.role === 'model' ? ('model' as const) : ('user' as const), content: (m as { text: string }).text }));
+  const messages = history
+    .filter(textBearing)
+    .map((m) => ({ role: m.role === 'model' ? ('model' as const) : ('user' as const), content: (m as { text: string }).text }));
   return { model, messages, config: { ...config } };
 }
 
 function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  if (Array.isArray(c))
+    return c
+      .map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+      .join('');
   return String(c ?? '');
 }
 
@@ -74,7 +79,12 @@ export function toModelMessages(history: readonly Message[]): ModelMessage[] {
     } else {
       out.push({
         role: 'tool',
-        content: m.results.map((r) => ({ type: 'tool-result' as const, toolCallId: r.id, toolName: r.name, output: { type: r.isError ? ('error-text' as const) : ('text' as const), value: r.output } })),
+        content: m.results.map((r) => ({
+          type: 'tool-result' as const,
+          toolCallId: r.id,
+          toolName: r.name,
+          output: { type: r.isError ? ('error-text' as const) : ('text' as const), value: r.output },
+        })),
       });
     }
   }
@@ -86,7 +96,7 @@ export function estimateTokens(history: readonly Message[]): number {
   let chars = 0;
   for (const m of history) {
     if (m.role === 'tool') for (const r of m.results) chars += r.output.length;
-    else chars += m.text.length + JSON.stringify(m.role === 'model' ? m.toolCalls ?? [] : []).length;
+    else chars += m.text.length + JSON.stringify(m.role === 'model' ? (m.toolCalls ?? []) : []).length;
   }
   return Math.ceil(chars / 4);
 }

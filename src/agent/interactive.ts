@@ -4,7 +4,8 @@ import type { Agent } from './loop.js';
 import { mmAskAnswerLabel, mmAskDeniedCommandError } from '../dialects/mm/effects.js';
 import { visible } from '../config/display.js';
 
-const HELP = 'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
+const HELP =
+  'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
 
 /** The interactive session: one prompt a line, slash commands, approvals asked on the terminal. */
 export async function interactive(
@@ -109,7 +110,10 @@ function hooksCommand(agent: Agent, args: string, write: (s: string) => void): v
   if (!hooks) return write('no hooks to manage in this session\n');
   if (!sub || sub === 'list' || sub === 'panel') {
     const all = hooks.list();
-    for (const h of all) write(`  ${h.event}${h.matcher ? ` (${visible(h.matcher)})` : ''} · ${visible(h.name)} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`);
+    for (const h of all)
+      write(
+        `  ${h.event}${h.matcher ? ` (${visible(h.matcher)})` : ''} · ${visible(h.name)} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`,
+      );
     write(`${summary(all)}\n`);
     return;
   }

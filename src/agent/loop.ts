@@ -5,7 +5,15 @@ import type { LLMRequest, LLMResponse } from '../events/model.js';
 import { prependSessionContext, responseText, withBlocks, INPUT_MODIFIED_NOTE, MAX_AFTER_AGENT_RETRIES } from '../apply/index.js';
 import type { Adapter } from '../dialects/adapter.js';
 import type { HookControl } from '../dialects/list.js';
-import { estimateTokens, fromStableMessages, toModelMessages, toStableRequest, type Message, type ToolCall, type ToolOutcome } from './history.js';
+import {
+  estimateTokens,
+  fromStableMessages,
+  toModelMessages,
+  toStableRequest,
+  type Message,
+  type ToolCall,
+  type ToolOutcome,
+} from './history.js';
 import type { Session } from './session.js';
 import type { AgentTool, ToolContext, ToolResult } from './tools/types.js';
 import { findTool } from './tools/index.js';
@@ -166,11 +174,16 @@ export class Agent {
     const keep = Math.min(h.length, 4);
     const old = h.slice(0, h.length - keep);
     if (!old.length) {
-      if (trigger === 'manual') this.o.io.notice(`nothing to compress: the history has ${h.length} message(s), and the last 4 are always kept`);
+      if (trigger === 'manual')
+        this.o.io.notice(`nothing to compress: the history has ${h.length} message(s), and the last 4 are always kept`);
       return false;
     }
     const summary = old
-      .map((m) => (m.role === 'tool' ? m.results.map((x) => `[${x.name} result] ${x.output.slice(0, 200)}`).join('\n') : `[${m.role}] ${m.text.slice(0, 400)}`))
+      .map((m) =>
+        m.role === 'tool'
+          ? m.results.map((x) => `[${x.name} result] ${x.output.slice(0, 200)}`).join('\n')
+          : `[${m.role}] ${m.text.slice(0, 400)}`,
+      )
       .join('\n');
     // Keep tool results attached to the call that produced them.
     let tail = h.slice(h.length - keep);
@@ -224,7 +237,14 @@ export class Agent {
       if (r.status !== 'done') return r;
       // As in Gemini CLI: the user's original prompt, and every model answer since it (retries included).
       const response = this.responses.filter(Boolean).join('\n') || '[no response text]';
-      const e = await this.points.turnEnd({ prompt: original, response, stopHookActive, retries, maxRetries: this.o.maxRetries ?? MAX_AFTER_AGENT_RETRIES, signal: this.signal });
+      const e = await this.points.turnEnd({
+        prompt: original,
+        response,
+        stopHookActive,
+        retries,
+        maxRetries: this.o.maxRetries ?? MAX_AFTER_AGENT_RETRIES,
+        signal: this.signal,
+      });
       this.checkCancelled();
       this.show(e.systemMessage);
       if (e.clearContext) {
@@ -307,7 +327,10 @@ export class Agent {
     const set: ToolSet = {};
     for (const t of this.o.tools) {
       if (!allowed.includes(t.name)) continue;
-      set[t.name] = aiTool({ description: t.description, inputSchema: jsonSchema(z.toJSONSchema(t.parameters) as Parameters<typeof jsonSchema>[0]) });
+      set[t.name] = aiTool({
+        description: t.description,
+        inputSchema: jsonSchema(z.toJSONSchema(t.parameters) as Parameters<typeof jsonSchema>[0]),
+      });
     }
     return set;
   }
@@ -332,7 +355,8 @@ export class Agent {
         return { status: 'done', text: answer + synthetic };
       }
       const request = be.request;
-      const callHistory = request.messages === base.messages ? this.session.history : fromStableMessages(this.session.history, request.messages);
+      const callHistory =
+        request.messages === base.messages ? this.session.history : fromStableMessages(this.session.history, request.messages);
       const selection = await this.points.toolSelection({ request, tools: this.o.tools.map((t) => t.name), signal: this.signal });
       this.checkCancelled();
       this.show(selection.systemMessage);
@@ -343,7 +367,16 @@ export class Agent {
       const blocked = await this.points.modelResponse({ step: step + 1, text, toolCalls: calls.length, signal: this.signal });
       this.checkCancelled();
       if (blocked !== undefined) {
-        if (calls.length) this.session.push({ role: 'tool', results: calls.map((c) => ({ id: c.id, name: c.name, output: `Tool call not run: blocked by hook: ${blocked}`, isError: true })) });
+        if (calls.length)
+          this.session.push({
+            role: 'tool',
+            results: calls.map((c) => ({
+              id: c.id,
+              name: c.name,
+              output: `Tool call not run: blocked by hook: ${blocked}`,
+              isError: true,
+            })),
+          });
         throw new StopTurn('blocked', blocked, answer);
       }
       if (!calls.length) return { status: 'done', text: answer };
@@ -354,14 +387,24 @@ export class Agent {
         const r =
           offered || !findTool(this.o.tools, call.name)
             ? await this.runTool(call)
-            : { outcome: { id: call.id, name: call.name, output: `Tool "${call.name}" is not available for this call: a BeforeToolSelection hook restricted the tools.`, isError: true } };
+            : {
+                outcome: {
+                  id: call.id,
+                  name: call.name,
+                  output: `Tool "${call.name}" is not available for this call: a BeforeToolSelection hook restricted the tools.`,
+                  isError: true,
+                },
+              };
         // After a hook's rewrite, what really ran beside what the model asked for.
         const ran = 'ran' in r && r.ran ? ` ⇒ ran as ${JSON.stringify(r.ran)}` : '';
-        this.o.io.notice(`🔧 ${call.name} ${JSON.stringify(call.args)}${ran} → ${r.outcome.isError ? r.outcome.output.split('\n')[0] : 'done'}`);
+        this.o.io.notice(
+          `🔧 ${call.name} ${JSON.stringify(call.args)}${ran} → ${r.outcome.isError ? r.outcome.output.split('\n')[0] : 'done'}`,
+        );
         results.push(r.outcome);
         if (r.stop) {
           // Every call needs a result in history, or the next request to the model is malformed.
-          for (const c of calls.slice(results.length)) results.push({ id: c.id, name: c.name, output: 'Tool call not run: a hook stopped the agent before it.', isError: true });
+          for (const c of calls.slice(results.length))
+            results.push({ id: c.id, name: c.name, output: 'Tool call not run: a hook stopped the agent before it.', isError: true });
           this.session.push({ role: 'tool', results });
           throw new StopTurn('stopped', r.stop, answer);
         }
@@ -378,13 +421,20 @@ export class Agent {
     try {
       return this.o.modelFor(name) ?? this.o.model;
     } catch (err) {
-      this.o.io.notice(`⚠ a hook asked for model "${name}", which cannot be used (${err instanceof Error ? err.message : String(err)}); keeping ${this.o.modelName}`);
+      this.o.io.notice(
+        `⚠ a hook asked for model "${name}", which cannot be used (${err instanceof Error ? err.message : String(err)}); keeping ${this.o.modelName}`,
+      );
       return this.o.model;
     }
   }
 
   /** Streams one model call, through the model-chunk point on every chunk. */
-  private async callModel(request: LLMRequest, history: readonly Message[], mode: 'AUTO' | 'ANY' | 'NONE', allowed: string[]): Promise<{ text: string; calls: ToolCall[] }> {
+  private async callModel(
+    request: LLMRequest,
+    history: readonly Message[],
+    mode: 'AUTO' | 'ANY' | 'NONE',
+    allowed: string[],
+  ): Promise<{ text: string; calls: ToolCall[] }> {
     const tools = mode === 'NONE' ? {} : this.toolSet(allowed);
     const hasTools = Object.keys(tools).length > 0;
     const cfg = request.config ?? {};
@@ -429,7 +479,10 @@ export class Agent {
   }
 
   private async modelChunk(request: LLMRequest, chunk: string, finishReason: string | undefined): Promise<string> {
-    const response: LLMResponse = { text: chunk, candidates: [{ content: { role: 'model', parts: chunk ? [chunk] : [] }, ...(finishReason ? { finishReason } : {}), index: 0 }] };
+    const response: LLMResponse = {
+      text: chunk,
+      candidates: [{ content: { role: 'model', parts: chunk ? [chunk] : [] }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+    };
     const e = await this.points.modelChunk({ request, response, signal: this.signal });
     this.checkCancelled();
     this.show(e.systemMessage);
@@ -466,9 +519,22 @@ export class Agent {
     const details: Record<string, unknown> = {
       type: kind,
       title,
-      ...(kind === 'exec' ? { command: args.command, rootCommand: String(args.command ?? '').trim().split(/\s+/)[0] } : await this.editDetails(t, args)),
+      ...(kind === 'exec'
+        ? {
+            command: args.command,
+            rootCommand: String(args.command ?? '')
+              .trim()
+              .split(/\s+/)[0],
+          }
+        : await this.editDetails(t, args)),
     };
-    const n = await this.points.notification({ type: 'ToolPermission', message: `Tool ${title} requires ${kind === 'edit' ? 'editing' : 'execution'}`, details, tool: t.name, signal: this.signal });
+    const n = await this.points.notification({
+      type: 'ToolPermission',
+      message: `Tool ${title} requires ${kind === 'edit' ? 'editing' : 'execution'}`,
+      details,
+      tool: t.name,
+      signal: this.signal,
+    });
     this.checkCancelled();
     this.show(n.systemMessage);
     if (hookMessage) this.o.io.notice(hookMessage);
@@ -480,15 +546,28 @@ export class Agent {
   }
 
   /** One tool call through the before-tool point, approval, the tool, the after-tool point and a possible tail call. */
-  private async runTool(call: ToolCall, originalName?: string): Promise<{ outcome: ToolOutcome; stop?: string; ran?: Record<string, unknown> }> {
+  private async runTool(
+    call: ToolCall,
+    originalName?: string,
+  ): Promise<{ outcome: ToolOutcome; stop?: string; ran?: Record<string, unknown> }> {
     const name = originalName ?? call.name;
     const fail = (output: string): { outcome: ToolOutcome } => ({ outcome: { id: call.id, name, output, isError: true } });
     const t = findTool(this.o.tools, call.name);
     if (!t) return fail(`Tool "${call.name}" not found. Available tools: ${this.o.tools.map((x) => x.name).join(', ')}`);
     const parsed = t.parameters.safeParse(call.args);
-    if (!parsed.success) return fail(`Invalid parameters for ${t.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      return fail(
+        `Invalid parameters for ${t.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`,
+      );
     const given = parsed.data as Record<string, unknown>;
-    const point = { id: call.id, name: t.name, args: given, ...(originalName ? { originalName } : {}), step: this.steps_, signal: this.signal };
+    const point = {
+      id: call.id,
+      name: t.name,
+      args: given,
+      ...(originalName ? { originalName } : {}),
+      step: this.steps_,
+      signal: this.signal,
+    };
     const be = await this.points.beforeTool(point);
     this.checkCancelled();
     if (be.action === 'stop') {
@@ -502,14 +581,21 @@ export class Agent {
     let args = be.args;
     if (args !== given) {
       const again = t.parameters.safeParse(args);
-      if (!again.success) return fail(`Tool parameter modification by hook failed validation: ${again.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!again.success)
+        return fail(
+          `Tool parameter modification by hook failed validation: ${again.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       args = again.data as Record<string, unknown>;
     }
     if (be.action === 'ask' || this.needsApproval(t)) {
       const refused = await this.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
       if (refused) return fail(refused);
     } else this.show(be.systemMessage);
-    const ctx: ToolContext = { cwd: this.o.cwd, signal: this.signal ?? new AbortController().signal, env: { ...this.o.toolEnv, ...this.points.toolEnv() } };
+    const ctx: ToolContext = {
+      cwd: this.o.cwd,
+      signal: this.signal ?? new AbortController().signal,
+      env: { ...this.o.toolEnv, ...this.points.toolEnv() },
+    };
     let result: ToolResult;
     try {
       result = t.name === 'ask_agent' && this.o.spawnAgent ? await this.askTool(args) : await t.run(args as never, ctx);
@@ -524,7 +610,8 @@ export class Agent {
     this.show(ae.systemMessage);
     const isError = !!result.error;
     const ran = be.inputModified ? args : undefined;
-    if (ae.action === 'stop') return { outcome: { id: call.id, name, output: ae.llmContent, isError: true }, stop: ae.message.replace(STOPPED, ''), ran };
+    if (ae.action === 'stop')
+      return { outcome: { id: call.id, name, output: ae.llmContent, isError: true }, stop: ae.message.replace(STOPPED, ''), ran };
     if (ae.action === 'replace') return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran };
     // The tail call's result replaces this call's result, under this call's id.
     if (ae.tail) return this.runTool({ id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
@@ -533,7 +620,20 @@ export class Agent {
 
   /** A hand-off to another agent (see handoff.ts). */
   ask(agent: string, prompt: string, withContext: boolean, via: 'tool' | 'command' | 'cli'): Promise<AskResult> {
-    return handOff({ points: this.points, depth: this.o.depth ?? 0, history: this.session.history, spawnAgent: this.o.spawnAgent, notice: (l) => this.o.io.notice(l), signal: this.signal }, agent, prompt, withContext, via);
+    return handOff(
+      {
+        points: this.points,
+        depth: this.o.depth ?? 0,
+        history: this.session.history,
+        spawnAgent: this.o.spawnAgent,
+        notice: (l) => this.o.io.notice(l),
+        signal: this.signal,
+      },
+      agent,
+      prompt,
+      withContext,
+      via,
+    );
   }
 
   /** ask_agent as a tool: the model reads the answer, or `[ask denied by a hook: …]`. */

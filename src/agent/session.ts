@@ -51,10 +51,14 @@ export class Session {
         // no sessions yet
       }
       const withTime = names.map((n) => ({ n, t: fs.statSync(path.join(dir, n)).mtimeMs })).sort((a, b) => b.t - a.t);
-      const pick = which === 'latest' ? withTime[0] : withTime.find(({ n }) => Session.headerOf(path.join(dir, n))?.sessionId.startsWith(which));
+      const pick =
+        which === 'latest' ? withTime[0] : withTime.find(({ n }) => Session.headerOf(path.join(dir, n))?.sessionId.startsWith(which));
       if (pick) file = path.join(dir, pick.n);
     }
-    if (!file) throw new Error(which === 'latest' ? `no saved session for ${projectDir} to resume` : `no saved session "${which}" for ${projectDir}`);
+    if (!file)
+      throw new Error(
+        which === 'latest' ? `no saved session for ${projectDir} to resume` : `no saved session "${which}" for ${projectDir}`,
+      );
     const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
     const header = JSON.parse(lines[0]) as Header;
     const history: Message[] = [];

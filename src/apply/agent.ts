@@ -43,7 +43,11 @@ export type AfterAgentEffect =
   /** A retry was asked for but the cap was reached. */
   | { action: 'retry-limit'; reason: string; clearContext: boolean; systemMessage?: string };
 
-export function applyAfterAgent(output: HookOutput | undefined, retriesSoFar: number, maxRetries = MAX_AFTER_AGENT_RETRIES): AfterAgentEffect {
+export function applyAfterAgent(
+  output: HookOutput | undefined,
+  retriesSoFar: number,
+  maxRetries = MAX_AFTER_AGENT_RETRIES,
+): AfterAgentEffect {
   const msg = systemMessage(output);
   const clearContext = specific(output).clearContext === true;
   if (!output) return { action: 'accept', clearContext: false };

@@ -44,7 +44,8 @@ export function applyAfterModel(output: HookOutput | undefined, response: LLMRes
   if (stops(output)) return { action: 'stop', reason: effectiveReason(output), systemMessage: msg };
   if (isBlocking(output.decision)) return { action: 'deny', reason: effectiveReason(output), systemMessage: msg };
   const r = specific(output).llm_response as Partial<LLMResponse> | undefined;
-  if (r && Array.isArray(r.candidates) && r.candidates[0]?.content?.parts?.length) return { action: 'replace', response: r as LLMResponse, systemMessage: msg };
+  if (r && Array.isArray(r.candidates) && r.candidates[0]?.content?.parts?.length)
+    return { action: 'replace', response: r as LLMResponse, systemMessage: msg };
   return { action: 'keep', response, systemMessage: msg };
 }
 

@@ -18,7 +18,8 @@ export function applyBeforeTool(output: HookOutput | undefined, args: Record<str
   const msg = systemMessage(output);
   if (!output) return { action: 'run', args, inputModified: false };
   if (stops(output)) return { action: 'stop', message: `Agent execution stopped by hook: ${effectiveReason(output)}`, systemMessage: msg };
-  if (isBlocking(output.decision)) return { action: 'deny', message: `Tool execution blocked: ${effectiveReason(output)}`, systemMessage: msg };
+  if (isBlocking(output.decision))
+    return { action: 'deny', message: `Tool execution blocked: ${effectiveReason(output)}`, systemMessage: msg };
   const rewrite = specific(output).tool_input;
   const next = isPlainObject(rewrite) ? { ...args, ...rewrite } : args;
   const inputModified = isPlainObject(rewrite);
@@ -38,10 +39,12 @@ export function applyAfterTool(output: HookOutput | undefined, llmContent: strin
     const message = `Agent execution stopped by hook: ${effectiveReason(output)}`;
     return { action: 'stop', llmContent: message, message, systemMessage: msg };
   }
-  if (isBlocking(output.decision)) return { action: 'replace', llmContent: `Tool result blocked: ${effectiveReason(output)}`, systemMessage: msg };
+  if (isBlocking(output.decision))
+    return { action: 'replace', llmContent: `Tool result blocked: ${effectiveReason(output)}`, systemMessage: msg };
   const ctx = additionalContext(output);
   const content = ctx ? `${llmContent}\n\n<hook_context>${ctx}</hook_context>` : llmContent;
   const tail = specific(output).tailToolCallRequest;
-  const validTail = isPlainObject(tail) && typeof tail.name === 'string' ? { name: tail.name, args: isPlainObject(tail.args) ? tail.args : {} } : undefined;
+  const validTail =
+    isPlainObject(tail) && typeof tail.name === 'string' ? { name: tail.name, args: isPlainObject(tail.args) ? tail.args : {} } : undefined;
   return { action: 'keep', llmContent: content, ...(validTail ? { tail: validTail } : {}), systemMessage: msg };
 }

@@ -39,7 +39,8 @@ const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
 export function positiveInt(flag: string, value: string | undefined, example: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} ${JSON.stringify(value)}: not a whole number of at least 1 — give one, e.g. ${flag} ${example}`);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`${flag} ${JSON.stringify(value)}: not a whole number of at least 1 — give one, e.g. ${flag} ${example}`);
   return n;
 }
 
@@ -49,7 +50,9 @@ function resumeSession(cwd: string, which: string): Session {
     return Session.resume(cwd, which);
   } catch {
     const what = which === 'latest' ? `no saved session in ${cwd} to resume` : `no saved session "${which}" in ${cwd}`;
-    throw new UsageError(`${what} — start one with \`hookline agent\` (sessions are saved per project folder), or give an id from a session started here`);
+    throw new UsageError(
+      `${what} — start one with \`hookline agent\` (sessions are saved per project folder), or give an id from a session started here`,
+    );
   }
 }
 
@@ -76,12 +79,14 @@ async function run(opts: AgentCliOptions): Promise<number> {
   if (!MODES.includes(mode)) throw new UsageError(`--approval-mode must be one of ${MODES.join(', ')}`);
   const maxSteps = positiveInt('--max-steps', opts.maxSteps, '25');
   const compressThreshold = positiveInt('--compress-threshold', opts.compressThreshold, '20000');
-  if (opts.ask !== undefined && opts.prompt === undefined) throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> "question"');
+  if (opts.ask !== undefined && opts.prompt === undefined)
+    throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> "question"');
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
   let model: LanguageModelV3 = spec ? await modelFromFlags(spec, opts.baseUrl, process.env.HOOKLINE_SCRIPT_LOG) : echoModel();
   if (opts.record) model = recording(model, opts.record);
   // A saved session's file (`….jsonl`) or an id; an id is held to the safe alphabet.
-  const resumeId = typeof opts.resume === 'string' && !opts.resume.endsWith('.jsonl') ? sessionIdProblem(opts.resume, '--resume') : undefined;
+  const resumeId =
+    typeof opts.resume === 'string' && !opts.resume.endsWith('.jsonl') ? sessionIdProblem(opts.resume, '--resume') : undefined;
   if (resumeId) throw new UsageError(resumeId);
   const session = opts.resume ? resumeSession(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
   const systems = await allSystems();
@@ -100,7 +105,10 @@ async function run(opts: AgentCliOptions): Promise<number> {
     modelName: modelName(spec),
     modelFor: (name: string) => {
       if (!providers || !kind) return undefined;
-      const m = providers.createModel({ spec: `${kind}:${name.startsWith(`${kind}:`) ? name.slice(kind.length + 1) : name}`, baseUrl: opts.baseUrl });
+      const m = providers.createModel({
+        spec: `${kind}:${name.startsWith(`${kind}:`) ? name.slice(kind.length + 1) : name}`,
+        baseUrl: opts.baseUrl,
+      });
       return opts.record ? recording(m, opts.record) : m;
     },
     io,

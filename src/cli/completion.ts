@@ -41,7 +41,9 @@ complete -o filenames -F _hookline hookline
 
 function zsh(ws: Word[]): string {
   const cmds = ws.map((w) => `    ${single(`${w.name}:${w.description.replace(/:/g, '\\:')}`)}`).join('\n');
-  const cases = ws.map((w) => `    ${w.name}) _arguments ${w.options.map((o) => single(`${o}[]`)).join(' ')} '*:file:_files' ;;`).join('\n');
+  const cases = ws
+    .map((w) => `    ${w.name}) _arguments ${w.options.map((o) => single(`${o}[]`)).join(' ')} '*:file:_files' ;;`)
+    .join('\n');
   return `#compdef hookline
 # hookline zsh completion: eval "$(hookline completion zsh)", or save it as _hookline on $fpath
 _hookline() {
@@ -64,7 +66,9 @@ compdef _hookline hookline
 function fish(ws: Word[]): string {
   const lines = ws.flatMap((w) => [
     `complete -c hookline -n __fish_use_subcommand -a ${w.name} -d ${single(w.description)}`,
-    ...w.options.filter((o) => o.startsWith('--')).map((o) => `complete -c hookline -n '__fish_seen_subcommand_from ${w.name}' -l ${o.slice(2)}`),
+    ...w.options
+      .filter((o) => o.startsWith('--'))
+      .map((o) => `complete -c hookline -n '__fish_seen_subcommand_from ${w.name}' -l ${o.slice(2)}`),
   ]);
   return `# hookline fish completion: hookline completion fish > ~/.config/fish/completions/hookline.fish\ncomplete -c hookline -f\n${lines.join('\n')}\n`;
 }

@@ -54,7 +54,12 @@ export function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = 
  * One shape for every line Hookline prints on stderr: `hookline: <file or hook>: <what> — <fix>`.
  * The prefix is coloured on a terminal: yellow for a warning, red for an error.
  */
-export function formatLine(line: string, kind: 'warning' | 'error', stream: { isTTY?: boolean } = process.stderr, env: NodeJS.ProcessEnv = process.env): string {
+export function formatLine(
+  line: string,
+  kind: 'warning' | 'error',
+  stream: { isTTY?: boolean } = process.stderr,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const c = colorsFor(stream, env);
   const prefix = kind === 'error' ? c.bold(c.red('hookline:')) : c.yellow('hookline:');
   return `${prefix} ${line}`;

@@ -48,6 +48,8 @@ export async function withHookProcesses(task: () => Promise<void>): Promise<void
   }
   const c = containment();
   if (!c.available && runCounts().started > 0) {
-    say(`warning: a hook's processes that leave its process group and drop HOOKLINE_RUN_ID cannot be contained here (${c.reason}); they may outlive the run`);
+    say(
+      `warning: a hook's processes that leave its process group and drop HOOKLINE_RUN_ID cannot be contained here (${c.reason}); they may outlive the run`,
+    );
   }
 }

@@ -11,7 +11,16 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
     process.stdout.write(JSON.stringify({ hooks, summary: summary(hooks) }, null, 2) + '\n');
     return;
   }
-  const rows = hooks.map((h) => [h.event, h.matcher ?? '*', h.name, h.plugin ? `${h.source} plugin ${h.plugin}` : h.source, h.enabled ? 'enabled' : 'disabled', h.trusted ? 'trusted' : 'untrusted'].map(visible));
+  const rows = hooks.map((h) =>
+    [
+      h.event,
+      h.matcher ?? '*',
+      h.name,
+      h.plugin ? `${h.source} plugin ${h.plugin}` : h.source,
+      h.enabled ? 'enabled' : 'disabled',
+      h.trusted ? 'trusted' : 'untrusted',
+    ].map(visible),
+  );
   const header = ['EVENT', 'MATCHER', 'NAME', 'SOURCE', 'STATE', 'TRUST'];
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');

@@ -43,7 +43,13 @@ Environment:
 
 const program = new Command();
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-program.name('hookline').description('Run, inspect and manage AI agent hooks.').version(pkg.version).exitOverride().showHelpAfterError().addHelpText('after', ENVIRONMENT);
+program
+  .name('hookline')
+  .description('Run, inspect and manage AI agent hooks.')
+  .version(pkg.version)
+  .exitOverride()
+  .showHelpAfterError()
+  .addHelpText('after', ENVIRONMENT);
 
 program
   .command('fire')
@@ -54,10 +60,16 @@ program
   .option('--session-id <id>', 'session id (default: a new one)')
   .option('--transcript-path <path>', 'transcript file path')
   .option('--dialect <name>', 'gemini | claude | mm | spatialagent: event names, input and configuration of that hook system', 'gemini')
-  .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
+  .option(
+    '--config <file>',
+    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
+  )
   .option('--model <spec>', 'spatialagent prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
   .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
-  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
+  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
+    ...all,
+    dir,
+  ])
   .action(async (event: string, opts) => withHookProcesses(() => fire(event, opts)));
 
 program
@@ -73,13 +85,22 @@ program
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
   .option('--dialect <name>', 'gemini | claude | mm | spatialagent (default: every one configured here)')
-  .option('--config <file>', "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)")
-  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
+  .option(
+    '--config <file>',
+    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
+  )
+  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
+    ...all,
+    dir,
+  ])
   .action(async (opts) => {
     process.exitCode = await validate(opts);
   });
 
-for (const [cmd, enabled] of [['enable', true], ['disable', false]] as const) {
+for (const [cmd, enabled] of [
+  ['enable', true],
+  ['disable', false],
+] as const) {
   program
     .command(`${cmd} <name>`)
     .description(`${cmd} a hook by name (or command), in settings`)
@@ -94,7 +115,7 @@ for (const [cmd, enabled] of [['enable', true], ['disable', false]] as const) {
 
 program
   .command('trust')
-  .description("trust a folder and its current hooks; lists new or changed ones")
+  .description('trust a folder and its current hooks; lists new or changed ones')
   .argument('[dir]', 'folder (default: the current folder)')
   .option('--check', 'only list what is untrusted; exit 1 if anything is')
   .option('--json', 'with --check: print JSON')
@@ -123,15 +144,23 @@ program
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .option('--max-steps <n>', 'model calls per turn at most', '25')
   .option('--compress-threshold <tokens>', 'compress the history past this many estimated tokens')
-  .option('--mm-config <file>', "an mm configuration (default: $MM_CONFIG or agent.yaml in the folder)")
+  .option('--mm-config <file>', 'an mm configuration (default: $MM_CONFIG or agent.yaml in the folder)')
   .option('--ask <agent>', 'hand the question to an agent of mmConfigs and print its answer')
-  .option('--plugin-dir <dir>', 'load a Claude Code plugin from this folder for the session (repeatable)', (dir: string, all: string[] = []) => [...all, dir])
+  .option(
+    '--plugin-dir <dir>',
+    'load a Claude Code plugin from this folder for the session (repeatable)',
+    (dir: string, all: string[] = []) => [...all, dir],
+  )
   .argument('[question]', 'with --ask: the question (or give it with -p)')
   .action(async (question: string | undefined, opts) => {
-    if (question !== undefined && opts.ask === undefined) throw new UsageError(`unexpected argument "${question}": use -p "prompt", or --ask <agent> "question"`);
+    if (question !== undefined && opts.ask === undefined)
+      throw new UsageError(`unexpected argument "${question}": use -p "prompt", or --ask <agent> "question"`);
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
     const { agentCommand } = await import('./agent.js');
-    process.exitCode = await agentCommand({ ...opts, ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}) });
+    process.exitCode = await agentCommand({
+      ...opts,
+      ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}),
+    });
   });
 
 program

@@ -26,7 +26,11 @@ export function setHook(name: string, enabled: boolean, opts: { cwd?: string }):
   if (!unreadable && !names.includes(name) && !(enabled && isDisabledSomewhere(name, projectDir))) {
     const unique = [...new Set(names)];
     const hint = closestName(name, unique);
-    const fix = hint ? `did you mean "${hint}"? (hooks: ${unique.join(', ')})` : unique.length ? `give one of: ${unique.join(', ')} (hookline list shows them)` : 'no hook is configured here; hookline list shows what there is';
+    const fix = hint
+      ? `did you mean "${hint}"? (hooks: ${unique.join(', ')})`
+      : unique.length
+        ? `give one of: ${unique.join(', ')} (hookline list shows them)`
+        : 'no hook is configured here; hookline list shows what there is';
     throw new UsageError(`${name}: no configured hook has this name, nothing written — ${fix}`);
   }
   const msg = settingsWrite(() => (enabled ? enableHook(name, projectDir) : disableHook(name, projectDir)));

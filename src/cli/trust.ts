@@ -19,25 +19,45 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
   if (opts.check && opts.json) {
-    const hooksOut = pending.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher ?? null, source: h.source, file: h.file, command: h.command }));
+    const hooksOut = pending.map((h) => ({
+      name: h.name,
+      event: h.event,
+      matcher: h.matcher ?? null,
+      source: h.source,
+      file: h.file,
+      command: h.command,
+    }));
     process.stdout.write(JSON.stringify({ folder: dir, trusted, untrusted: hooksOut }, null, 2) + '\n');
     return trusted && !pending.length ? 0 : 1;
   }
   if (opts.check) {
     process.stdout.write(`${visible(dir)}: folder ${trusted ? 'trusted' : 'not trusted'}\n`);
-    process.stdout.write(lines.length ? `untrusted or changed hooks:\n${lines.join('\n')}\n` : trusted ? 'every workspace hook is trusted\n' : 'no new or changed hooks (they still need the folder to be trusted)\n');
+    process.stdout.write(
+      lines.length
+        ? `untrusted or changed hooks:\n${lines.join('\n')}\n`
+        : trusted
+          ? 'every workspace hook is trusted\n'
+          : 'no new or changed hooks (they still need the folder to be trusted)\n',
+    );
     return trusted && !lines.length ? 0 : 1;
   }
   try {
     writeTrustedFolder(dir, 'TRUST_FOLDER');
     // Old keys of these hooks are rewritten in the new form (Gemini CLI's own keys are kept).
     const keys = hooks.map(keysToWrite);
-    trustKeys(dir, keys.flatMap((k) => k.write), process.env, new Set(keys.flatMap((k) => k.drop)));
+    trustKeys(
+      dir,
+      keys.flatMap((k) => k.write),
+      process.env,
+      new Set(keys.flatMap((k) => k.drop)),
+    );
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
   process.stdout.write(`trusted folder ${visible(path.resolve(dir))}\n`);
-  process.stdout.write(lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n');
+  process.stdout.write(
+    lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n',
+  );
   if (unkeyed) warn(`${unkeyed} hook(s) not trusted: a file they run is missing or unreadable (marked above); they stay held back`);
   return unkeyed ? 1 : 0;
 }

@@ -1,4 +1,13 @@
-import { applyEdits, createScanner, findNodeAtLocation, modify, parseTree, printParseErrorCode, stripComments, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  createScanner,
+  findNodeAtLocation,
+  modify,
+  parseTree,
+  printParseErrorCode,
+  stripComments,
+  type ParseError,
+} from 'jsonc-parser';
 
 /**
  * Settings files may carry // and /* *\/ comments, as Gemini CLI allows (it strips them and
@@ -36,7 +45,7 @@ const EXPECTED: Record<string, string> = {
 const TOKEN_ERRORS: Record<string, string> = {
   InvalidNumberFormat: 'invalid number',
   UnexpectedEndOfNumber: 'invalid number',
-  UnexpectedEndOfString: 'a string with no closing \'"\'',
+  UnexpectedEndOfString: "a string with no closing '\"'",
   InvalidEscapeCharacter: 'a string with an invalid escape',
   InvalidUnicode: 'a string with an invalid \\u escape (four hex digits expected)',
   InvalidCharacter: 'a string with a control character (it must be escaped)',
@@ -132,7 +141,8 @@ export function setJsoncValue(text: string, path: readonly string[], value: unkn
   const src = text.slice(bom.length);
   const parsed = parseJsonc(src);
   if (!parsed.ok) throw new Error(parsed.message);
-  if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) throw new Error('settings must be a JSON object');
+  if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
+    throw new Error('settings must be a JSON object');
   const root = parseTree(src)!;
   // Stop at the first key on the way whose value is not an object, and write the rest nested.
   let depth = 1;

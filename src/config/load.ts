@@ -4,7 +4,16 @@ import { parseJsonc } from './jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from './limits.js';
 import { validateLayer, type LayerResult } from './validate.js';
 import { enablementFile, extensionEnabled, manifestName, readEnablement, withoutHooksPath } from './extension-enablement.js';
-import { extensionsDir, projectSettingsPath, samePath, systemSettingsPath, trustedFoldersPath, trustedHooksPath, userSettingsPath, type Env } from './paths.js';
+import {
+  extensionsDir,
+  projectSettingsPath,
+  samePath,
+  systemSettingsPath,
+  trustedFoldersPath,
+  trustedHooksPath,
+  userSettingsPath,
+  type Env,
+} from './paths.js';
 import { displayName, type HookEntry, type Source } from './schema.js';
 import type { ConfigProblem } from './problems.js';
 
@@ -72,7 +81,11 @@ export function stampOf(file: string): { exists: boolean; stamp: string } {
   }
 }
 
-function readLayer(file: string, source: Source, extension?: string): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
+function readLayer(
+  file: string,
+  source: Source,
+  extension?: string,
+): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
   const { exists, stamp } = stampOf(file);
   const info: SettingsFile = { source, file, exists, stamp, extension };
   if (!exists) return { info, problems: [] };
@@ -83,7 +96,8 @@ function readLayer(file: string, source: Source, extension?: string): { layer?: 
     return { info, problems: [{ file, path: '', message: `cannot read: ${(err as Error).message}`, severity: 'error' }] };
   }
   if (text.trim() === '') return { info, problems: [] };
-  if (textNestsDeeper(text, undefined, true)) return { info, problems: [{ file, path: '', message: `${tooDeep('its JSON')}; not read`, severity: 'error' }] };
+  if (textNestsDeeper(text, undefined, true))
+    return { info, problems: [{ file, path: '', message: `${tooDeep('its JSON')}; not read`, severity: 'error' }] };
   const parsed = parseJsonc(text);
   if (!parsed.ok) return { info, problems: [{ file, path: '', message: parsed.message, severity: 'error' }] };
   const layer = validateLayer(withoutHooksPath(parsed.value, file), file, source, extension);
@@ -141,7 +155,8 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const layers: Partial<Record<Source, LayerResult>> = {};
   const switches: LoadedConfig['switches'] = { system: { disabled: [] }, user: { disabled: [] }, project: { disabled: [] } };
   const enablement = readEnablement(opts.env ?? process.env);
-  if (!enablement.ok) problems.push({ file: enablementFile(opts.env ?? process.env), path: '', message: enablement.problem, severity: 'error' });
+  if (!enablement.ok)
+    problems.push({ file: enablementFile(opts.env ?? process.env), path: '', message: enablement.problem, severity: 'error' });
   for (const { file, source, extension } of settingsFiles(opts)) {
     const r = readLayer(file, source, extension);
     files.push(r.info);
@@ -201,7 +216,10 @@ export function applyEnablement(config: LoadedConfig, opts: { workspaceTrusted: 
   const disabled = [...new Set([...system.disabled, ...user.disabled, ...(ws ? project.disabled : [])])];
   const off = new Set(disabled);
   const entries = config.entries.map((e) => ({ ...e, enabled: hooksEnabled && !off.has(displayName(e.hook)) }));
-  const redaction = { ...config.userRedaction, blocked: [...new Set([...config.userRedaction.blocked, ...(ws ? config.projectRedactionBlocked : [])])] };
+  const redaction = {
+    ...config.userRedaction,
+    blocked: [...new Set([...config.userRedaction.blocked, ...(ws ? config.projectRedactionBlocked : [])])],
+  };
   return { ...config, entries, disabled, hooksEnabled, redaction };
 }
 

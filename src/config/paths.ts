@@ -51,5 +51,11 @@ export function samePath(a: string, b: string): boolean {
 
 /** Folder name for a project under `~/.gemini/tmp/`, as Gemini CLI derives it from the basename. */
 export function projectSlug(projectDir: string): string {
-  return path.basename(projectDir).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
+  return (
+    path
+      .basename(projectDir)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'project'
+  );
 }

@@ -26,7 +26,9 @@ export type LinearCompile =
 
 /** JavaScript's `\uHHHH` in RE2's spelling; everything else is the same text. */
 function toRe2Syntax(pattern: string): string {
-  return pattern.replace(/(\\+)u([0-9A-Fa-f]{4})/g, (all, slashes: string, hex: string) => (slashes.length % 2 ? `${slashes.slice(1)}\\x{${hex}}` : all));
+  return pattern.replace(/(\\+)u([0-9A-Fa-f]{4})/g, (all, slashes: string, hex: string) =>
+    slashes.length % 2 ? `${slashes.slice(1)}\\x{${hex}}` : all,
+  );
 }
 
 function errorText(e: unknown): string {
@@ -47,7 +49,11 @@ export function compileLinear(pattern: string, flags: { caseInsensitive?: boolea
 }
 
 /** Compiles a pattern already in RE2 syntax (mm's Go regexps, SpatialAgent's, secret rules). */
-export function compileRe2(pattern: string, flags: { caseInsensitive?: boolean } = {}, reason: 'invalid' | 'unsupported' = 'invalid'): LinearCompile {
+export function compileRe2(
+  pattern: string,
+  flags: { caseInsensitive?: boolean } = {},
+  reason: 'invalid' | 'unsupported' = 'invalid',
+): LinearCompile {
   const R = re2();
   let re: RE2JS;
   try {

@@ -11,13 +11,19 @@ import type { HookOutput } from '../events/output.js';
  */
 
 const typeError = (iss: { input?: unknown }) =>
-  iss.input === undefined ? 'missing "type" (expected "command")' : iss.input === 'runtime' ? 'runtime hooks are registered in code, not in settings' : 'unknown hook type; expected "command"';
+  iss.input === undefined
+    ? 'missing "type" (expected "command")'
+    : iss.input === 'runtime'
+      ? 'runtime hooks are registered in code, not in settings'
+      : 'unknown hook type; expected "command"';
 
 /** One command hook as written in settings.json. */
 export const CommandHookConfig = z.object(
   {
     type: z.literal('command', { error: typeError }),
-    command: z.string({ error: (iss) => (iss.input === undefined ? 'missing "command" for a command hook' : undefined) }).min(1, 'command must not be empty'),
+    command: z
+      .string({ error: (iss) => (iss.input === undefined ? 'missing "command" for a command hook' : undefined) })
+      .min(1, 'command must not be empty'),
     name: z.string().optional(),
     description: z.string().optional(),
     /** Start once and exchange one JSON line per event (see src/run/persistent.ts). */
@@ -50,13 +56,14 @@ export const HooksMeta = z.object({
   notifications: z.boolean().optional(),
 });
 
-const eventHooks = Object.fromEntries(EVENT_NAMES.map((e) => [e, z.array(HookDefinition, { error: `"${e}" must be an array of hook definitions` }).optional()])) as Record<
-  EventName,
-  z.ZodOptional<z.ZodArray<typeof HookDefinition>>
->;
+const eventHooks = Object.fromEntries(
+  EVENT_NAMES.map((e) => [e, z.array(HookDefinition, { error: `"${e}" must be an array of hook definitions` }).optional()]),
+) as Record<EventName, z.ZodOptional<z.ZodArray<typeof HookDefinition>>>;
 
 /** `hooks`: an array of definitions per event; any other key is an unknown event. */
-export const HooksBlock = z.object({ ...eventHooks, ...HooksMeta.shape }, { error: '"hooks" must be an object keyed by event name' }).strict();
+export const HooksBlock = z
+  .object({ ...eventHooks, ...HooksMeta.shape }, { error: '"hooks" must be an object keyed by event name' })
+  .strict();
 
 /** The parts of settings.json Hookline reads. */
 export const Settings = z
@@ -94,7 +101,10 @@ export const SOURCE_PRIORITY: Record<Source, number> = { runtime: 0, project: 1,
 export interface FunctionHook {
   type: 'runtime';
   name: string;
-  action: (input: AnyHookInput, ctx: { signal: AbortSignal }) => Promise<HookOutput | void | null | undefined> | HookOutput | void | null | undefined;
+  action: (
+    input: AnyHookInput,
+    ctx: { signal: AbortSignal },
+  ) => Promise<HookOutput | void | null | undefined> | HookOutput | void | null | undefined;
   timeout?: number;
   description?: string;
 }

@@ -13,7 +13,11 @@ function editDistance(a: string, b: string): number {
  * keyed in lower case), else the closest by edit distance when it is close enough, else one that
  * contains it or is contained in it.
  */
-export function closestName<T extends string>(name: string, candidates: readonly T[], aliases: Readonly<Record<string, T>> = {}): T | undefined {
+export function closestName<T extends string>(
+  name: string,
+  candidates: readonly T[],
+  aliases: Readonly<Record<string, T>> = {},
+): T | undefined {
   const lower = name.toLowerCase();
   if (aliases[lower]) return aliases[lower];
   let best: { name: T; d: number } | undefined;

@@ -50,7 +50,8 @@ function issuesToProblems(file: string, base: Array<string | number>, issues: z.
     let message = issue.message;
     // The schema's own messages are kept; zod's generic ones ("Invalid input: …") are reworded.
     const generic = message.startsWith('Invalid input');
-    if (issue.code === 'unrecognized_keys') message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    if (issue.code === 'unrecognized_keys')
+      message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     else if (issue.code === 'invalid_type' && issue.expected !== 'int' && generic) {
       const received = /received (\w+)/.exec(issue.message)?.[1];
       const expected = issue.expected === 'record' ? 'object' : issue.expected;
@@ -60,7 +61,8 @@ function issuesToProblems(file: string, base: Array<string | number>, issues: z.
       const received = /received (\w+)/.exec(issue.errors[0][0].message)?.[1];
       message = `${field} must be ${article(expected.slice(0, -1).join(', '))} or ${expected.at(-1)}${typeName(received)}`;
     }
-    if (issue.path[0] === 'env' && issue.path.length === 2 && issue.code !== 'unrecognized_keys') message = `"env" must map names to strings; ${message}`;
+    if (issue.path[0] === 'env' && issue.path.length === 2 && issue.code !== 'unrecognized_keys')
+      message = `"env" must map names to strings; ${message}`;
     return { file, path, message, severity: 'error' as const };
   });
 }
@@ -100,20 +102,36 @@ function readSettings(value: Record<string, unknown>, file: string): { settings:
 }
 
 /** Validates one hook; returns it when it can run, with every problem found either way. */
-function validateHook(raw: unknown, file: string, at: Array<string | number>, event: EventName): { hook?: CommandHookConfig; problems: ConfigProblem[] } {
+function validateHook(
+  raw: unknown,
+  file: string,
+  at: Array<string | number>,
+  event: EventName,
+): { hook?: CommandHookConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const known = new Set(Object.keys(CommandHookConfig.shape));
   if (isObject(raw) && raw.type === 'command') {
     // Unknown fields are reported but do not drop an otherwise valid hook.
-    for (const k of Object.keys(raw).filter((k) => !known.has(k))) problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
+    for (const k of Object.keys(raw).filter((k) => !known.has(k)))
+      problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
     // Accepted as the reference accepts them, but probably not what was meant: said as warnings.
     if (typeof raw.timeout === 'number' && raw.timeout > 0 && raw.timeout <= MAX_TIMEOUT_MS && !Number.isInteger(raw.timeout)) {
-      problems.push({ file, path: jsonPath([...at, 'timeout']), message: `timeout ${raw.timeout} is not a whole number of milliseconds (used as given)`, severity: 'warning' });
+      problems.push({
+        file,
+        path: jsonPath([...at, 'timeout']),
+        message: `timeout ${raw.timeout} is not a whole number of milliseconds (used as given)`,
+        severity: 'warning',
+      });
     }
     if (isObject(raw.env)) {
       for (const [k, v] of Object.entries(raw.env)) {
         if (typeof v === 'number' || typeof v === 'boolean') {
-          problems.push({ file, path: jsonPath([...at, 'env', k]), message: `"env" values are strings; ${JSON.stringify(v)} is passed as the text "${String(v)}"`, severity: 'warning' });
+          problems.push({
+            file,
+            path: jsonPath([...at, 'env', k]),
+            message: `"env" values are strings; ${JSON.stringify(v)} is passed as the text "${String(v)}"`,
+            severity: 'warning',
+          });
         }
       }
     }
@@ -121,7 +139,12 @@ function validateHook(raw: unknown, file: string, at: Array<string | number>, ev
   let checked = raw;
   // A longer delay overflows Node's timer and would kill the hook at once: clamped, and said.
   if (isObject(raw) && typeof raw.timeout === 'number' && raw.timeout > MAX_TIMEOUT_MS) {
-    problems.push({ file, path: jsonPath([...at, 'timeout']), message: `timeout ${raw.timeout} is above the limit of ${MAX_TIMEOUT_TEXT}; ${MAX_TIMEOUT_MS} is used`, severity: 'warning' });
+    problems.push({
+      file,
+      path: jsonPath([...at, 'timeout']),
+      message: `timeout ${raw.timeout} is above the limit of ${MAX_TIMEOUT_TEXT}; ${MAX_TIMEOUT_MS} is used`,
+      severity: 'warning',
+    });
     checked = { ...raw, timeout: MAX_TIMEOUT_MS };
   }
   const parsed = CommandHookConfig.safeParse(checked); // unknown fields are stripped
@@ -129,11 +152,17 @@ function validateHook(raw: unknown, file: string, at: Array<string | number>, ev
   // A wrong "type" says what the hook is not; its other fields are not checked against "command".
   const typeIssues = parsed.error.issues.filter((i) => i.path[0] === 'type');
   const found = issuesToProblems(file, at, typeIssues.length ? typeIssues : parsed.error.issues);
-  const onEvent = (p: ConfigProblem) => (p.path === jsonPath([...at, 'command']) && p.message.startsWith('missing ') ? { ...p, message: `${p.message} on ${event}` } : p);
+  const onEvent = (p: ConfigProblem) =>
+    p.path === jsonPath([...at, 'command']) && p.message.startsWith('missing ') ? { ...p, message: `${p.message} on ${event}` } : p;
   return { problems: [...problems, ...found.map(onEvent)] };
 }
 
-function validateMatcher(matcher: unknown, file: string, at: Array<string | number>, event: EventName): { matcher?: string; problems: ConfigProblem[] } {
+function validateMatcher(
+  matcher: unknown,
+  file: string,
+  at: Array<string | number>,
+  event: EventName,
+): { matcher?: string; problems: ConfigProblem[] } {
   if (matcher === undefined) return { problems: [] };
   const path = jsonPath([...at, 'matcher']);
   const typed = HookDefinition.shape.matcher.safeParse(matcher);
@@ -143,13 +172,22 @@ function validateMatcher(matcher: unknown, file: string, at: Array<string | numb
   const trimmed = matcher.trim();
   if (trimmed === '' || trimmed === '*') return { matcher, problems: [] };
   if (kind === 'none') {
-    return { matcher, problems: [{ file, path, message: `${event} ignores matchers; the hook runs for every ${event}`, severity: 'warning' }] };
+    return {
+      matcher,
+      problems: [{ file, path, message: `${event} ignores matchers; the hook runs for every ${event}`, severity: 'warning' }],
+    };
   }
   if (kind === 'tool' && !/^[\w-]+(\|[\w-]+)*$/.test(trimmed)) {
     const c = compileLinear(trimmed);
     if (!c.ok) {
-      const what = c.reason === 'invalid' ? 'invalid regular expression' : 'regular expression not supported by the linear-time engine (RE2: no backreferences or lookaround)';
-      return { matcher, problems: [{ file, path, message: `${what} (${c.message}); it is compared as an exact tool name instead`, severity: 'warning' }] };
+      const what =
+        c.reason === 'invalid'
+          ? 'invalid regular expression'
+          : 'regular expression not supported by the linear-time engine (RE2: no backreferences or lookaround)';
+      return {
+        matcher,
+        problems: [{ file, path, message: `${what} (${c.message}); it is compared as an exact tool name instead`, severity: 'warning' }],
+      };
     }
   }
   return { matcher, problems: [] };
@@ -212,14 +250,25 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
       if (seq.success) sequential = seq.data;
       else problems.push(...issuesToProblems(file, [...at, 'sequential'], seq.error.issues));
       for (const k of Object.keys(def)) {
-        if (!(k in HookDefinition.shape)) problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
+        if (!(k in HookDefinition.shape))
+          problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
       }
       def.hooks.forEach((raw, j) => {
         const hookAt = [...at, 'hooks', j];
         const v = validateHook(raw, file, hookAt, key);
         problems.push(...v.problems);
         if (!v.hook) return;
-        entries.push({ event: key, source, file, path: jsonPath(hookAt), extension, matcher: m.matcher, sequential, hook: v.hook, enabled: true });
+        entries.push({
+          event: key,
+          source,
+          file,
+          path: jsonPath(hookAt),
+          extension,
+          matcher: m.matcher,
+          sequential,
+          hook: v.hook,
+          enabled: true,
+        });
       });
     });
   }

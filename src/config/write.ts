@@ -28,7 +28,8 @@ function parseObject(file: string, text: string): Record<string, unknown> {
   if (textNestsDeeper(text, undefined, true)) throw new Error(`${file}: ${tooDeep('its JSON')}; fix it before changing hooks`);
   const parsed = parseJsonc(text);
   if (!parsed.ok) throw new Error(`${file}: ${parsed.message}; fix it before changing hooks`);
-  if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) throw new Error(`${file}: settings must be a JSON object`);
+  if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
+    throw new Error(`${file}: settings must be a JSON object`);
   return parsed.value as Record<string, unknown>;
 }
 
@@ -115,7 +116,8 @@ export function writeFileAtomic(file: string, text: string): void {
     // A new file.
   }
   if (st && !st.isFile()) throw new Error(`${shown} is not a regular file; not changed`);
-  if (st && ((st.mode & 0o222) === 0 || !writable(target))) throw new Error(`${shown} is read-only; not changed (make it writable to let hookline change it)`);
+  if (st && ((st.mode & 0o222) === 0 || !writable(target)))
+    throw new Error(`${shown} is read-only; not changed (make it writable to let hookline change it)`);
   const dir = path.dirname(target);
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
   try {
@@ -167,7 +169,12 @@ export function scopes(projectDir: string, env: Env = process.env): ScopeFile[] 
   const user = userSettingsPath(env);
   const workspace = projectSettingsPath(projectDir);
   // A project opened in the home folder has one settings file, the user's (as loading reads it).
-  return samePath(user, workspace) ? [{ scope: 'user', file: user }] : [{ scope: 'workspace', file: workspace }, { scope: 'user', file: user }];
+  return samePath(user, workspace)
+    ? [{ scope: 'user', file: user }]
+    : [
+        { scope: 'workspace', file: workspace },
+        { scope: 'user', file: user },
+      ];
 }
 
 const label = (s: ScopeFile) => `${s.scope} (${s.file})`;
@@ -184,7 +191,8 @@ export function disableHook(name: string, projectDir: string, env: Env = process
   });
   if (already) return `Hook "${name}" is already disabled.`;
   const alsoElsewhere = others.filter((s) => readDisabled(s.file).includes(name));
-  if (alsoElsewhere.length) return `Hook "${name}" is now disabled in both ${label(target)} and ${alsoElsewhere.map(label).join(' and ')} settings.`;
+  if (alsoElsewhere.length)
+    return `Hook "${name}" is now disabled in both ${label(target)} and ${alsoElsewhere.map(label).join(' and ')} settings.`;
   return `Hook "${name}" disabled by adding it to the disabled list in ${label(target)} settings.`;
 }
 
@@ -193,7 +201,14 @@ export function enableHook(name: string, projectDir: string, env: Env = process.
   const all = scopes(projectDir, env);
   const changed = all.filter((s) => readDisabled(s.file).includes(name));
   if (!changed.length) return `Hook "${name}" is already enabled.`;
-  for (const s of changed) updateFile(s.file, (text) => withDisabled(s.file, text, disabledIn(s.file, text).filter((n) => n !== name)));
+  for (const s of changed)
+    updateFile(s.file, (text) =>
+      withDisabled(
+        s.file,
+        text,
+        disabledIn(s.file, text).filter((n) => n !== name),
+      ),
+    );
   return `Hook "${name}" enabled by removing it from the disabled list in ${all.map(label).join(' and ')} settings.`;
 }
 

@@ -55,7 +55,13 @@ export interface HeldBack {
 export function heldBackOf(hooks: readonly DialectHook[], held: ReadonlySet<string>, trust: FolderTrust): HeldBack[] {
   return hooks
     .filter((h) => held.has(h.id))
-    .map((h) => ({ name: h.name, event: h.event, source: h.source, file: h.file, reason: trust === 'untrusted' ? 'untrusted-folder' : 'untrusted-hook' }));
+    .map((h) => ({
+      name: h.name,
+      event: h.event,
+      source: h.source,
+      file: h.file,
+      reason: trust === 'untrusted' ? 'untrusted-folder' : 'untrusted-hook',
+    }));
 }
 
 export interface SystemFire {

@@ -17,7 +17,8 @@ export function startFailure(command: string, exitCode: number | null, stderr: s
   }
   if (exitCode === 127 && /not found|no such file/i.test(stderr)) {
     const file = fileOf(command, stderr);
-    if (file.includes('/')) return `${file}: no such file (exit 127) — check the path; a relative path starts from the session folder, so write it as "$GEMINI_PROJECT_DIR/${file.replace(/^\.\//, '')}"`;
+    if (file.includes('/'))
+      return `${file}: no such file (exit 127) — check the path; a relative path starts from the session folder, so write it as "$GEMINI_PROJECT_DIR/${file.replace(/^\.\//, '')}"`;
     return `${file}: command not found (exit 127) — install it, or give its full path`;
   }
   return undefined;

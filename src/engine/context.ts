@@ -71,7 +71,11 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
     config,
     trust,
     runnable: g.run,
-    held: g.held.map((h) => ({ entry: h.item, reason: h.reason, ...(check?.problems.has(h.item) ? { problem: check.problems.get(h.item) } : {}) })),
+    held: g.held.map((h) => ({
+      entry: h.item,
+      reason: h.reason,
+      ...(check?.problems.has(h.item) ? { problem: check.problems.get(h.item) } : {}),
+    })),
     unrecorded: g.unrecorded,
     legacy: check?.legacy ?? [],
     scripts: { files, stamp: filesStamp(files) },

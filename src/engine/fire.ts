@@ -44,7 +44,8 @@ export async function firePlan(event: EventName, plan: Plan | undefined, input: 
     if (r.success && r.output) {
       current = CATALOG[event].chain?.(current, r.output) ?? current;
       const ti = r.output.hookSpecificOutput?.tool_input;
-      if (event === 'BeforeTool' && ti && typeof ti === 'object' && !Array.isArray(ti)) toolInput = { ...toolInput, ...(ti as Record<string, unknown>) };
+      if (event === 'BeforeTool' && ti && typeof ti === 'object' && !Array.isArray(ti))
+        toolInput = { ...toolInput, ...(ti as Record<string, unknown>) };
     }
   }
   const output = aggregate(event, outputs);

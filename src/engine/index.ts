@@ -176,7 +176,13 @@ export class HookEngine extends EventEmitter<EngineEvents> {
 
   /** The base fields every input carries. */
   baseInput(event: EventName, cwd = this.cwd): AnyHookInput {
-    return { session_id: this.sessionId, transcript_path: this.transcriptPath, cwd, hook_event_name: event, timestamp: new Date().toISOString() };
+    return {
+      session_id: this.sessionId,
+      transcript_path: this.transcriptPath,
+      cwd,
+      hook_event_name: event,
+      timestamp: new Date().toISOString(),
+    };
   }
 
   /** The plan an event would run, without running it. */
@@ -186,7 +192,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       if (!this.checkEvery || now - this.lastCheck >= this.checkEvery) {
         this.lastCheck = now;
         const scripts = this.ctx.scripts;
-        if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env }) || filesStamp(scripts.files) !== scripts.stamp) this.reload();
+        if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env }) || filesStamp(scripts.files) !== scripts.stamp)
+          this.reload();
       }
     }
     return this.planner.plan(event, matchValue(event, fields));
@@ -196,7 +203,11 @@ export class HookEngine extends EventEmitter<EngineEvents> {
    * Fires one event: builds the input (base fields, then the event's own fields), runs the
    * matching hooks and aggregates their outputs. Never throws for hook failures.
    */
-  async fire<E extends EventName>(event: E, fields: FireFields<E> = {} as FireFields<E>, opts: { signal?: AbortSignal; cwd?: string } = {}): Promise<FireResult & { input: HookInput<E> }> {
+  async fire<E extends EventName>(
+    event: E,
+    fields: FireFields<E> = {} as FireFields<E>,
+    opts: { signal?: AbortSignal; cwd?: string } = {},
+  ): Promise<FireResult & { input: HookInput<E> }> {
     const input = { ...this.baseInput(event, opts.cwd), ...fields, hook_event_name: event } as AnyHookInput;
     const plan = this.plan(event, fields);
     if (plan) this.recordNewHooks();

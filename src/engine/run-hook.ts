@@ -51,7 +51,8 @@ const BLOCKED_UNTRUSTED = 'Security: Blocked execution of project hook in untrus
 const serialised = new WeakMap<object, string | { json: unknown }>();
 function stdinFor(input: AnyHookInput): string | { json: unknown } {
   let s = serialised.get(input);
-  if (s === undefined) serialised.set(input, (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? { json: input } : JSON.stringify(input)));
+  if (s === undefined)
+    serialised.set(input, (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? { json: input } : JSON.stringify(input)));
   return s;
 }
 
@@ -61,7 +62,8 @@ export function plansDir(env: Env, projectDir: string, sessionId: string): strin
 
 async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, trusted: boolean): Promise<RunResult> {
   // A second check at run time, as in the reference: a project hook never runs in an untrusted folder.
-  if (entry.source === 'project' && !trusted) return { success: false, exitCode: null, stdout: '', stderr: '', durationMs: 0, error: BLOCKED_UNTRUSTED };
+  if (entry.source === 'project' && !trusted)
+    return { success: false, exitCode: null, stdout: '', stderr: '', durationMs: 0, error: BLOCKED_UNTRUSTED };
   if (entry.hook.type === 'runtime') return runFunction(entry.hook, input, deps.signal);
   const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : deps.cwd;
   const plans = plansDir(deps.env, deps.projectDir, input.session_id);
@@ -76,10 +78,16 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   };
   // An extension's `${extensionPath}` and friends, then the Gemini variables; a value that cannot be
   // substituted safely (e.g. into arithmetic) fails the hook before it runs.
-  const written = entry.extension ? expandExtensionCommand(entry.hook.command, { extensionPath: path.join(extensionsDir(deps.env), entry.extension), workspacePath: deps.projectDir }) : entry.hook.command;
+  const written = entry.extension
+    ? expandExtensionCommand(entry.hook.command, {
+        extensionPath: path.join(extensionsDir(deps.env), entry.extension),
+        workspacePath: deps.projectDir,
+      })
+    : entry.hook.command;
   const command = tryExpand(expandCommand, written, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
   if (typeof command !== 'string') return command;
-  if (!entry.hook.persistent) return decideRun(await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal }));
+  if (!entry.hook.persistent)
+    return decideRun(await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal }));
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
   let proc = deps.persistent.get(key);
   if (!proc) deps.persistent.set(key, (proc = new PersistentProcess({ command, cwd: deps.projectDir, env })));
@@ -106,7 +114,8 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
   const error = explain(entry, result);
   // A script that could not start is said with its fix; as a warning unless the run had an error,
   // so it changes no outcome (Gemini CLI reads exit 127 as its exit-code decision).
-  const start = entry.hook.type === 'command' && !result.error ? startFailure(entry.hook.command, result.exitCode, result.stderr) : undefined;
+  const start =
+    entry.hook.type === 'command' && !result.error ? startFailure(entry.hook.command, result.exitCode, result.stderr) : undefined;
   const warning = [result.warning, start].filter(Boolean).join('; ');
   return {
     name,

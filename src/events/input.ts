@@ -24,9 +24,7 @@ export const McpContext = z
   })
   .loose();
 
-export const ToolResponse = z
-  .object({ llmContent: z.unknown(), returnDisplay: z.unknown(), error: z.unknown().optional() })
-  .loose();
+export const ToolResponse = z.object({ llmContent: z.unknown(), returnDisplay: z.unknown(), error: z.unknown().optional() }).loose();
 
 const toolFields = {
   tool_name: z.string(),
@@ -40,9 +38,7 @@ export const EVENT_FIELDS = {
   BeforeTool: z.object(toolFields).loose(),
   AfterTool: z.object({ ...toolFields, tool_response: ToolResponse }).loose(),
   BeforeAgent: z.object({ prompt: z.string() }).loose(),
-  AfterAgent: z
-    .object({ prompt: z.string(), prompt_response: z.string(), stop_hook_active: z.boolean() })
-    .loose(),
+  AfterAgent: z.object({ prompt: z.string(), prompt_response: z.string(), stop_hook_active: z.boolean() }).loose(),
   SessionStart: z.object({ source: z.enum(['startup', 'resume', 'clear']) }).loose(),
   SessionEnd: z.object({ reason: z.enum(['exit', 'clear', 'logout', 'prompt_input_exit', 'other']) }).loose(),
   PreCompress: z.object({ trigger: z.enum(['manual', 'auto']) }).loose(),

@@ -42,9 +42,7 @@ export const LLMCandidate = z
     content: z.object({ role: z.literal('model'), parts: z.array(z.string()) }).loose(),
     finishReason: z.string().optional(),
     index: z.number().optional(),
-    safetyRatings: z
-      .array(z.object({ category: z.string(), probability: z.string(), blocked: z.boolean().optional() }).loose())
-      .optional(),
+    safetyRatings: z.array(z.object({ category: z.string(), probability: z.string(), blocked: z.boolean().optional() }).loose()).optional(),
   })
   .loose();
 

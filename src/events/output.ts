@@ -32,9 +32,7 @@ export const SPECIFIC_OUTPUT = {
   SessionEnd: z.object({}).loose(),
   PreCompress: z.object({}).loose(),
   Notification: z.object({}).loose(),
-  BeforeModel: z
-    .object({ llm_request: LLMRequest.partial().optional(), llm_response: LLMResponse.optional() })
-    .loose(),
+  BeforeModel: z.object({ llm_request: LLMRequest.partial().optional(), llm_response: LLMResponse.optional() }).loose(),
   AfterModel: z.object({ llm_response: LLMResponse.partial().optional() }).loose(),
   BeforeToolSelection: z.object({ toolConfig: ToolConfig.optional() }).loose(),
 } satisfies Record<EventName, z.ZodType>;

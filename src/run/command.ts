@@ -74,10 +74,23 @@ export function runCommand(run: CommandRun): Promise<ProcessResult> {
     const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
     let group: GroupRun;
     try {
-      group = new GroupRun({ command: run.command, cwd: run.cwd, env: run.env, shell: run.shell, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
+      group = new GroupRun({
+        command: run.command,
+        cwd: run.cwd,
+        env: run.env,
+        shell: run.shell,
+        stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
+      });
     } catch (e) {
       // e.g. a NUL byte in the command or env: nothing was started
-      resolve({ exitCode: null, signal: null, stdout: '', stderr: '', durationMs: performance.now() - started, error: `cannot start hook: ${(e as Error).message}` });
+      resolve({
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        durationMs: performance.now() - started,
+        error: `cannot start hook: ${(e as Error).message}`,
+      });
       return;
     } finally {
       if (stdinFd !== undefined) fs.closeSync(stdinFd);

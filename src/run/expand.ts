@@ -48,7 +48,9 @@ const WHOLE_NUMBER = /^[0-9]+$/;
 
 function refuse(name: string, value: string): never {
   const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  throw new ExpansionError(`${name} is used in a shell arithmetic context (arithmetic, array subscript, let, declare -i, [[ -eq ]]) and its value ${shown} is not a whole number; not substituted, the hook did not run`);
+  throw new ExpansionError(
+    `${name} is used in a shell arithmetic context (arithmetic, array subscript, let, declare -i, [[ -eq ]]) and its value ${shown} is not a whole number; not substituted, the hook did not run`,
+  );
 }
 
 const SAFE = /^[A-Za-z0-9_\-./+%@,:=][A-Za-z0-9_\-./+%@,:=~]*$/;
@@ -184,7 +186,12 @@ export function expandVariables(command: string, lookup: VariableLookup): string
     } else if (c === '(' && next === '(' && (atCommand || /\bfor\s*$/.test(out.slice(-10)))) {
       take = 2;
       open(')', true, 1);
-    } else if (c === '[' && next === '[' && atCommand && /^\[\[\s(?:(?!\]\])[\s\S])*?\s-(?:eq|ne|lt|le|gt|ge)\s/.test(command.slice(i, i + 2000))) {
+    } else if (
+      c === '[' &&
+      next === '[' &&
+      atCommand &&
+      /^\[\[\s(?:(?!\]\])[\s\S])*?\s-(?:eq|ne|lt|le|gt|ge)\s/.test(command.slice(i, i + 2000))
+    ) {
       take = 2;
       open(']]', true);
     } else if (c === ']' && next === ']' && f.end === ']]' && stack.length) {

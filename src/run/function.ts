@@ -29,11 +29,24 @@ export async function runFunction(hook: FunctionHook, input: AnyHookInput, signa
     const value = await Promise.race([Promise.resolve(hook.action(structuredClone(input), { signal: controller.signal })), stopped]);
     // As for command hooks, only an object is an output.
     const output = value !== null && typeof value === 'object' ? (value as HookOutput) : undefined;
-    return { ...base, exitCode: 0, success: true, output, outputFormat: output ? 'json' : undefined, durationMs: performance.now() - started };
+    return {
+      ...base,
+      exitCode: 0,
+      success: true,
+      output,
+      outputFormat: output ? 'json' : undefined,
+      durationMs: performance.now() - started,
+    };
   } catch (err) {
     controller.abort();
     const e = err as Error & { timedOut?: boolean };
-    return { ...base, success: false, error: e instanceof Error ? e.message : String(err), timedOut: e.timedOut, durationMs: performance.now() - started };
+    return {
+      ...base,
+      success: false,
+      error: e instanceof Error ? e.message : String(err),
+      timedOut: e.timedOut,
+      durationMs: performance.now() - started,
+    };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onOuterAbort);

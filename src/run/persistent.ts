@@ -92,7 +92,13 @@ export class PersistentProcess {
     this.stderr = '';
     let group: GroupRun;
     try {
-      group = new GroupRun({ command: this.spec.command, cwd: this.spec.cwd, env: { ...this.spec.env, [PERSISTENT_ENV]: '1' }, shell: this.spec.shell, stdio: ['pipe', 'pipe', 'pipe'] });
+      group = new GroupRun({
+        command: this.spec.command,
+        cwd: this.spec.cwd,
+        env: { ...this.spec.env, [PERSISTENT_ENV]: '1' },
+        shell: this.spec.shell,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
     } catch (e) {
       const why = `cannot start persistent hook: ${(e as Error).message}`;
       for (const p of [...this.inflight.values(), ...this.queue]) this.finish(p, { error: why });
@@ -178,7 +184,9 @@ export class PersistentProcess {
 
   private timeout(p: Pending): void {
     // A hook that never said it was ready was never sent the event: say so, it is the usual mistake.
-    const why = this.ready ? '' : ' — it never printed its ready line {"hookline":"ready"}, so it was never sent the event (defineHook from hookline/sdk prints it)';
+    const why = this.ready
+      ? ''
+      : ' — it never printed its ready line {"hookline":"ready"}, so it was never sent the event (defineHook from hookline/sdk prints it)';
     this.finish(p, { error: `Hook timed out after ${p.timeoutMs}ms${why}`, timedOut: true });
     // A handler that hung may hold state or the only worker: start afresh next time.
     this.restart(undefined);
@@ -203,7 +211,9 @@ export class PersistentProcess {
     if (group !== this.group) return;
     this.child = undefined;
     this.group = undefined;
-    const why = error ?? `persistent hook exited (${sig ? `signal ${sig}` : `code ${code}`})${this.stderr.trim() ? `: ${this.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
+    const why =
+      error ??
+      `persistent hook exited (${sig ? `signal ${sig}` : `code ${code}`})${this.stderr.trim() ? `: ${this.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
     for (const p of [...this.inflight.values(), ...this.queue]) this.finish(p, { error: why, stderr: this.stderr });
   }
 

@@ -15,901 +15,689 @@ export interface SecretRule {
 }
 
 export const SECRET_RULES: SecretRule[] = [
- {
-  "id": "1password-secret-key",
-  "source": "\\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b",
-  "flags": "",
-  "keywords": [
-   "a3-"
-  ],
-  "entropy": 3.8
- },
- {
-  "id": "adobe-client-secret",
-  "source": "\\b(p8e-[a-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "p8e-"
-  ],
-  "entropy": 2
- },
- {
-  "id": "age-secret-key",
-  "source": "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
-  "flags": "",
-  "keywords": [
-   "age-secret-key-1"
-  ]
- },
- {
-  "id": "airtable-personnal-access-token",
-  "source": "\\b(pat[A-Za-z0-9]{14}\\.[a-f0-9]{64})\\b",
-  "flags": "",
-  "keywords": [
-   "airtable"
-  ]
- },
- {
-  "id": "alibaba-access-key-id",
-  "source": "\\b(LTAI[a-z0-9]{20})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "ltai"
-  ],
-  "entropy": 2
- },
- {
-  "id": "anthropic-admin-api-key",
-  "source": "\\b(sk-ant-admin01-[a-zA-Z0-9_\\-]{93}AA)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "sk-ant-admin01"
-  ]
- },
- {
-  "id": "anthropic-api-key",
-  "source": "\\b(sk-ant-api03-[a-zA-Z0-9_\\-]{93}AA)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "sk-ant-api03"
-  ]
- },
- {
-  "id": "artifactory-api-key",
-  "source": "\\bAKCp[A-Za-z0-9]{69}\\b",
-  "flags": "",
-  "keywords": [
-   "akcp"
-  ],
-  "entropy": 4.5
- },
- {
-  "id": "artifactory-reference-token",
-  "source": "\\bcmVmd[A-Za-z0-9]{59}\\b",
-  "flags": "",
-  "keywords": [
-   "cmvmd"
-  ],
-  "entropy": 4.5
- },
- {
-  "id": "aws-access-token",
-  "source": "\\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\\b",
-  "flags": "",
-  "keywords": [
-   "a3t",
-   "akia",
-   "asia",
-   "abia",
-   "acca"
-  ],
-  "entropy": 3
- },
- {
-  "id": "aws-amazon-bedrock-api-key-long-lived",
-  "source": "\\b(ABSK[A-Za-z0-9+/]{109,269}={0,2})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "absk"
-  ],
-  "entropy": 3
- },
- {
-  "id": "aws-amazon-bedrock-api-key-short-lived",
-  "source": "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t",
-  "flags": "",
-  "keywords": [
-   "bedrock-api-key-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "azure-ad-client-secret",
-  "source": "(?:^|[\\\\'\"\\x60\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\\\'\"\\x60\\s<),])",
-  "flags": "",
-  "keywords": [
-   "q~"
-  ],
-  "entropy": 3
- },
- {
-  "id": "clickhouse-cloud-api-secret-key",
-  "source": "\\b(4b1d[A-Za-z0-9]{38})\\b",
-  "flags": "",
-  "keywords": [
-   "4b1d"
-  ],
-  "entropy": 3
- },
- {
-  "id": "clojars-api-token",
-  "source": "CLOJARS_[a-z0-9]{60}",
-  "flags": "i",
-  "keywords": [
-   "clojars_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "cloudflare-origin-ca-key",
-  "source": "\\b(v1\\.0-[a-f0-9]{24}-[a-f0-9]{146})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "cloudflare",
-   "v1.0-"
-  ],
-  "entropy": 2
- },
- {
-  "id": "databricks-api-token",
-  "source": "\\b(dapi[a-f0-9]{32}(?:-\\d)?)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "dapi"
-  ],
-  "entropy": 3
- },
- {
-  "id": "digitalocean-access-token",
-  "source": "\\b(doo_v1_[a-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "doo_v1_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "digitalocean-pat",
-  "source": "\\b(dop_v1_[a-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "dop_v1_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "digitalocean-refresh-token",
-  "source": "\\b(dor_v1_[a-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "dor_v1_"
-  ]
- },
- {
-  "id": "doppler-api-token",
-  "source": "dp\\.pt\\.[a-z0-9]{43}",
-  "flags": "i",
-  "keywords": [
-   "dp.pt."
-  ],
-  "entropy": 2
- },
- {
-  "id": "duffel-api-token",
-  "source": "duffel_(?:test|live)_[a-z0-9_\\-=]{43}",
-  "flags": "i",
-  "keywords": [
-   "duffel_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "dynatrace-api-token",
-  "source": "dt0c01\\.[a-z0-9]{24}\\.[a-z0-9]{64}",
-  "flags": "i",
-  "keywords": [
-   "dt0c01."
-  ],
-  "entropy": 4
- },
- {
-  "id": "easypost-api-token",
-  "source": "\\bEZAK[a-z0-9]{54}\\b",
-  "flags": "i",
-  "keywords": [
-   "ezak"
-  ],
-  "entropy": 2
- },
- {
-  "id": "easypost-test-api-token",
-  "source": "\\bEZTK[a-z0-9]{54}\\b",
-  "flags": "i",
-  "keywords": [
-   "eztk"
-  ],
-  "entropy": 2
- },
- {
-  "id": "facebook-access-token",
-  "source": "\\b(\\d{15,16}(\\||%)[0-9a-z\\-_]{27,40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "facebook"
-  ],
-  "entropy": 3
- },
- {
-  "id": "flutterwave-encryption-key",
-  "source": "FLWSECK_TEST-[a-h0-9]{12}",
-  "flags": "i",
-  "keywords": [
-   "flwseck_test"
-  ],
-  "entropy": 2
- },
- {
-  "id": "flutterwave-public-key",
-  "source": "FLWPUBK_TEST-[a-h0-9]{32}-X",
-  "flags": "i",
-  "keywords": [
-   "flwpubk_test"
-  ],
-  "entropy": 2
- },
- {
-  "id": "flutterwave-secret-key",
-  "source": "FLWSECK_TEST-[a-h0-9]{32}-X",
-  "flags": "i",
-  "keywords": [
-   "flwseck_test"
-  ],
-  "entropy": 2
- },
- {
-  "id": "frameio-api-token",
-  "source": "fio-u-[a-z0-9\\-_=]{64}",
-  "flags": "i",
-  "keywords": [
-   "fio-u-"
-  ]
- },
- {
-  "id": "gcp-api-key",
-  "source": "\\b(AIza[\\w-]{35})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "aiza"
-  ],
-  "entropy": 4
- },
- {
-  "id": "github-app-token",
-  "source": "(?:ghu|ghs)_[0-9a-zA-Z]{36}",
-  "flags": "",
-  "keywords": [
-   "ghu_",
-   "ghs_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "github-fine-grained-pat",
-  "source": "github_pat_\\w{82}",
-  "flags": "",
-  "keywords": [
-   "github_pat_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "github-oauth",
-  "source": "gho_[0-9a-zA-Z]{36}",
-  "flags": "",
-  "keywords": [
-   "gho_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "github-pat",
-  "source": "ghp_[0-9a-zA-Z]{36}",
-  "flags": "",
-  "keywords": [
-   "ghp_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "github-refresh-token",
-  "source": "ghr_[0-9a-zA-Z]{36}",
-  "flags": "",
-  "keywords": [
-   "ghr_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-cicd-job-token",
-  "source": "glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}",
-  "flags": "",
-  "keywords": [
-   "glcbt-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-deploy-token",
-  "source": "gldt-[0-9a-zA-Z_\\-]{20}",
-  "flags": "",
-  "keywords": [
-   "gldt-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-feature-flag-client-token",
-  "source": "glffct-[0-9a-zA-Z_\\-]{20}",
-  "flags": "",
-  "keywords": [
-   "glffct-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-feed-token",
-  "source": "glft-[0-9a-zA-Z_\\-]{20}",
-  "flags": "",
-  "keywords": [
-   "glft-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-incoming-mail-token",
-  "source": "glimt-[0-9a-zA-Z_\\-]{25}",
-  "flags": "",
-  "keywords": [
-   "glimt-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-kubernetes-agent-token",
-  "source": "glagent-[0-9a-zA-Z_\\-]{50}",
-  "flags": "",
-  "keywords": [
-   "glagent-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-oauth-app-secret",
-  "source": "gloas-[0-9a-zA-Z_\\-]{64}",
-  "flags": "",
-  "keywords": [
-   "gloas-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-pat",
-  "source": "glpat-[\\w-]{20}",
-  "flags": "",
-  "keywords": [
-   "glpat-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-pat-routable",
-  "source": "\\bglpat-[0-9a-zA-Z_-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b",
-  "flags": "",
-  "keywords": [
-   "glpat-"
-  ],
-  "entropy": 4
- },
- {
-  "id": "gitlab-ptt",
-  "source": "glptt-[0-9a-f]{40}",
-  "flags": "",
-  "keywords": [
-   "glptt-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-rrt",
-  "source": "GR1348941[\\w-]{20}",
-  "flags": "",
-  "keywords": [
-   "gr1348941"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-runner-authentication-token",
-  "source": "glrt-[0-9a-zA-Z_\\-]{20}",
-  "flags": "",
-  "keywords": [
-   "glrt-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-runner-authentication-token-routable",
-  "source": "\\bglrt-t\\d_[0-9a-zA-Z_\\-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b",
-  "flags": "",
-  "keywords": [
-   "glrt-"
-  ],
-  "entropy": 4
- },
- {
-  "id": "gitlab-scim-token",
-  "source": "glsoat-[0-9a-zA-Z_\\-]{20}",
-  "flags": "",
-  "keywords": [
-   "glsoat-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "gitlab-session-cookie",
-  "source": "_gitlab_session=[0-9a-z]{32}",
-  "flags": "",
-  "keywords": [
-   "_gitlab_session="
-  ],
-  "entropy": 3
- },
- {
-  "id": "grafana-service-account-token",
-  "source": "\\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "glsa_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "harness-api-key",
-  "source": "(?:pat|sat)\\.[a-zA-Z0-9_-]{22}\\.[a-zA-Z0-9]{24}\\.[a-zA-Z0-9]{20}",
-  "flags": "",
-  "keywords": [
-   "pat.",
-   "sat."
-  ]
- },
- {
-  "id": "hashicorp-tf-api-token",
-  "source": "[a-z0-9]{14}\\.(?:atlasv1)\\.[a-z0-9\\-_=]{60,70}",
-  "flags": "i",
-  "keywords": [
-   "atlasv1"
-  ],
-  "entropy": 3.5
- },
- {
-  "id": "heroku-api-key-v2",
-  "source": "\\b((HRKU-AA[0-9a-zA-Z_-]{58}))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "hrku-aa"
-  ],
-  "entropy": 4
- },
- {
-  "id": "huggingface-access-token",
-  "source": "\\b(hf_(?:[a-z]{34}))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "hf_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "huggingface-organization-api-token",
-  "source": "\\b(api_org_(?:[a-z]{34}))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "api_org_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "infracost-api-token",
-  "source": "\\b(ico-[a-zA-Z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "ico-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "intra42-client-secret",
-  "source": "\\b(s-s4t2(?:ud|af)-[abcdef0123456789]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "intra",
-   "s-s4t2ud-",
-   "s-s4t2af-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "linear-api-key",
-  "source": "lin_api_[a-z0-9]{40}",
-  "flags": "i",
-  "keywords": [
-   "lin_api_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "maxmind-license-key",
-  "source": "\\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "_mmk"
-  ],
-  "entropy": 4
- },
- {
-  "id": "notion-api-token",
-  "source": "\\b(ntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "ntn_"
-  ],
-  "entropy": 4
- },
- {
-  "id": "npm-access-token",
-  "source": "\\b(npm_[a-z0-9]{36})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "npm_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "octopus-deploy-api-key",
-  "source": "\\b(API-[A-Z0-9]{26})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "api-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "openai-api-key",
-  "source": "\\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "t3blbkfj"
-  ],
-  "entropy": 3
- },
- {
-  "id": "openshift-user-token",
-  "source": "\\b(sha256~[\\w-]{43})(?:[^\\w-]|$)",
-  "flags": "",
-  "keywords": [
-   "sha256~"
-  ],
-  "entropy": 3.5
- },
- {
-  "id": "perplexity-api-key",
-  "source": "\\b(pplx-[a-zA-Z0-9]{48})(?:[\\x60'\"\\s;]|\\\\[nr]|$|\\b)",
-  "flags": "",
-  "keywords": [
-   "pplx-"
-  ],
-  "entropy": 4
- },
- {
-  "id": "planetscale-api-token",
-  "source": "\\b(pscale_tkn_[\\w=\\.-]{32,64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "pscale_tkn_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "planetscale-oauth-token",
-  "source": "\\b(pscale_oauth_[\\w=\\.-]{32,64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "pscale_oauth_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "planetscale-password",
-  "source": "\\b(pscale_pw_[\\w=\\.-]{32,64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "pscale_pw_"
-  ],
-  "entropy": 3
- },
- {
-  "id": "postman-api-token",
-  "source": "\\b(PMAK-[a-f0-9]{24}\\-[a-f0-9]{34})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "pmak-"
-  ],
-  "entropy": 3
- },
- {
-  "id": "prefect-api-token",
-  "source": "\\b(pnu_[a-zA-Z0-9]{36})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "pnu_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "pulumi-api-token",
-  "source": "\\b(pul-[a-f0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "pul-"
-  ],
-  "entropy": 2
- },
- {
-  "id": "pypi-upload-token",
-  "source": "pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}",
-  "flags": "",
-  "keywords": [
-   "pypi-ageichlwas5vcmc"
-  ],
-  "entropy": 3
- },
- {
-  "id": "readme-api-token",
-  "source": "\\b(rdme_[a-z0-9]{70})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "rdme_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "rubygems-api-token",
-  "source": "\\b(rubygems_[a-f0-9]{48})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "rubygems_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "scalingo-api-token",
-  "source": "\\b(tk-us-[\\w-]{48})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "tk-us-"
-  ],
-  "entropy": 2
- },
- {
-  "id": "sendgrid-api-token",
-  "source": "\\b(SG\\.[a-z0-9=_\\-\\.]{66})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "sg."
-  ],
-  "entropy": 2
- },
- {
-  "id": "sendinblue-api-token",
-  "source": "\\b(xkeysib-[a-f0-9]{64}\\-[a-z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "xkeysib-"
-  ],
-  "entropy": 2
- },
- {
-  "id": "sentry-user-token",
-  "source": "\\b(sntryu_[a-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "sntryu_"
-  ],
-  "entropy": 3.5
- },
- {
-  "id": "settlemint-application-access-token",
-  "source": "\\b(sm_aat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "sm_aat"
-  ],
-  "entropy": 3
- },
- {
-  "id": "settlemint-personal-access-token",
-  "source": "\\b(sm_pat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "sm_pat"
-  ],
-  "entropy": 3
- },
- {
-  "id": "settlemint-service-access-token",
-  "source": "\\b(sm_sat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "sm_sat"
-  ],
-  "entropy": 3
- },
- {
-  "id": "shippo-api-token",
-  "source": "\\b(shippo_(?:live|test)_[a-fA-F0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "shippo_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "shopify-access-token",
-  "source": "shpat_[a-fA-F0-9]{32}",
-  "flags": "",
-  "keywords": [
-   "shpat_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "shopify-custom-access-token",
-  "source": "shpca_[a-fA-F0-9]{32}",
-  "flags": "",
-  "keywords": [
-   "shpca_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "shopify-private-app-access-token",
-  "source": "shppa_[a-fA-F0-9]{32}",
-  "flags": "",
-  "keywords": [
-   "shppa_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "shopify-shared-secret",
-  "source": "shpss_[a-fA-F0-9]{32}",
-  "flags": "",
-  "keywords": [
-   "shpss_"
-  ],
-  "entropy": 2
- },
- {
-  "id": "sidekiq-sensitive-url",
-  "source": "\\bhttps?://([a-f0-9]{8}:[a-f0-9]{8})@(?:gems.contribsys.com|enterprise.contribsys.com)(?:[\\/|\\#|\\?|:]|$)",
-  "flags": "i",
-  "keywords": [
-   "gems.contribsys.com",
-   "enterprise.contribsys.com"
-  ]
- },
- {
-  "id": "slack-config-access-token",
-  "source": "xoxe.xox[bp]-\\d-[A-Z0-9]{163,166}",
-  "flags": "i",
-  "keywords": [
-   "xoxe.xoxb-",
-   "xoxe.xoxp-"
-  ],
-  "entropy": 2
- },
- {
-  "id": "slack-config-refresh-token",
-  "source": "xoxe-\\d-[A-Z0-9]{146}",
-  "flags": "i",
-  "keywords": [
-   "xoxe-"
-  ],
-  "entropy": 2
- },
- {
-  "id": "slack-legacy-bot-token",
-  "source": "xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}",
-  "flags": "",
-  "keywords": [
-   "xoxb"
-  ],
-  "entropy": 2
- },
- {
-  "id": "slack-legacy-workspace-token",
-  "source": "xox[ar]-(?:\\d-)?[0-9a-zA-Z]{8,48}",
-  "flags": "",
-  "keywords": [
-   "xoxa",
-   "xoxr"
-  ],
-  "entropy": 2
- },
- {
-  "id": "slack-webhook-url",
-  "source": "(?:https?://)?hooks.slack.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}",
-  "flags": "",
-  "keywords": [
-   "hooks.slack.com"
-  ]
- },
- {
-  "id": "sourcegraph-access-token",
-  "source": "\\b(\\b(sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}|[a-fA-F0-9]{40})\\b)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "sgp_",
-   "sourcegraph"
-  ],
-  "entropy": 3
- },
- {
-  "id": "square-access-token",
-  "source": "\\b((?:EAAA|sq0atp-)[\\w-]{22,60})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "sq0atp-",
-   "eaaa"
-  ],
-  "entropy": 2
- },
- {
-  "id": "twilio-api-key",
-  "source": "SK[0-9a-fA-F]{32}",
-  "flags": "",
-  "keywords": [
-   "sk"
-  ],
-  "entropy": 3
- },
- {
-  "id": "vault-batch-token",
-  "source": "\\b(hvb\\.[\\w-]{138,300})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "",
-  "keywords": [
-   "hvb."
-  ],
-  "entropy": 4
- },
- {
-  "id": "vault-service-token",
-  "source": "\\b((?:hvs\\.[\\w-]{90,120}|s\\.(?:[a-z0-9]{24})))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-  "flags": "i",
-  "keywords": [
-   "hvs.",
-   "s."
-  ],
-  "entropy": 3.5
- }
+  {
+    id: '1password-secret-key',
+    source: '\\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b',
+    flags: '',
+    keywords: ['a3-'],
+    entropy: 3.8,
+  },
+  {
+    id: 'adobe-client-secret',
+    source: '\\b(p8e-[a-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['p8e-'],
+    entropy: 2,
+  },
+  {
+    id: 'age-secret-key',
+    source: 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}',
+    flags: '',
+    keywords: ['age-secret-key-1'],
+  },
+  {
+    id: 'airtable-personnal-access-token',
+    source: '\\b(pat[A-Za-z0-9]{14}\\.[a-f0-9]{64})\\b',
+    flags: '',
+    keywords: ['airtable'],
+  },
+  {
+    id: 'alibaba-access-key-id',
+    source: '\\b(LTAI[a-z0-9]{20})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['ltai'],
+    entropy: 2,
+  },
+  {
+    id: 'anthropic-admin-api-key',
+    source: '\\b(sk-ant-admin01-[a-zA-Z0-9_\\-]{93}AA)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['sk-ant-admin01'],
+  },
+  {
+    id: 'anthropic-api-key',
+    source: '\\b(sk-ant-api03-[a-zA-Z0-9_\\-]{93}AA)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['sk-ant-api03'],
+  },
+  {
+    id: 'artifactory-api-key',
+    source: '\\bAKCp[A-Za-z0-9]{69}\\b',
+    flags: '',
+    keywords: ['akcp'],
+    entropy: 4.5,
+  },
+  {
+    id: 'artifactory-reference-token',
+    source: '\\bcmVmd[A-Za-z0-9]{59}\\b',
+    flags: '',
+    keywords: ['cmvmd'],
+    entropy: 4.5,
+  },
+  {
+    id: 'aws-access-token',
+    source: '\\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\\b',
+    flags: '',
+    keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'],
+    entropy: 3,
+  },
+  {
+    id: 'aws-amazon-bedrock-api-key-long-lived',
+    source: '\\b(ABSK[A-Za-z0-9+/]{109,269}={0,2})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['absk'],
+    entropy: 3,
+  },
+  {
+    id: 'aws-amazon-bedrock-api-key-short-lived',
+    source: 'bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t',
+    flags: '',
+    keywords: ['bedrock-api-key-'],
+    entropy: 3,
+  },
+  {
+    id: 'azure-ad-client-secret',
+    source: '(?:^|[\\\\\'"\\x60\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\\\\'"\\x60\\s<),])',
+    flags: '',
+    keywords: ['q~'],
+    entropy: 3,
+  },
+  {
+    id: 'clickhouse-cloud-api-secret-key',
+    source: '\\b(4b1d[A-Za-z0-9]{38})\\b',
+    flags: '',
+    keywords: ['4b1d'],
+    entropy: 3,
+  },
+  {
+    id: 'clojars-api-token',
+    source: 'CLOJARS_[a-z0-9]{60}',
+    flags: 'i',
+    keywords: ['clojars_'],
+    entropy: 2,
+  },
+  {
+    id: 'cloudflare-origin-ca-key',
+    source: '\\b(v1\\.0-[a-f0-9]{24}-[a-f0-9]{146})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['cloudflare', 'v1.0-'],
+    entropy: 2,
+  },
+  {
+    id: 'databricks-api-token',
+    source: '\\b(dapi[a-f0-9]{32}(?:-\\d)?)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['dapi'],
+    entropy: 3,
+  },
+  {
+    id: 'digitalocean-access-token',
+    source: '\\b(doo_v1_[a-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['doo_v1_'],
+    entropy: 3,
+  },
+  {
+    id: 'digitalocean-pat',
+    source: '\\b(dop_v1_[a-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['dop_v1_'],
+    entropy: 3,
+  },
+  {
+    id: 'digitalocean-refresh-token',
+    source: '\\b(dor_v1_[a-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['dor_v1_'],
+  },
+  {
+    id: 'doppler-api-token',
+    source: 'dp\\.pt\\.[a-z0-9]{43}',
+    flags: 'i',
+    keywords: ['dp.pt.'],
+    entropy: 2,
+  },
+  {
+    id: 'duffel-api-token',
+    source: 'duffel_(?:test|live)_[a-z0-9_\\-=]{43}',
+    flags: 'i',
+    keywords: ['duffel_'],
+    entropy: 2,
+  },
+  {
+    id: 'dynatrace-api-token',
+    source: 'dt0c01\\.[a-z0-9]{24}\\.[a-z0-9]{64}',
+    flags: 'i',
+    keywords: ['dt0c01.'],
+    entropy: 4,
+  },
+  {
+    id: 'easypost-api-token',
+    source: '\\bEZAK[a-z0-9]{54}\\b',
+    flags: 'i',
+    keywords: ['ezak'],
+    entropy: 2,
+  },
+  {
+    id: 'easypost-test-api-token',
+    source: '\\bEZTK[a-z0-9]{54}\\b',
+    flags: 'i',
+    keywords: ['eztk'],
+    entropy: 2,
+  },
+  {
+    id: 'facebook-access-token',
+    source: '\\b(\\d{15,16}(\\||%)[0-9a-z\\-_]{27,40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['facebook'],
+    entropy: 3,
+  },
+  {
+    id: 'flutterwave-encryption-key',
+    source: 'FLWSECK_TEST-[a-h0-9]{12}',
+    flags: 'i',
+    keywords: ['flwseck_test'],
+    entropy: 2,
+  },
+  {
+    id: 'flutterwave-public-key',
+    source: 'FLWPUBK_TEST-[a-h0-9]{32}-X',
+    flags: 'i',
+    keywords: ['flwpubk_test'],
+    entropy: 2,
+  },
+  {
+    id: 'flutterwave-secret-key',
+    source: 'FLWSECK_TEST-[a-h0-9]{32}-X',
+    flags: 'i',
+    keywords: ['flwseck_test'],
+    entropy: 2,
+  },
+  {
+    id: 'frameio-api-token',
+    source: 'fio-u-[a-z0-9\\-_=]{64}',
+    flags: 'i',
+    keywords: ['fio-u-'],
+  },
+  {
+    id: 'gcp-api-key',
+    source: '\\b(AIza[\\w-]{35})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['aiza'],
+    entropy: 4,
+  },
+  {
+    id: 'github-app-token',
+    source: '(?:ghu|ghs)_[0-9a-zA-Z]{36}',
+    flags: '',
+    keywords: ['ghu_', 'ghs_'],
+    entropy: 3,
+  },
+  {
+    id: 'github-fine-grained-pat',
+    source: 'github_pat_\\w{82}',
+    flags: '',
+    keywords: ['github_pat_'],
+    entropy: 3,
+  },
+  {
+    id: 'github-oauth',
+    source: 'gho_[0-9a-zA-Z]{36}',
+    flags: '',
+    keywords: ['gho_'],
+    entropy: 3,
+  },
+  {
+    id: 'github-pat',
+    source: 'ghp_[0-9a-zA-Z]{36}',
+    flags: '',
+    keywords: ['ghp_'],
+    entropy: 3,
+  },
+  {
+    id: 'github-refresh-token',
+    source: 'ghr_[0-9a-zA-Z]{36}',
+    flags: '',
+    keywords: ['ghr_'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-cicd-job-token',
+    source: 'glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}',
+    flags: '',
+    keywords: ['glcbt-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-deploy-token',
+    source: 'gldt-[0-9a-zA-Z_\\-]{20}',
+    flags: '',
+    keywords: ['gldt-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-feature-flag-client-token',
+    source: 'glffct-[0-9a-zA-Z_\\-]{20}',
+    flags: '',
+    keywords: ['glffct-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-feed-token',
+    source: 'glft-[0-9a-zA-Z_\\-]{20}',
+    flags: '',
+    keywords: ['glft-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-incoming-mail-token',
+    source: 'glimt-[0-9a-zA-Z_\\-]{25}',
+    flags: '',
+    keywords: ['glimt-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-kubernetes-agent-token',
+    source: 'glagent-[0-9a-zA-Z_\\-]{50}',
+    flags: '',
+    keywords: ['glagent-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-oauth-app-secret',
+    source: 'gloas-[0-9a-zA-Z_\\-]{64}',
+    flags: '',
+    keywords: ['gloas-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-pat',
+    source: 'glpat-[\\w-]{20}',
+    flags: '',
+    keywords: ['glpat-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-pat-routable',
+    source: '\\bglpat-[0-9a-zA-Z_-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b',
+    flags: '',
+    keywords: ['glpat-'],
+    entropy: 4,
+  },
+  {
+    id: 'gitlab-ptt',
+    source: 'glptt-[0-9a-f]{40}',
+    flags: '',
+    keywords: ['glptt-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-rrt',
+    source: 'GR1348941[\\w-]{20}',
+    flags: '',
+    keywords: ['gr1348941'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-runner-authentication-token',
+    source: 'glrt-[0-9a-zA-Z_\\-]{20}',
+    flags: '',
+    keywords: ['glrt-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-runner-authentication-token-routable',
+    source: '\\bglrt-t\\d_[0-9a-zA-Z_\\-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b',
+    flags: '',
+    keywords: ['glrt-'],
+    entropy: 4,
+  },
+  {
+    id: 'gitlab-scim-token',
+    source: 'glsoat-[0-9a-zA-Z_\\-]{20}',
+    flags: '',
+    keywords: ['glsoat-'],
+    entropy: 3,
+  },
+  {
+    id: 'gitlab-session-cookie',
+    source: '_gitlab_session=[0-9a-z]{32}',
+    flags: '',
+    keywords: ['_gitlab_session='],
+    entropy: 3,
+  },
+  {
+    id: 'grafana-service-account-token',
+    source: '\\b(glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['glsa_'],
+    entropy: 3,
+  },
+  {
+    id: 'harness-api-key',
+    source: '(?:pat|sat)\\.[a-zA-Z0-9_-]{22}\\.[a-zA-Z0-9]{24}\\.[a-zA-Z0-9]{20}',
+    flags: '',
+    keywords: ['pat.', 'sat.'],
+  },
+  {
+    id: 'hashicorp-tf-api-token',
+    source: '[a-z0-9]{14}\\.(?:atlasv1)\\.[a-z0-9\\-_=]{60,70}',
+    flags: 'i',
+    keywords: ['atlasv1'],
+    entropy: 3.5,
+  },
+  {
+    id: 'heroku-api-key-v2',
+    source: '\\b((HRKU-AA[0-9a-zA-Z_-]{58}))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['hrku-aa'],
+    entropy: 4,
+  },
+  {
+    id: 'huggingface-access-token',
+    source: '\\b(hf_(?:[a-z]{34}))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['hf_'],
+    entropy: 2,
+  },
+  {
+    id: 'huggingface-organization-api-token',
+    source: '\\b(api_org_(?:[a-z]{34}))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['api_org_'],
+    entropy: 2,
+  },
+  {
+    id: 'infracost-api-token',
+    source: '\\b(ico-[a-zA-Z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['ico-'],
+    entropy: 3,
+  },
+  {
+    id: 'intra42-client-secret',
+    source: '\\b(s-s4t2(?:ud|af)-[abcdef0123456789]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['intra', 's-s4t2ud-', 's-s4t2af-'],
+    entropy: 3,
+  },
+  {
+    id: 'linear-api-key',
+    source: 'lin_api_[a-z0-9]{40}',
+    flags: 'i',
+    keywords: ['lin_api_'],
+    entropy: 2,
+  },
+  {
+    id: 'maxmind-license-key',
+    source: '\\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['_mmk'],
+    entropy: 4,
+  },
+  {
+    id: 'notion-api-token',
+    source: '\\b(ntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['ntn_'],
+    entropy: 4,
+  },
+  {
+    id: 'npm-access-token',
+    source: '\\b(npm_[a-z0-9]{36})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['npm_'],
+    entropy: 2,
+  },
+  {
+    id: 'octopus-deploy-api-key',
+    source: '\\b(API-[A-Z0-9]{26})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['api-'],
+    entropy: 3,
+  },
+  {
+    id: 'openai-api-key',
+    source:
+      '\\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['t3blbkfj'],
+    entropy: 3,
+  },
+  {
+    id: 'openshift-user-token',
+    source: '\\b(sha256~[\\w-]{43})(?:[^\\w-]|$)',
+    flags: '',
+    keywords: ['sha256~'],
+    entropy: 3.5,
+  },
+  {
+    id: 'perplexity-api-key',
+    source: '\\b(pplx-[a-zA-Z0-9]{48})(?:[\\x60\'"\\s;]|\\\\[nr]|$|\\b)',
+    flags: '',
+    keywords: ['pplx-'],
+    entropy: 4,
+  },
+  {
+    id: 'planetscale-api-token',
+    source: '\\b(pscale_tkn_[\\w=\\.-]{32,64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['pscale_tkn_'],
+    entropy: 3,
+  },
+  {
+    id: 'planetscale-oauth-token',
+    source: '\\b(pscale_oauth_[\\w=\\.-]{32,64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['pscale_oauth_'],
+    entropy: 3,
+  },
+  {
+    id: 'planetscale-password',
+    source: '\\b(pscale_pw_[\\w=\\.-]{32,64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['pscale_pw_'],
+    entropy: 3,
+  },
+  {
+    id: 'postman-api-token',
+    source: '\\b(PMAK-[a-f0-9]{24}\\-[a-f0-9]{34})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['pmak-'],
+    entropy: 3,
+  },
+  {
+    id: 'prefect-api-token',
+    source: '\\b(pnu_[a-zA-Z0-9]{36})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['pnu_'],
+    entropy: 2,
+  },
+  {
+    id: 'pulumi-api-token',
+    source: '\\b(pul-[a-f0-9]{40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['pul-'],
+    entropy: 2,
+  },
+  {
+    id: 'pypi-upload-token',
+    source: 'pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}',
+    flags: '',
+    keywords: ['pypi-ageichlwas5vcmc'],
+    entropy: 3,
+  },
+  {
+    id: 'readme-api-token',
+    source: '\\b(rdme_[a-z0-9]{70})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['rdme_'],
+    entropy: 2,
+  },
+  {
+    id: 'rubygems-api-token',
+    source: '\\b(rubygems_[a-f0-9]{48})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['rubygems_'],
+    entropy: 2,
+  },
+  {
+    id: 'scalingo-api-token',
+    source: '\\b(tk-us-[\\w-]{48})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['tk-us-'],
+    entropy: 2,
+  },
+  {
+    id: 'sendgrid-api-token',
+    source: '\\b(SG\\.[a-z0-9=_\\-\\.]{66})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['sg.'],
+    entropy: 2,
+  },
+  {
+    id: 'sendinblue-api-token',
+    source: '\\b(xkeysib-[a-f0-9]{64}\\-[a-z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['xkeysib-'],
+    entropy: 2,
+  },
+  {
+    id: 'sentry-user-token',
+    source: '\\b(sntryu_[a-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['sntryu_'],
+    entropy: 3.5,
+  },
+  {
+    id: 'settlemint-application-access-token',
+    source: '\\b(sm_aat_[a-zA-Z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['sm_aat'],
+    entropy: 3,
+  },
+  {
+    id: 'settlemint-personal-access-token',
+    source: '\\b(sm_pat_[a-zA-Z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['sm_pat'],
+    entropy: 3,
+  },
+  {
+    id: 'settlemint-service-access-token',
+    source: '\\b(sm_sat_[a-zA-Z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['sm_sat'],
+    entropy: 3,
+  },
+  {
+    id: 'shippo-api-token',
+    source: '\\b(shippo_(?:live|test)_[a-fA-F0-9]{40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['shippo_'],
+    entropy: 2,
+  },
+  {
+    id: 'shopify-access-token',
+    source: 'shpat_[a-fA-F0-9]{32}',
+    flags: '',
+    keywords: ['shpat_'],
+    entropy: 2,
+  },
+  {
+    id: 'shopify-custom-access-token',
+    source: 'shpca_[a-fA-F0-9]{32}',
+    flags: '',
+    keywords: ['shpca_'],
+    entropy: 2,
+  },
+  {
+    id: 'shopify-private-app-access-token',
+    source: 'shppa_[a-fA-F0-9]{32}',
+    flags: '',
+    keywords: ['shppa_'],
+    entropy: 2,
+  },
+  {
+    id: 'shopify-shared-secret',
+    source: 'shpss_[a-fA-F0-9]{32}',
+    flags: '',
+    keywords: ['shpss_'],
+    entropy: 2,
+  },
+  {
+    id: 'sidekiq-sensitive-url',
+    source: '\\bhttps?://([a-f0-9]{8}:[a-f0-9]{8})@(?:gems.contribsys.com|enterprise.contribsys.com)(?:[\\/|\\#|\\?|:]|$)',
+    flags: 'i',
+    keywords: ['gems.contribsys.com', 'enterprise.contribsys.com'],
+  },
+  {
+    id: 'slack-config-access-token',
+    source: 'xoxe.xox[bp]-\\d-[A-Z0-9]{163,166}',
+    flags: 'i',
+    keywords: ['xoxe.xoxb-', 'xoxe.xoxp-'],
+    entropy: 2,
+  },
+  {
+    id: 'slack-config-refresh-token',
+    source: 'xoxe-\\d-[A-Z0-9]{146}',
+    flags: 'i',
+    keywords: ['xoxe-'],
+    entropy: 2,
+  },
+  {
+    id: 'slack-legacy-bot-token',
+    source: 'xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}',
+    flags: '',
+    keywords: ['xoxb'],
+    entropy: 2,
+  },
+  {
+    id: 'slack-legacy-workspace-token',
+    source: 'xox[ar]-(?:\\d-)?[0-9a-zA-Z]{8,48}',
+    flags: '',
+    keywords: ['xoxa', 'xoxr'],
+    entropy: 2,
+  },
+  {
+    id: 'slack-webhook-url',
+    source: '(?:https?://)?hooks.slack.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}',
+    flags: '',
+    keywords: ['hooks.slack.com'],
+  },
+  {
+    id: 'sourcegraph-access-token',
+    source: '\\b(\\b(sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}|[a-fA-F0-9]{40})\\b)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['sgp_', 'sourcegraph'],
+    entropy: 3,
+  },
+  {
+    id: 'square-access-token',
+    source: '\\b((?:EAAA|sq0atp-)[\\w-]{22,60})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['sq0atp-', 'eaaa'],
+    entropy: 2,
+  },
+  {
+    id: 'twilio-api-key',
+    source: 'SK[0-9a-fA-F]{32}',
+    flags: '',
+    keywords: ['sk'],
+    entropy: 3,
+  },
+  {
+    id: 'vault-batch-token',
+    source: '\\b(hvb\\.[\\w-]{138,300})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: '',
+    keywords: ['hvb.'],
+    entropy: 4,
+  },
+  {
+    id: 'vault-service-token',
+    source: '\\b((?:hvs\\.[\\w-]{90,120}|s\\.(?:[a-z0-9]{24})))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    flags: 'i',
+    keywords: ['hvs.', 's.'],
+    entropy: 3.5,
+  },
 ];

@@ -45,7 +45,9 @@ const TRY_BY_HAND = `echo '{"hook_event_name":"BeforeTool","tool_name":"run_shel
  */
 async function readInput(io: Required<Pick<DefineOptions, 'stdin' | 'stderr'>>): Promise<AnyInput | undefined> {
   const fail = (what: string) => {
-    io.stderr.write(`hook input: ${what} — Hookline sends the event as one JSON object on stdin; to try the hook by hand: ${TRY_BY_HAND}\n`);
+    io.stderr.write(
+      `hook input: ${what} — Hookline sends the event as one JSON object on stdin; to try the hook by hand: ${TRY_BY_HAND}\n`,
+    );
     return undefined;
   };
   if ((io.stdin as NodeJS.ReadStream).isTTY) return fail('stdin is a terminal, not the event');
@@ -74,7 +76,11 @@ async function oneShot(handler: Handler, io: Required<Pick<DefineOptions, 'stdin
   }
 }
 
-async function persistent(handler: Handler, concurrent: boolean, io: Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>>): Promise<number> {
+async function persistent(
+  handler: Handler,
+  concurrent: boolean,
+  io: Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>>,
+): Promise<number> {
   const reply = (msg: unknown) => io.stdout.write(JSON.stringify(msg) + '\n');
   const handle = async (id: unknown, input: AnyInput) => {
     try {
@@ -132,15 +138,21 @@ export const addContext = (event: 'SessionStart' | 'BeforeAgent' | 'AfterTool', 
 });
 
 /** BeforeTool: arguments merged over the model's. */
-export const rewriteToolInput = (toolInput: Record<string, unknown>): HookOutput => ({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: toolInput } });
+export const rewriteToolInput = (toolInput: Record<string, unknown>): HookOutput => ({
+  hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: toolInput },
+});
 
 /** AfterTool: run another tool whose result replaces this one's. */
-export const tailToolCall = (name: string, args: Record<string, unknown> = {}): HookOutput => ({ hookSpecificOutput: { hookEventName: 'AfterTool', tailToolCallRequest: { name, args } } });
+export const tailToolCall = (name: string, args: Record<string, unknown> = {}): HookOutput => ({
+  hookSpecificOutput: { hookEventName: 'AfterTool', tailToolCallRequest: { name, args } },
+});
 
 const textResponse = (text: string): LLMResponse => ({ candidates: [{ content: { role: 'model', parts: [text] }, finishReason: 'STOP' }] });
 
 /** AfterModel: replaces the chunk's text. */
-export const replaceResponse = (text: string): HookOutput => ({ hookSpecificOutput: { hookEventName: 'AfterModel', llm_response: textResponse(text) } });
+export const replaceResponse = (text: string): HookOutput => ({
+  hookSpecificOutput: { hookEventName: 'AfterModel', llm_response: textResponse(text) },
+});
 
 /** BeforeModel: skips the model call and answers `text` instead. */
 export const syntheticResponse = (text: string, reason = 'answered by a hook'): HookOutput => ({

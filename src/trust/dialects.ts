@@ -78,21 +78,45 @@ export function heldDialectHooks(
 ): { held: Set<string>; warning?: string } {
   if (!hooks.length) return { held: new Set() };
   const known = trust === 'untrusted' ? new Set<string>() : trustedKeys(projectDir, env);
-  const g = gate(hooks, { trust, isWorkspace: () => true, isTrusted: (h) => isDialectHookTrusted(h, known), canRecord: (h) => Boolean(h.key) });
+  const g = gate(hooks, {
+    trust,
+    isWorkspace: () => true,
+    isTrusted: (h) => isDialectHookTrusted(h, known),
+    canRecord: (h) => Boolean(h.key),
+  });
   const held = new Set(g.held.map((h) => h.item.id));
   const record = opts.record !== false;
   const list = (hs: readonly DialectHook[]) => hs.map((h) => `  - ${describeDialectHook(h, projectDir)}`).join('\n');
   if (trust === 'untrusted') {
-    const files = [...new Set(hooks.map((h) => (h.plugin ? `plugin ${h.plugin}` : path.relative(projectDir, h.file) || h.file)))].join(', ');
-    return { held, warning: `${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}` };
+    const files = [...new Set(hooks.map((h) => (h.plugin ? `plugin ${h.plugin}` : path.relative(projectDir, h.file) || h.file)))].join(
+      ', ',
+    );
+    return {
+      held,
+      warning: `${projectDir} is not a trusted folder: the hooks in ${files} do not run. Review them, then run: hookline trust ${JSON.stringify(projectDir)}`,
+    };
   }
   // Hooks trusted by an old key are pinned in the new form: a later change to what they run holds them back.
   const migrate = hooks.filter((h) => trustedByLegacy(h.source, h, known));
-  if (record && trust === 'trusted' && migrate.length) recordKeys(projectDir, migrate.map((h) => h.key!), env, new Set(migrate.map((h) => h.legacy!)));
+  if (record && trust === 'trusted' && migrate.length)
+    recordKeys(
+      projectDir,
+      migrate.map((h) => h.key!),
+      env,
+      new Set(migrate.map((h) => h.legacy!)),
+    );
   const warnings: string[] = [];
-  if (g.held.length) warnings.push(`new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(projectDir)}):\n${list(g.held.map((h) => h.item))}`);
+  if (g.held.length)
+    warnings.push(
+      `new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(projectDir)}):\n${list(g.held.map((h) => h.item))}`,
+    );
   if (g.unrecorded.length) {
-    if (record) recordKeys(projectDir, g.unrecorded.map((h) => h.key!), env);
+    if (record)
+      recordKeys(
+        projectDir,
+        g.unrecorded.map((h) => h.key!),
+        env,
+      );
     warnings.push(`new or changed dialect workspace hooks in ${projectDir} (they will run):\n${list(g.unrecorded)}`);
   }
   return warnings.length ? { held, warning: warnings.join('\n') } : { held };

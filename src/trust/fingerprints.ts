@@ -10,7 +10,8 @@ type TrustedHooks = Record<string, string[]>;
 /** `~/.gemini/trusted_hooks.json`: `{ "<projectRoot>": ["v2:gemini:…", "name:command", ...] }`. */
 function read(env: Env, strict: boolean): TrustedHooks {
   const out: TrustedHooks = {};
-  for (const [k, v] of Object.entries(readTrustFile(trustedHooksPath(env), strict))) if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
+  for (const [k, v] of Object.entries(readTrustFile(trustedHooksPath(env), strict)))
+    if (Array.isArray(v)) out[k] = v.filter((x): x is string => typeof x === 'string');
   return out;
 }
 

@@ -36,10 +36,19 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The fingerprint of a hook from its deciding fields and, for a command, the project files it runs. */
-export function fingerprintHook(dialect: KeyDialect, fields: Record<string, unknown>, command: string | null, ctx: ScriptContext, legacy?: string): HookFingerprint {
+export function fingerprintHook(
+  dialect: KeyDialect,
+  fields: Record<string, unknown>,
+  command: string | null,
+  ctx: ScriptContext,
+  legacy?: string,
+): HookFingerprint {
   const scripts = command === null ? { ok: true as const, files: {}, paths: [] } : scriptDigest(command, ctx);
   if (!scripts.ok) return { problem: scripts.problem, ...(legacy !== undefined ? { legacy } : {}), files: [] };
-  const hex = crypto.createHash('sha256').update(canonicalJson({ fields, scripts: scripts.files })).digest('hex');
+  const hex = crypto
+    .createHash('sha256')
+    .update(canonicalJson({ fields, scripts: scripts.files }))
+    .digest('hex');
   return { key: `v2:${dialect}:${hex}`, ...(legacy !== undefined ? { legacy } : {}), files: scripts.paths };
 }
 

@@ -34,14 +34,37 @@ const UNKNOWN = '\u0000';
 /** Interpreters by family: options after which there is no script file, and options taking a value. */
 const FAMILIES: Array<{ names: RegExp; inline: ReadonlySet<string>; value: ReadonlySet<string> }> = [
   { names: /^(bash|sh|dash|zsh|ksh|mksh|fish)$/, inline: new Set(['-c']), value: new Set(['-o', '-O', '--rcfile', '--init-file']) },
-  { names: /^(node|nodejs|tsx|ts-node|bun|deno)$/, inline: new Set(['-e', '--eval', '-p', '--print']), value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']) },
+  {
+    names: /^(node|nodejs|tsx|ts-node|bun|deno)$/,
+    inline: new Set(['-e', '--eval', '-p', '--print']),
+    value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']),
+  },
   { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']) },
   { names: /^(ruby|perl|lua|luajit|Rscript|osascript)$/, inline: new Set(['-e', '-E']), value: new Set(['-r', '-I']) },
   { names: /^php$/, inline: new Set(['-r']), value: new Set(['-c', '-d']) },
   { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },
 ];
 // Words after which the next word is still in command position.
-const PREFIXES = new Set(['env', 'exec', 'nohup', 'command', 'builtin', 'time', 'nice', 'stdbuf', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', 'xargs']);
+const PREFIXES = new Set([
+  'env',
+  'exec',
+  'nohup',
+  'command',
+  'builtin',
+  'time',
+  'nice',
+  'stdbuf',
+  'then',
+  'do',
+  'else',
+  'elif',
+  'if',
+  'while',
+  'until',
+  '!',
+  '{',
+  'xargs',
+]);
 const SEPARATORS = new Set([';', '&&', '||', '|', '&', '(', ')', '|&', ';;', '<(', '>(']);
 const OUTPUT = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
 
@@ -182,7 +205,8 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
     // shell-quote does not split at newlines: each line is read on its own as well.
     // Those words are never required (a heredoc's lines are data); a file that appears later still
     // changes the digest, since every existing file a word names is in it.
-    if (command.includes('\n')) for (const line of command.split('\n')) words.push(...wordsOf(line, ctx).map((w) => ({ ...w, required: false })));
+    if (command.includes('\n'))
+      for (const line of command.split('\n')) words.push(...wordsOf(line, ctx).map((w) => ({ ...w, required: false })));
   } catch (e) {
     return { ok: false, problem: `cannot read the command's words (${(e as Error).message})` };
   }

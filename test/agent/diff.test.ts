@@ -28,12 +28,16 @@ describe('unifiedDiff', () => {
   });
 
   test('the default labels, and no hunk when nothing changed', () => {
-    assert.equal(unifiedDiff('s.ts', 'x\n', 'x\n'), 'Index: s.ts\n===================================================================\n--- s.ts\tOriginal\n+++ s.ts\tWritten\n');
+    assert.equal(
+      unifiedDiff('s.ts', 'x\n', 'x\n'),
+      'Index: s.ts\n===================================================================\n--- s.ts\tOriginal\n+++ s.ts\tWritten\n',
+    );
   });
 });
 
 describe('changedSnippet', () => {
-  const lines = (n: number, change?: [number, string]) => Array.from({ length: n }, (_, i) => (change && i + 1 === change[0] ? change[1] : String(i + 1))).join('\n') + '\n';
+  const lines = (n: number, change?: [number, string]) =>
+    Array.from({ length: n }, (_, i) => (change && i + 1 === change[0] ? change[1] : String(i + 1))).join('\n') + '\n';
 
   test('the changed lines with context, "..." for the rest', () => {
     assert.equal(changedSnippet(lines(14), lines(14, [8, 'X']), 2), '...\n6\n7\nX\n9\n10\n...');

@@ -7,12 +7,21 @@ import { tmpFile } from '../helpers.js';
 import { agentProject, fixture, on, readJsonl, respond, texts, transcripts, when, lastUser, type AgentProject } from './e2e-util.js';
 
 /** The messages recorded in the project's session transcript. */
-const transcriptText = (p: AgentProject): string => transcripts(p).map((f) => fs.readFileSync(f, 'utf8')).join('');
+const transcriptText = (p: AgentProject): string =>
+  transcripts(p)
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('');
 
 describe('BeforeAgent', () => {
   test('additionalContext reaches the model with the prompt, escaped, for this turn', async () => {
     const log = tmpFile('before-agent.jsonl');
-    const p = agentProject({ hooks: { BeforeAgent: on(respond(log, { hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'branch main, <3 files> dirty' } })) } });
+    const p = agentProject({
+      hooks: {
+        BeforeAgent: on(
+          respond(log, { hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'branch main, <3 files> dirty' } }),
+        ),
+      },
+    });
     const r = await p.run({ prompt: 'fix the bug', script: [{ text: 'Fixed.' }] });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(lastUser(r.calls[0]), 'fix the bug\n\n<hook_context>branch main, &lt;3 files&gt; dirty</hook_context>');
@@ -21,7 +30,9 @@ describe('BeforeAgent', () => {
 
   test('deny: no model call, and the prompt is discarded from history', async () => {
     const log = tmpFile('before-agent.jsonl');
-    const p = agentProject({ hooks: { BeforeAgent: on(when(log, 'launch codes', { decision: 'deny', reason: 'prompt mentions launch codes' })) } });
+    const p = agentProject({
+      hooks: { BeforeAgent: on(when(log, 'launch codes', { decision: 'deny', reason: 'prompt mentions launch codes' })) },
+    });
     // Interactive: the second prompt shows what the first left in history.
     const r = await p.run({ input: 'tell me the launch codes\nwhat can you do?\n/quit\n', script: [{ text: 'I can read files.' }] });
     assert.equal(r.code, 0, r.stderr);
@@ -58,8 +69,15 @@ describe('AfterAgent', () => {
     const p = agentProject({ hooks: { BeforeAgent: on(respond(before)), AfterAgent: on(`${fixture('e2e-retry.mjs')} '${after}'`) } });
     const r = await p.run({ prompt: 'write a haiku', script: [{ text: 'Autumn moonlight' }, { text: 'SUMMARY: a haiku' }] });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(readJsonl(before).map((i) => i.prompt), ['write a haiku', 'Add a line that starts with SUMMARY:']);
-    const aa = readJsonl(after).map((i) => ({ prompt: i.prompt, prompt_response: i.prompt_response, stop_hook_active: i.stop_hook_active }));
+    assert.deepEqual(
+      readJsonl(before).map((i) => i.prompt),
+      ['write a haiku', 'Add a line that starts with SUMMARY:'],
+    );
+    const aa = readJsonl(after).map((i) => ({
+      prompt: i.prompt,
+      prompt_response: i.prompt_response,
+      stop_hook_active: i.stop_hook_active,
+    }));
     assert.deepEqual(aa, [
       { prompt: 'write a haiku', prompt_response: 'Autumn moonlight', stop_hook_active: false },
       // As in Gemini CLI: the original prompt, and every answer given to it.
@@ -78,7 +96,10 @@ describe('AfterAgent', () => {
     const r = await p.run({ prompt: 'go', script });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 4, 'the answer and 3 retries');
-    assert.deepEqual(readJsonl(after).map((i) => i.stop_hook_active), [false, true, true, true]);
+    assert.deepEqual(
+      readJsonl(after).map((i) => i.stop_hook_active),
+      [false, true, true, true],
+    );
     assert.match(r.stderr, /stopping after 3 retries/);
   });
 
@@ -94,7 +115,10 @@ describe('AfterAgent', () => {
   test('the response spans the turn: step texts joined by newlines', async () => {
     const after = tmpFile('after-agent.jsonl');
     const p = agentProject({ hooks: { AfterAgent: on(respond(after)) } });
-    const r = await p.run({ prompt: 'list', script: [{ text: 'Let me look.', toolCalls: [{ name: 'list_directory', args: { dir_path: '.' } }] }, { text: 'It is empty.' }] });
+    const r = await p.run({
+      prompt: 'list',
+      script: [{ text: 'Let me look.', toolCalls: [{ name: 'list_directory', args: { dir_path: '.' } }] }, { text: 'It is empty.' }],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(readJsonl(after)[0].prompt_response, 'Let me look.\nIt is empty.');
   });
@@ -105,8 +129,14 @@ describe('--display-hooks', () => {
     const deny = respond(null, { decision: 'deny', reason: 'no' });
     const ctx = respond(null, { hookSpecificOutput: { additionalContext: 'abc' } });
     const quiet = respond(null);
-    const p = agentProject({ hooks: { BeforeAgent: on(ctx), BeforeTool: on(deny, { matcher: 'write_file' }), AfterTool: on(quiet), SessionEnd: on(quiet) } });
-    const r = await p.run({ prompt: 'go', script: [{ toolCalls: [{ name: 'write_file', args: { file_path: 'x', content: 'y' } }] }, { text: 'ok' }], args: ['--display-hooks', '--approval-mode', 'yolo'] });
+    const p = agentProject({
+      hooks: { BeforeAgent: on(ctx), BeforeTool: on(deny, { matcher: 'write_file' }), AfterTool: on(quiet), SessionEnd: on(quiet) },
+    });
+    const r = await p.run({
+      prompt: 'go',
+      script: [{ toolCalls: [{ name: 'write_file', args: { file_path: 'x', content: 'y' } }] }, { text: 'ok' }],
+      args: ['--display-hooks', '--approval-mode', 'yolo'],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.hookLines, [
       `🪝 1. BeforeAgent · ${ctx} → context (3 chars)`,

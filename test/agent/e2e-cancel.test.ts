@@ -8,11 +8,20 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { CLI, alive, makeProject, trustDialectHooks, waitUntil } from '../helpers.js';
 
-function runAndInterrupt(dir: string, env: NodeJS.ProcessEnv, script: unknown[], readyFile: string): Promise<{ code: number | null; stderr: string; interrupted: boolean }> {
+function runAndInterrupt(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  script: unknown[],
+  readyFile: string,
+): Promise<{ code: number | null; stderr: string; interrupted: boolean }> {
   const file = path.join(dir, 'script.jsonl');
   fs.writeFileSync(file, script.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'agent', '-p', 'go', '--model', `scripted:${file}`, '--approval-mode', 'yolo'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'agent', '-p', 'go', '--model', `scripted:${file}`, '--approval-mode', 'yolo'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let closed = false;
     let interrupted = false;
@@ -35,10 +44,19 @@ function runAndInterrupt(dir: string, env: NodeJS.ProcessEnv, script: unknown[],
 const pidOf = (file: string) => Number(fs.readFileSync(file, 'utf8').trim());
 
 test('Ctrl-C during a hanging hook ends the turn at once; the hook is gone; mm postGeneration still runs', async () => {
-  const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo $$ > hook.pid; sleep 30; touch finished', timeout: 60000 }] }] } } });
+  const p = makeProject({
+    project: {
+      hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo $$ > hook.pid; sleep 30; touch finished', timeout: 60000 }] }] },
+    },
+  });
   fs.writeFileSync(path.join(p.dir, 'agent.yaml'), `hooks:\n  postGeneration:\n    - command: cat > post.json\n`);
   trustDialectHooks(p.dir, p.home);
-  const r = await runAndInterrupt(p.dir, p.env, [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'touch ran' } }] }, { text: 'never' }], path.join(p.dir, 'hook.pid'));
+  const r = await runAndInterrupt(
+    p.dir,
+    p.env,
+    [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'touch ran' } }] }, { text: 'never' }],
+    path.join(p.dir, 'hook.pid'),
+  );
   assert.equal(r.interrupted, true, `the agent ended before the hook started: ${r.stderr}`);
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /cancelled/);
@@ -53,7 +71,12 @@ test('Ctrl-C during a hanging hook ends the turn at once; the hook is gone; mm p
 
 test('Ctrl-C during a long tool stops the command', async () => {
   const p = makeProject({});
-  const r = await runAndInterrupt(p.dir, p.env, [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'echo $$ > tool.pid; sleep 30; touch finished' } }] }, { text: 'never' }], path.join(p.dir, 'tool.pid'));
+  const r = await runAndInterrupt(
+    p.dir,
+    p.env,
+    [{ toolCalls: [{ name: 'run_shell_command', args: { command: 'echo $$ > tool.pid; sleep 30; touch finished' } }] }, { text: 'never' }],
+    path.join(p.dir, 'tool.pid'),
+  );
   assert.equal(r.interrupted, true, `the agent ended before the command started: ${r.stderr}`);
   assert.equal(r.code, 130, r.stderr);
   assert.equal(fs.existsSync(path.join(p.dir, 'finished')), false, 'the agent waited for the command to finish');

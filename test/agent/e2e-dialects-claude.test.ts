@@ -39,8 +39,13 @@ describe('Claude Code hooks in the agent', () => {
   test('permissionDecision allow with updatedInput: the tool runs with the replaced input', async () => {
     const p = claudeProject({});
     const good = path.join(p.dir, 'good');
-    const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: `touch ${good}` } } };
-    fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: cc(`echo ${sq(JSON.stringify(out))}`, 'Bash') } }));
+    const out = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: `touch ${good}` } },
+    };
+    fs.writeFileSync(
+      path.join(p.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: cc(`echo ${sq(JSON.stringify(out))}`, 'Bash') } }),
+    );
     const bad = path.join(p.dir, 'bad');
     const r = await p.run({ prompt: 'go', script: [shell(`touch ${bad}`), { text: 'ok' }], args: YOLO, env: homeEnv(p) });
     assert.equal(r.code, 0);
@@ -55,7 +60,9 @@ describe('Claude Code hooks in the agent', () => {
   });
 
   test('a Stop hook that blocks sends its reason back as a new prompt', async () => {
-    const p = claudeProject({ Stop: cc(`grep -q '"stop_hook_active":true' && exit 0; echo '{"decision":"block","reason":"run the tests first"}'`) });
+    const p = claudeProject({
+      Stop: cc(`grep -q '"stop_hook_active":true' && exit 0; echo '{"decision":"block","reason":"run the tests first"}'`),
+    });
     const r = await p.run({ prompt: 'done?', script: [{ text: 'yes' }, { text: 'tests pass' }], env: homeEnv(p) });
     assert.equal(r.calls.length, 2);
     assert.equal(lastUser(r.calls[1]), 'run the tests first');
@@ -63,9 +70,16 @@ describe('Claude Code hooks in the agent', () => {
   });
 
   test('a Gemini hook allows and a Claude hook denies: the tool is denied', async () => {
-    const p = claudeProject({ PreToolUse: cc(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}'`) }, {
-      hooks: { BeforeTool: on(respond(null, { decision: 'allow' })) },
-    });
+    const p = claudeProject(
+      {
+        PreToolUse: cc(
+          `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}'`,
+        ),
+      },
+      {
+        hooks: { BeforeTool: on(respond(null, { decision: 'allow' })) },
+      },
+    );
     const marker = path.join(p.dir, 'ran');
     const r = await p.run({ prompt: 'go', script: [shell(`touch ${marker}`), { text: 'ok' }], args: YOLO, env: homeEnv(p) });
     assert.equal(fs.existsSync(marker), false);

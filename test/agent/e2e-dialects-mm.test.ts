@@ -14,7 +14,13 @@ const askAgent = (args: Record<string, unknown>) => ({ toolCalls: [{ name: 'ask_
 
 /** dx-reply.sh: logs its stdin to `log` (unless null), prints `out`, writes `stderr`, exits `code`. */
 const reply = (log: string | null, out: unknown = '', code = 0, stderr = '') =>
-  [fixture('dx-reply.sh'), sq(log ?? '-'), sq(typeof out === 'string' ? out : JSON.stringify(out)), String(code), ...(stderr ? [sq(stderr)] : [])].join(' ');
+  [
+    fixture('dx-reply.sh'),
+    sq(log ?? '-'),
+    sq(typeof out === 'string' ? out : JSON.stringify(out)),
+    String(code),
+    ...(stderr ? [sq(stderr)] : []),
+  ].join(' ');
 const rewrite = (tag: string) => `${fixture('dx-rewrite.js')} ${tag}`;
 const order = (log: string, label: string) => `${fixture('dx-order.sh')} ${sq(log)} ${sq(label)}`;
 
@@ -33,12 +39,19 @@ function mmProject(config: Record<string, unknown>, settings: Record<string, unk
 }
 
 /** mm's display lines (indented `🪝 <n>. …`) and failure lines, trimmed. */
-const mmLines = (r: AgentRun) => r.stderr.split('\n').map((l) => l.trim()).filter((l) => /^🪝 /.test(l));
+const mmLines = (r: AgentRun) =>
+  r.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^🪝 /.test(l));
 
 describe('mm preGeneration', () => {
   test('a chain of two hooks: the model reads the rewritten question, then each context; the display lists both', async () => {
     const gen = tmpFile('post-gen.jsonl');
-    const p = mmProject({ displayHooks: true, hooks: { preGeneration: [{ command: rewrite('A') }, { command: rewrite('B') }], postGeneration: [{ command: reply(gen) }] } });
+    const p = mmProject({
+      displayHooks: true,
+      hooks: { preGeneration: [{ command: rewrite('A') }, { command: rewrite('B') }], postGeneration: [{ command: reply(gen) }] },
+    });
     const r = await p.run({ prompt: 'list the files', script: [{ text: 'Here they are.' }] });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 1);
@@ -51,7 +64,10 @@ describe('mm preGeneration', () => {
       `🪝 3. postGeneration · ${reply(gen)} → continue`,
     ]);
     const [post] = readJsonl(gen);
-    assert.deepEqual({ event: post.event, prompt: post.prompt, answer: post.answer, error: post.error }, { event: 'postGeneration', prompt: expected, answer: 'Here they are.', error: undefined });
+    assert.deepEqual(
+      { event: post.event, prompt: post.prompt, answer: post.answer, error: post.error },
+      { event: 'postGeneration', prompt: expected, answer: 'Here they are.', error: undefined },
+    );
     assert.equal(fs.realpathSync(post.cwd), fs.realpathSync(p.dir));
     assert.equal(post.asked, undefined, 'an agent a person started has no "asked"');
   });
@@ -61,7 +77,10 @@ describe('mm preGeneration', () => {
     const second = tmpFile('second.jsonl');
     const p = mmProject({
       hooks: {
-        preGeneration: [{ command: reply(null, { action: 'stop', reason: 'secrets in the prompt', response: 'Please remove the API key first.' }) }, { command: reply(second) }],
+        preGeneration: [
+          { command: reply(null, { action: 'stop', reason: 'secrets in the prompt', response: 'Please remove the API key first.' }) },
+          { command: reply(second) },
+        ],
         postGeneration: [{ command: reply(gen) }],
       },
     });
@@ -86,7 +105,12 @@ describe('mm preGeneration', () => {
 
   test('stop without a response: the user reads the default ⛔ text', async () => {
     const gen = tmpFile('post-gen.jsonl');
-    const p = mmProject({ hooks: { preGeneration: [{ command: reply(null, { action: 'stop', reason: 'off topic' }) }], postGeneration: [{ command: reply(gen) }] } });
+    const p = mmProject({
+      hooks: {
+        preGeneration: [{ command: reply(null, { action: 'stop', reason: 'off topic' }) }],
+        postGeneration: [{ command: reply(gen) }],
+      },
+    });
     const r = await p.run({ prompt: 'tell me a joke', script: [] });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '⛔ This request was blocked by a hook: off topic\n');
@@ -106,7 +130,10 @@ describe('mm preGeneration', () => {
 describe('mm preToolCall and postToolCall', () => {
   test('deny: the tool never runs nor asks for approval, the model reads [denied by a hook: <reason>], the user sees 🪝 <tool> […]', async () => {
     const note = tmpFile('notification.log');
-    const p = mmProject({ hooks: { preToolCall: [{ matcher: '^run_shell_command$', command: reply(null, { action: 'deny', reason: 'no shell today' }) }] } }, { hooks: { Notification: on(order(note, 'Notification')) } });
+    const p = mmProject(
+      { hooks: { preToolCall: [{ matcher: '^run_shell_command$', command: reply(null, { action: 'deny', reason: 'no shell today' }) }] } },
+      { hooks: { Notification: on(order(note, 'Notification')) } },
+    );
     const r = await p.run({ prompt: 'make a marker', script: [shell('touch marker'), { text: 'ok, I did not.' }] });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.existsSync(note), false, 'no approval is asked for a denied call');
@@ -133,7 +160,10 @@ describe('mm preToolCall and postToolCall', () => {
     assert.equal(r.code, 0, r.stderr);
     const [input] = readJsonl(log);
     assert.equal(input.event, 'preToolCall');
-    assert.deepEqual({ name: input.tool.name, input: input.tool.input }, { name: 'run_shell_command', input: { command: 'touch original' } });
+    assert.deepEqual(
+      { name: input.tool.name, input: input.tool.input },
+      { name: 'run_shell_command', input: { command: 'touch original' } },
+    );
     assert.equal(typeof input.tool.id, 'string');
     assert.ok(fs.existsSync(path.join(p.dir, 'replaced')), 'the replaced command ran');
     assert.equal(fs.existsSync(path.join(p.dir, 'original')), false, "the model's command did not");
@@ -158,22 +188,38 @@ describe('mm preToolCall and postToolCall', () => {
 
   test('postToolCall: the contexts are appended to the output the model reads', async () => {
     const log = tmpFile('post-tool.jsonl');
-    const p = mmProject({ hooks: { postToolCall: [{ matcher: 'read_file', command: reply(log, { context: 'lint: 2 warnings' }) }, { command: reply(null, { context: 'size: small' }) }] } });
+    const p = mmProject({
+      hooks: {
+        postToolCall: [
+          { matcher: 'read_file', command: reply(log, { context: 'lint: 2 warnings' }) },
+          { command: reply(null, { context: 'size: small' }) },
+        ],
+      },
+    });
     fs.writeFileSync(path.join(p.dir, 'a.txt'), 'alpha beta\n');
-    const r = await p.run({ prompt: 'read', script: [{ toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] }, { text: 'done' }], args: ['--display-hooks'] });
+    const r = await p.run({
+      prompt: 'read',
+      script: [{ toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] }, { text: 'done' }],
+      args: ['--display-hooks'],
+    });
     assert.equal(r.code, 0, r.stderr);
     const [input] = readJsonl(log);
     assert.match(input.output, /alpha beta/);
     const [res] = toolResults(r.calls[1]);
     assert.equal(res.value, `${input.output}\n\n${CTX}\nlint: 2 warnings\n\n${CTX}\nsize: small`);
-    assert.deepEqual(mmLines(r).map((l) => l.replace(/ · .* → /, ' → ')), ['🪝 1. postToolCall [read_file] → context (16 chars)', '🪝 2. postToolCall [read_file] → context (11 chars)']);
+    assert.deepEqual(
+      mmLines(r).map((l) => l.replace(/ · .* → /, ' → ')),
+      ['🪝 1. postToolCall [read_file] → context (16 chars)', '🪝 2. postToolCall [read_file] → context (11 chars)'],
+    );
   });
 });
 
 describe('mm postGeneration', () => {
   test('reads the prompt the model read, the final answer, and the error of a failed turn', async () => {
     const gen = tmpFile('post-gen.jsonl');
-    const p = mmProject({ hooks: { preGeneration: [{ command: reply(null, { context: 'be brief' }) }], postGeneration: [{ command: reply(gen) }] } });
+    const p = mmProject({
+      hooks: { preGeneration: [{ command: reply(null, { context: 'be brief' }) }], postGeneration: [{ command: reply(gen) }] },
+    });
     const ok = await p.run({ prompt: 'check', script: [{ text: 'Let me look.', ...shell('true') }, { text: 'All good.' }], args: YOLO });
     assert.equal(ok.code, 0, ok.stderr);
     const bad = await p.run({ prompt: 'again', script: [] });
@@ -201,30 +247,57 @@ describe('mm configuration', () => {
     const p = mmProject({ hooks: { preGeneration: [{ command: reply(null) }], postGeneration: [{ command: reply(null) }] } });
     const r = await p.run({ input: 'one\ntwo\n/quit\n', script: [{ text: 'a' }, { text: 'b' }], args: ['--display-hooks'] });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(mmLines(r).map((l) => l.replace(/ · .* → /, ' → ')), ['🪝 1. preGeneration → continue', '🪝 2. postGeneration → continue', '🪝 1. preGeneration → continue', '🪝 2. postGeneration → continue']);
+    assert.deepEqual(
+      mmLines(r).map((l) => l.replace(/ · .* → /, ' → ')),
+      [
+        '🪝 1. preGeneration → continue',
+        '🪝 2. postGeneration → continue',
+        '🪝 1. preGeneration → continue',
+        '🪝 2. postGeneration → continue',
+      ],
+    );
   });
 
   test('validation errors print [config error: <path>: <message>] and exit 1 before anything runs', async () => {
     const p = agentProject();
-    const file = writeMm(p, { hooks: { preToolcall: [{ command: 'true' }], preGeneration: [{ command: 'true', matcher: 'x' }], postToolCall: [{ command: ' ' }, { command: 'true', onError: 'panic' }] } });
+    const file = writeMm(p, {
+      hooks: {
+        preToolcall: [{ command: 'true' }],
+        preGeneration: [{ command: 'true', matcher: 'x' }],
+        postToolCall: [{ command: ' ' }, { command: 'true', onError: 'panic' }],
+      },
+    });
     const r = await p.run({ prompt: 'hi', script: [{ text: 'never said' }] });
     assert.equal(r.code, 1);
     assert.equal(r.calls.length, 0);
     const lines = r.stderr.trim().split('\n');
-    assert.deepEqual(new Set(lines), new Set([
-      `[config error: ${file}: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)]`,
-      `[config error: ${file}: hooks.preGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk]`,
-      `[config error: ${file}: hooks.postToolCall[0]: command must not be empty]`,
-      `[config error: ${file}: hooks.postToolCall[1]: onError must be "fail", "warn" or "ignore"]`,
-    ]));
+    assert.deepEqual(
+      new Set(lines),
+      new Set([
+        `[config error: ${file}: hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)]`,
+        `[config error: ${file}: hooks.preGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk]`,
+        `[config error: ${file}: hooks.postToolCall[0]: command must not be empty]`,
+        `[config error: ${file}: hooks.postToolCall[1]: onError must be "fail", "warn" or "ignore"]`,
+      ]),
+    );
   });
 
   test('--mm-config names the configuration; a called agent with a broken configuration fails the hand-off, not the session', async () => {
     const p = agentProject();
     const cfg = path.join(p.base, 'elsewhere.yaml');
-    fs.writeFileSync(cfg, stringify({ mmConfigs: { broken: 'broken.yaml' }, hooks: { preGeneration: [{ command: reply(null, { context: 'from elsewhere' }) }] } }));
+    fs.writeFileSync(
+      cfg,
+      stringify({
+        mmConfigs: { broken: 'broken.yaml' },
+        hooks: { preGeneration: [{ command: reply(null, { context: 'from elsewhere' }) }] },
+      }),
+    );
     fs.writeFileSync(path.join(p.base, 'broken.yaml'), stringify({ hooks: { nope: [] } }));
-    const r = await p.run({ prompt: 'hi', script: [askAgent({ agent: 'broken', prompt: 'q' }), { text: 'ok' }], args: [...YOLO, '--mm-config', cfg] });
+    const r = await p.run({
+      prompt: 'hi',
+      script: [askAgent({ agent: 'broken', prompt: 'q' }), { text: 'ok' }],
+      args: [...YOLO, '--mm-config', cfg],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(texts(r.calls[0], 'user')[0], `hi\n\n${CTX}\nfrom elsewhere`);
     const [res] = toolResults(r.calls[1]);
@@ -233,7 +306,12 @@ describe('mm configuration', () => {
 });
 
 /** A project whose agent.yaml names a second agent, `expert`, with its own configuration. */
-function handOff(parentHooks: Record<string, unknown>, expertHooks: Record<string, unknown> = {}, settings: Record<string, unknown> = {}, top: Record<string, unknown> = {}): AgentProject {
+function handOff(
+  parentHooks: Record<string, unknown>,
+  expertHooks: Record<string, unknown> = {},
+  settings: Record<string, unknown> = {},
+  top: Record<string, unknown> = {},
+): AgentProject {
   const p = agentProject(settings);
   writeMm(p, { model: 'scripted/main', ...top, mmConfigs: { expert: 'agent.expert.yaml' }, hooks: parentHooks });
   writeMm(p, { model: 'scripted/expert', hooks: expertHooks }, 'agent.expert.yaml');
@@ -244,23 +322,40 @@ describe('hand-offs: ask_agent', () => {
   test('the called agent answers from the script with its own hooks (asked.depth 1); the asking model reads the answer', async () => {
     const child = tmpFile('child.jsonl');
     const p = handOff({}, { preGeneration: [{ command: reply(child) }] });
-    const r = await p.run({ prompt: 'ask the expert', script: [askAgent({ agent: 'expert', prompt: 'What is an inode?' }), { text: 'An inode is a file record.' }, { text: 'The expert explained it.' }], args: YOLO });
+    const r = await p.run({
+      prompt: 'ask the expert',
+      script: [
+        askAgent({ agent: 'expert', prompt: 'What is an inode?' }),
+        { text: 'An inode is a file record.' },
+        { text: 'The expert explained it.' },
+      ],
+      args: YOLO,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 3);
     assert.ok(r.calls[0].tools?.includes('ask_agent'));
     assert.equal(lastUser(r.calls[1]), 'What is an inode?', 'the called agent receives the question');
     assert.equal(texts(r.calls[1], 'user').length, 1, 'and nothing of the asking conversation');
     const [res] = toolResults(r.calls[2]);
-    assert.deepEqual({ name: res.toolName, type: res.type, value: res.value }, { name: 'ask_agent', type: 'text', value: 'An inode is a file record.' });
+    assert.deepEqual(
+      { name: res.toolName, type: res.type, value: res.value },
+      { name: 'ask_agent', type: 'text', value: 'An inode is a file record.' },
+    );
     const [input] = readJsonl(child);
-    assert.deepEqual({ event: input.event, prompt: input.prompt, asked: input.asked }, { event: 'preGeneration', prompt: 'What is an inode?', asked: { depth: 1 } });
+    assert.deepEqual(
+      { event: input.event, prompt: input.prompt, asked: input.asked },
+      { event: 'preGeneration', prompt: 'What is an inode?', asked: { depth: 1 } },
+    );
     assert.match(r.stdout, /An inode is a file record\.[\s\S]*The expert explained it\./, 'the answer streams to the user');
   });
 
   test('preAsk deny: the called agent never starts; the model reads [ask denied by a hook: <reason>]', async () => {
     const child = tmpFile('child.jsonl');
     const pre = tmpFile('pre-ask.jsonl');
-    const p = handOff({ preAsk: [{ matcher: '^expert$', command: reply(pre, { action: 'deny', reason: 'the expert is busy' }) }] }, { preGeneration: [{ command: reply(child) }] });
+    const p = handOff(
+      { preAsk: [{ matcher: '^expert$', command: reply(pre, { action: 'deny', reason: 'the expert is busy' }) }] },
+      { preGeneration: [{ command: reply(child) }] },
+    );
     const r = await p.run({ prompt: 'ask', script: [askAgent({ agent: 'expert', prompt: 'q?' }), { text: 'fine' }], args: YOLO });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 2, 'no model call for the called agent');
@@ -269,13 +364,25 @@ describe('hand-offs: ask_agent', () => {
     assert.equal(res.value, '[ask denied by a hook: the expert is busy]');
     assert.ok(r.stderr.split('\n').includes('🪝 ask_agent [ask denied by a hook: the expert is busy]'), r.stderr);
     const [input] = readJsonl(pre);
-    assert.deepEqual(input.ask, { agent: 'expert', config: path.join(p.dir, 'agent.expert.yaml'), agentModel: 'scripted/expert', via: 'tool', withContext: false, depth: 0, prompt: 'q?' });
+    assert.deepEqual(input.ask, {
+      agent: 'expert',
+      config: path.join(p.dir, 'agent.expert.yaml'),
+      agentModel: 'scripted/expert',
+      via: 'tool',
+      withContext: false,
+      depth: 0,
+      prompt: 'q?',
+    });
   });
 
   test('preAsk rewrites the question and the transcript and adds context: the called agent receives exactly that', async () => {
     const pre = tmpFile('pre-ask.jsonl');
     const p = handOff({ preAsk: [{ command: reply(pre) }, { command: rewrite('A') }, { command: rewrite('B') }] });
-    const r = await p.run({ prompt: 'ask with context', script: [askAgent({ agent: 'expert', prompt: 'why?', withContext: true }), { text: 'because' }, { text: 'ok' }], args: YOLO });
+    const r = await p.run({
+      prompt: 'ask with context',
+      script: [askAgent({ agent: 'expert', prompt: 'why?', withContext: true }), { text: 'because' }, { text: 'ok' }],
+      args: YOLO,
+    });
     assert.equal(r.code, 0, r.stderr);
     const [input] = readJsonl(pre);
     assert.equal(input.ask.withContext, true);
@@ -293,7 +400,11 @@ describe('hand-offs: ask_agent', () => {
       {},
       { hooks: { AfterTool: on(reply(after), { matcher: 'ask_agent' }) } },
     );
-    const r = await p.run({ prompt: 'ask', script: [askAgent({ agent: 'expert', prompt: 'the answer?' }), { text: 'forty-two' }, { text: 'ok' }], args: YOLO });
+    const r = await p.run({
+      prompt: 'ask',
+      script: [askAgent({ agent: 'expert', prompt: 'the answer?' }), { text: 'forty-two' }, { text: 'ok' }],
+      args: YOLO,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(readJsonl(after)[0].tool_response.returnDisplay, 'expert answered; a hook replaced the answer (11 characters)');
     assert.equal(toolResults(r.calls[2])[0].value, `checked: 42\n\n${CTX}\nsource: expert`);
@@ -326,11 +437,23 @@ describe('hand-offs: ask_agent', () => {
     writeMm(p, { hooks: { preGeneration: [{ command: reply(deep) }] } }, 'agent.deep.yaml');
     const r = await p.run({
       prompt: 'go deep',
-      script: [askAgent({ agent: 'expert', prompt: 'q1' }), askAgent({ agent: 'deep', prompt: 'q2' }), { text: 'deep answer' }, { text: 'expert answer' }, { text: 'done' }],
+      script: [
+        askAgent({ agent: 'expert', prompt: 'q1' }),
+        askAgent({ agent: 'deep', prompt: 'q2' }),
+        { text: 'deep answer' },
+        { text: 'expert answer' },
+        { text: 'done' },
+      ],
       args: YOLO,
     });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(readJsonl(pre).map((x) => [x.ask.agent, x.ask.depth, x.asked]), [['expert', 0, undefined], ['deep', 1, { depth: 1 }]]);
+    assert.deepEqual(
+      readJsonl(pre).map((x) => [x.ask.agent, x.ask.depth, x.asked]),
+      [
+        ['expert', 0, undefined],
+        ['deep', 1, { depth: 1 }],
+      ],
+    );
     assert.deepEqual(readJsonl(deep)[0].asked, { depth: 2 });
     assert.equal(toolResults(r.calls[3])[0].value, 'deep answer');
     assert.equal(toolResults(r.calls[4])[0].value, 'expert answer');
@@ -342,14 +465,30 @@ describe('hand-offs: ask_agent', () => {
     // Every agent of this configuration may ask `again`, which is this configuration once more.
     const p = handOff({});
     writeMm(p, { model: 'scripted/main', mmConfigs: { again: 'agent.again.yaml' }, hooks: { preAsk: [{ command: reply(pre) }] } });
-    writeMm(p, { model: 'scripted/again', mmConfigs: { again: 'agent.again.yaml' }, hooks: { preAsk: [{ command: reply(pre) }], preGeneration: [{ command: reply(gen) }] } }, 'agent.again.yaml');
+    writeMm(
+      p,
+      {
+        model: 'scripted/again',
+        mmConfigs: { again: 'agent.again.yaml' },
+        hooks: { preAsk: [{ command: reply(pre) }], preGeneration: [{ command: reply(gen) }] },
+      },
+      'agent.again.yaml',
+    );
     const asks = [0, 1, 2, 3, 4].map((d) => askAgent({ agent: 'again', prompt: `from depth ${d}` }));
     const answers = [4, 3, 2, 1, 0].map((d) => ({ text: `answer at depth ${d}` }));
     const r = await p.run({ prompt: 'keep asking', script: [...asks, ...answers], args: YOLO });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 10);
-    assert.deepEqual(readJsonl(pre).map((x) => x.ask.depth), [0, 1, 2, 3], 'the refused hand-off runs no preAsk');
-    assert.deepEqual(readJsonl(gen).map((x) => x.asked), [{ depth: 1 }, { depth: 2 }, { depth: 3 }, { depth: 4 }], 'no agent starts at depth 5');
+    assert.deepEqual(
+      readJsonl(pre).map((x) => x.ask.depth),
+      [0, 1, 2, 3],
+      'the refused hand-off runs no preAsk',
+    );
+    assert.deepEqual(
+      readJsonl(gen).map((x) => x.asked),
+      [{ depth: 1 }, { depth: 2 }, { depth: 3 }, { depth: 4 }],
+      'no agent starts at depth 5',
+    );
     const [refused] = toolResults(r.calls[5]);
     assert.equal(refused.toolName, 'ask_agent');
     assert.equal(refused.value, 'hand-off refused: agents may ask agents only 4 levels deep');
@@ -361,11 +500,27 @@ describe('hand-offs: ask_agent', () => {
     const log = tmpFile('order.log');
     const mm = (e: string) => [{ command: order(log, e) }];
     const p = handOff(
-      { preGeneration: mm('preGeneration'), preToolCall: mm('preToolCall'), preAsk: mm('preAsk'), postAsk: mm('postAsk'), postToolCall: mm('postToolCall'), postGeneration: mm('postGeneration') },
+      {
+        preGeneration: mm('preGeneration'),
+        preToolCall: mm('preToolCall'),
+        preAsk: mm('preAsk'),
+        postAsk: mm('postAsk'),
+        postToolCall: mm('postToolCall'),
+        postGeneration: mm('postGeneration'),
+      },
       { preGeneration: mm('preGeneration'), postGeneration: mm('postGeneration') },
-      { hooks: { BeforeTool: on(order(log, 'BeforeTool'), { matcher: 'ask_agent' }), AfterTool: on(order(log, 'AfterTool'), { matcher: 'ask_agent' }) } },
+      {
+        hooks: {
+          BeforeTool: on(order(log, 'BeforeTool'), { matcher: 'ask_agent' }),
+          AfterTool: on(order(log, 'AfterTool'), { matcher: 'ask_agent' }),
+        },
+      },
     );
-    const r = await p.run({ prompt: 'ask', script: [askAgent({ agent: 'expert', prompt: 'q' }), { text: 'a' }, { text: 'done' }], args: YOLO });
+    const r = await p.run({
+      prompt: 'ask',
+      script: [askAgent({ agent: 'expert', prompt: 'q' }), { text: 'a' }, { text: 'done' }],
+      args: YOLO,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(fs.readFileSync(log, 'utf8').trim().split('\n'), [
       'preGeneration',
@@ -383,7 +538,11 @@ describe('hand-offs: ask_agent', () => {
 
   test('default mode: approval (Notification) comes after preToolCall; refused without a terminal, so preAsk never runs', async () => {
     const log = tmpFile('order.log');
-    const p = handOff({ preToolCall: [{ command: order(log, 'preToolCall') }], preAsk: [{ command: order(log, 'preAsk') }] }, {}, { hooks: { Notification: on(order(log, 'Notification')) } });
+    const p = handOff(
+      { preToolCall: [{ command: order(log, 'preToolCall') }], preAsk: [{ command: order(log, 'preAsk') }] },
+      {},
+      { hooks: { Notification: on(order(log, 'Notification')) } },
+    );
     const r = await p.run({ prompt: 'ask', script: [askAgent({ agent: 'expert', prompt: 'q' }), { text: 'done' }] });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(fs.readFileSync(log, 'utf8').trim().split('\n'), ['preToolCall', 'Notification']);
@@ -400,7 +559,14 @@ describe('hand-offs: /ask commands', () => {
     const r = await p.run({ input, script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'they said three things' }] });
     assert.equal(r.code, 0, r.stderr);
     const asks = readJsonl(pre).map((x) => x.ask);
-    assert.deepEqual(asks.map((a) => [a.via, a.withContext, a.prompt]), [['command', false, 'first?'], ['command', false, 'second?'], ['command', true, 'third?']]);
+    assert.deepEqual(
+      asks.map((a) => [a.via, a.withContext, a.prompt]),
+      [
+        ['command', false, 'first?'],
+        ['command', false, 'second?'],
+        ['command', true, 'third?'],
+      ],
+    );
     const transcript = "User: first?\n\nAssistant: [expert's answer]\none\n\nUser: second?\n\nAssistant: [expert's answer]\ntwo";
     assert.equal(asks[2].transcript, transcript);
     assert.equal(lastUser(r.calls[0]), 'first?');
@@ -432,7 +598,10 @@ describe('hand-offs: /ask commands', () => {
     writeMm(p, { hooks: { preGeneration: [{ command: 'true', onError: 'sometimes' }] } }, 'agent.expert.yaml');
     const r = await p.run({ input: '/ask expert q\nstill there?\n/quit\n', script: [{ text: 'yes' }] });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /ask failed: expert failed: \[config error: .*agent\.expert\.yaml: hooks\.preGeneration\[0\]: onError must be "fail", "warn" or "ignore"\]/);
+    assert.match(
+      r.stdout,
+      /ask failed: expert failed: \[config error: .*agent\.expert\.yaml: hooks\.preGeneration\[0\]: onError must be "fail", "warn" or "ignore"\]/,
+    );
     assert.equal(r.calls.length, 1);
     assert.equal(lastUser(r.calls[0]), 'still there?');
   });
@@ -455,12 +624,21 @@ describe('hand-offs: hookline agent --ask', () => {
     assert.equal(lastUser(r.calls[0]), 'what is 6*7?');
 
     const pre = tmpFile('pre-ask.jsonl');
-    const q = handOff({ preAsk: [{ command: reply(pre) }], postAsk: [{ command: reply(null, { answer: 'forty-two', context: 'checked' }) }] }, { preGeneration: [{ command: reply(null) }] }, {}, { displayHooks: true });
+    const q = handOff(
+      { preAsk: [{ command: reply(pre) }], postAsk: [{ command: reply(null, { answer: 'forty-two', context: 'checked' }) }] },
+      { preGeneration: [{ command: reply(null) }] },
+      {},
+      { displayHooks: true },
+    );
     const held = await q.run({ prompt: 'what is 6*7?', script: [{ text: '42' }], args: ['--ask', 'expert', '--display-hooks'] });
     assert.equal(held.code, 0, held.stderr);
     assert.equal(held.stdout, `forty-two\n\n${CTX}\nchecked\n`, 'held until postAsk ran; the original answer is never printed');
     assert.equal(readJsonl(pre)[0].ask.via, 'cli');
-    assert.deepEqual(mmLines(held).filter((l) => /^🪝 \d/.test(l)), [], '--ask lists no hook run, even with displayHooks');
+    assert.deepEqual(
+      mmLines(held).filter((l) => /^🪝 \d/.test(l)),
+      [],
+      '--ask lists no hook run, even with displayHooks',
+    );
     assert.ok(held.stderr.includes("🪝 postAsk: expert's answer was replaced by a hook"), held.stderr);
   });
 

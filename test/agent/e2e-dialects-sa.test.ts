@@ -15,7 +15,8 @@ const code = (language: string, src: string) => ({ toolCalls: [{ name: 'run_code
 /** dx-sa-env.js: appends the named environment variables, as one JSON line, to `log`; approves. */
 const env = (log: string, ...names: string[]) => [fixture('dx-sa-env.js'), sq(log), ...names].join(' ');
 /** dx-reply.sh: prints `out` and exits with `code` (no log). */
-const reply = (out: unknown, code = 0) => [fixture('dx-reply.sh'), "'-'", sq(typeof out === 'string' ? out : JSON.stringify(out)), String(code)].join(' ');
+const reply = (out: unknown, code = 0) =>
+  [fixture('dx-reply.sh'), "'-'", sq(typeof out === 'string' ? out : JSON.stringify(out)), String(code)].join(' ');
 const blockJson = (reason: string) => reply({ decision: 'block', reason });
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'bash', command, ...extra });
 
@@ -35,8 +36,15 @@ describe('SpatialAgent Start and Stop', () => {
   test('Start gets QUERY, THREAD_ID, MAX_STEP and TOOLS; Stop gets the conclusion and the iteration count', async () => {
     const start = tmpFile('start.jsonl');
     const stop = tmpFile('stop.jsonl');
-    const p = saProject({ Start: [bash(env(start, 'QUERY', 'THREAD_ID', 'MAX_STEP', 'TOOLS'))], Stop: [bash(env(stop, 'QUERY', 'CONCLUSION', 'ITERATION_COUNT', 'FINAL_STATE'))] });
-    const r = await p.run({ prompt: 'count the files', script: [{ text: 'Let me look.', ...shell('ls') }, { text: 'There are 2 files.' }], args: [...YOLO, '--max-steps', '7'] });
+    const p = saProject({
+      Start: [bash(env(start, 'QUERY', 'THREAD_ID', 'MAX_STEP', 'TOOLS'))],
+      Stop: [bash(env(stop, 'QUERY', 'CONCLUSION', 'ITERATION_COUNT', 'FINAL_STATE'))],
+    });
+    const r = await p.run({
+      prompt: 'count the files',
+      script: [{ text: 'Let me look.', ...shell('ls') }, { text: 'There are 2 files.' }],
+      args: [...YOLO, '--max-steps', '7'],
+    });
     assert.equal(r.code, 0, r.stderr);
     const [s] = readJsonl(start);
     assert.equal(s.QUERY, 'count the files');
@@ -63,7 +71,8 @@ describe('SpatialAgent Start and Stop', () => {
     const query = '"; touch pwned1; echo " $(touch pwned2) `touch pwned3`; touch pwned4';
     const r = await p.run({ prompt: query, script: [{ text: 'ok' }] });
     assert.equal(r.code, 0, r.stderr);
-    for (const m of ['pwned1', 'pwned2', 'pwned3', 'pwned4']) assert.equal(fs.existsSync(path.join(p.dir, m)), false, `${m} must not exist`);
+    for (const m of ['pwned1', 'pwned2', 'pwned3', 'pwned4'])
+      assert.equal(fs.existsSync(path.join(p.dir, m)), false, `${m} must not exist`);
     assert.equal(fs.readFileSync(path.join(p.dir, 'queries.log'), 'utf8'), `Starting: ${query}\n${query}\n`);
   });
 });
@@ -83,7 +92,10 @@ describe('SpatialAgent planning', () => {
     assert.deepEqual([p1.STEP, p2.STEP], ['1', '2']);
     assert.match(p1.SYSTEM_PROMPT, /careful coding agent/);
     const m1 = JSON.parse(p1.MESSAGES);
-    assert.deepEqual(m1.map((m: { role: string }) => m.role), ['user']);
+    assert.deepEqual(
+      m1.map((m: { role: string }) => m.role),
+      ['user'],
+    );
     assert.match(JSON.stringify(m1), /plan it/);
     assert.ok(JSON.parse(p2.MESSAGES).length > 1, 'the second call sees the tool round');
     assert.deepEqual(readJsonl(second), [{ STEP: '2' }]);
@@ -103,7 +115,11 @@ describe('SpatialAgent planning', () => {
   test('a PreConclusion block stops the turn at the final answer; PreRoute fires before it', async () => {
     const log = tmpFile('route.log');
     const stop = tmpFile('stop.jsonl');
-    const p = saProject({ PreRoute: [bash(`${fixture('dx-order.sh')} ${sq(log)} PreRoute`)], PreConclusion: [bash(blockJson('needs a citation'))], Stop: [bash(env(stop, 'FINAL_STATE'))] });
+    const p = saProject({
+      PreRoute: [bash(`${fixture('dx-order.sh')} ${sq(log)} PreRoute`)],
+      PreConclusion: [bash(blockJson('needs a citation'))],
+      Stop: [bash(env(stop, 'FINAL_STATE'))],
+    });
     const r = await p.run({ prompt: 'answer', script: [{ text: 'Because.' }] });
     assert.equal(r.calls.length, 1);
     assert.equal(fs.readFileSync(log, 'utf8'), 'PreRoute\n');
@@ -116,18 +132,34 @@ describe('SpatialAgent tools and code', () => {
   test('PreToolUse and PreAct see TOOL, CODE, COMMAND and CODE_TYPE for run_shell_command and run_code', async () => {
     const use = tmpFile('use.jsonl');
     const act = tmpFile('act.jsonl');
-    const p = saProject({ PreToolUse: [bash(env(use, 'TOOL', 'CODE', 'COMMAND', 'CODE_TYPE'))], PreAct: [bash(env(act, 'CODE', 'CODE_TYPE', 'RAW_CODE', 'ITERATION'))] });
-    const r = await p.run({ prompt: 'go', script: [shell('echo hi > a.txt'), code('python', 'print(6 * 7)'), { toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] }, { text: 'done' }], args: YOLO });
+    const p = saProject({
+      PreToolUse: [bash(env(use, 'TOOL', 'CODE', 'COMMAND', 'CODE_TYPE'))],
+      PreAct: [bash(env(act, 'CODE', 'CODE_TYPE', 'RAW_CODE', 'ITERATION'))],
+    });
+    const r = await p.run({
+      prompt: 'go',
+      script: [
+        shell('echo hi > a.txt'),
+        code('python', 'print(6 * 7)'),
+        { toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] },
+        { text: 'done' },
+      ],
+      args: YOLO,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(readJsonl(use), [
       { TOOL: 'run_shell_command', CODE: 'echo hi > a.txt', COMMAND: 'echo hi > a.txt', CODE_TYPE: 'bash' },
       { TOOL: 'run_code', CODE: 'print(6 * 7)', CODE_TYPE: 'python' },
       { TOOL: 'read_file', CODE: '{"file_path":"a.txt"}' },
     ]);
-    assert.deepEqual(readJsonl(act), [
-      { CODE: 'echo hi > a.txt', CODE_TYPE: 'bash', RAW_CODE: 'echo hi > a.txt', ITERATION: '1' },
-      { CODE: 'print(6 * 7)', CODE_TYPE: 'python', RAW_CODE: 'print(6 * 7)', ITERATION: '2' },
-    ], 'PreAct wraps code execution only');
+    assert.deepEqual(
+      readJsonl(act),
+      [
+        { CODE: 'echo hi > a.txt', CODE_TYPE: 'bash', RAW_CODE: 'echo hi > a.txt', ITERATION: '1' },
+        { CODE: 'print(6 * 7)', CODE_TYPE: 'python', RAW_CODE: 'print(6 * 7)', ITERATION: '2' },
+      ],
+      'PreAct wraps code execution only',
+    );
   });
 
   test('a block means the tool never runs; the model reads "Blocked by hook: <reason>"', async () => {
@@ -136,16 +168,23 @@ describe('SpatialAgent tools and code', () => {
       PreToolUse: [{ matcher: { tool: '^run_code$' }, ...bash(reply('', 1)) }],
     });
     fs.mkdirSync(path.join(p.dir, 'keep'));
-    const r = await p.run({ prompt: 'go', script: [shell('rm -rf keep'), code('bash', 'touch marker2'), shell('touch marker3'), { text: 'ok' }], args: YOLO });
+    const r = await p.run({
+      prompt: 'go',
+      script: [shell('rm -rf keep'), code('bash', 'touch marker2'), shell('touch marker3'), { text: 'ok' }],
+      args: YOLO,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(fs.existsSync(path.join(p.dir, 'keep')), 'rm -rf was blocked');
     assert.equal(fs.existsSync(path.join(p.dir, 'marker2')), false, 'run_code was blocked');
     assert.ok(fs.existsSync(path.join(p.dir, 'marker3')), 'a safe command runs');
     const results = toolResults(r.calls[3]);
-    assert.deepEqual(results.slice(0, 2).map((x) => [x.toolName, x.type, x.value]), [
-      ['run_shell_command', 'error-text', 'Blocked by hook: Dangerous command'],
-      ['run_code', 'error-text', 'Blocked by hook: Command exited with code 1'],
-    ]);
+    assert.deepEqual(
+      results.slice(0, 2).map((x) => [x.toolName, x.type, x.value]),
+      [
+        ['run_shell_command', 'error-text', 'Blocked by hook: Dangerous command'],
+        ['run_code', 'error-text', 'Blocked by hook: Command exited with code 1'],
+      ],
+    );
     assert.doesNotMatch(results[2].value, /Blocked/);
   });
 
@@ -154,17 +193,28 @@ describe('SpatialAgent tools and code', () => {
     const use = tmpFile('post-use.jsonl');
     const p = saProject({
       PostAct: [bash(env(act, 'CODE', 'CODE_TYPE', 'RESULT', 'IS_ERROR', 'ITERATION'))],
-      PostToolUse: [bash(env(use, 'TOOL', 'COMMAND', 'RESULT', 'SUCCESS')), { matcher: { tool: 'read_file' }, ...bash(blockJson('no reading today')) }],
+      PostToolUse: [
+        bash(env(use, 'TOOL', 'COMMAND', 'RESULT', 'SUCCESS')),
+        { matcher: { tool: 'read_file' }, ...bash(blockJson('no reading today')) },
+      ],
     });
     fs.writeFileSync(path.join(p.dir, 'a.txt'), 'secret\n');
     const r = await p.run({
       prompt: 'go',
-      script: [shell('echo out-1'), { toolCalls: [{ name: 'run_shell_command', args: { command: 'true', dir_path: 'missing-dir' } }] }, { toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] }, { text: 'ok' }],
+      script: [
+        shell('echo out-1'),
+        { toolCalls: [{ name: 'run_shell_command', args: { command: 'true', dir_path: 'missing-dir' } }] },
+        { toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] },
+        { text: 'ok' },
+      ],
       args: YOLO,
     });
     assert.equal(r.code, 0, r.stderr);
     const [a1, a2] = readJsonl(act);
-    assert.deepEqual({ ...a1, RESULT: undefined }, { CODE: 'echo out-1', CODE_TYPE: 'bash', IS_ERROR: 'False', ITERATION: '1', RESULT: undefined });
+    assert.deepEqual(
+      { ...a1, RESULT: undefined },
+      { CODE: 'echo out-1', CODE_TYPE: 'bash', IS_ERROR: 'False', ITERATION: '1', RESULT: undefined },
+    );
     assert.match(a1.RESULT, /Output: out-1/);
     assert.equal(a2.IS_ERROR, 'True');
     const [u1, u2, u3] = readJsonl(use);
@@ -178,7 +228,7 @@ describe('SpatialAgent tools and code', () => {
     assert.doesNotMatch(JSON.stringify(r.calls[3].prompt), /secret/);
   });
 
-  test('a prompt hook is decided by the agent\'s model (one script line): JSON block, then the keyword rule', async () => {
+  test("a prompt hook is decided by the agent's model (one script line): JSON block, then the keyword rule", async () => {
     const p = saProject({ PreAct: [{ type: 'prompt', prompt: 'Review this $CODE_TYPE for safety: $CODE\nRespond with JSON.' }] });
     const r = await p.run({
       prompt: 'go',
@@ -197,13 +247,19 @@ describe('SpatialAgent tools and code', () => {
     assert.equal(fs.existsSync(path.join(p.dir, 'risky')), false);
     assert.ok(fs.existsSync(path.join(p.dir, 'fine')), '"no reason to block" approves');
     const results = toolResults(r.calls[4]);
-    assert.deepEqual(results.map((x) => x.value.startsWith('Blocked by hook') ? x.value : 'ran'), ['Blocked by hook: touches files', 'ran']);
+    assert.deepEqual(
+      results.map((x) => (x.value.startsWith('Blocked by hook') ? x.value : 'ran')),
+      ['Blocked by hook: touches files', 'ran'],
+    );
   });
 
   test('--display-hooks lists SpatialAgent runs', async () => {
     const p = saProject({ Start: [bash(reply(''))], PreToolUse: [bash(blockJson('nope'))] });
     const r = await p.run({ prompt: 'go', script: [shell('true'), { text: 'ok' }], args: [...YOLO, '--display-hooks'] });
-    const lines = r.stderr.split('\n').map((l) => l.trim()).filter((l) => /^🪝 \d/.test(l));
+    const lines = r.stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^🪝 \d/.test(l));
     assert.deepEqual(lines, [`🪝 1. Start · ${reply('')} → approve`, `🪝 2. PreToolUse · ${blockJson('nope')} → block: nope`]);
   });
 });
@@ -212,7 +268,10 @@ describe('both dialects, and trust', () => {
   test('mm allows, SpatialAgent blocks: the call is blocked (the most restrictive decision wins)', async () => {
     const mmLog = tmpFile('mm.jsonl');
     const p = saProject({ PreToolUse: [bash(blockJson('SpatialAgent says no'))] });
-    fs.writeFileSync(path.join(p.dir, 'agent.yaml'), stringify({ hooks: { preToolCall: [{ command: `${fixture('dx-reply.sh')} ${sq(mmLog)} '{"action":"continue"}'` }] } }));
+    fs.writeFileSync(
+      path.join(p.dir, 'agent.yaml'),
+      stringify({ hooks: { preToolCall: [{ command: `${fixture('dx-reply.sh')} ${sq(mmLog)} '{"action":"continue"}'` }] } }),
+    );
     const r = await p.run({ prompt: 'go', script: [shell('touch marker'), { text: 'ok' }], args: YOLO });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(readJsonl(mmLog).length, 1, 'the mm hook ran and allowed');
@@ -225,12 +284,15 @@ describe('both dialects, and trust', () => {
     const use = tmpFile('use.jsonl');
     const stop = tmpFile('stop.jsonl');
     const p = saProject({ Start: [bash(env(start, 'QUERY'))], PreToolUse: [bash(env(use, 'COMMAND'))], Stop: [bash(env(stop, 'QUERY'))] });
-    fs.writeFileSync(path.join(p.dir, 'agent.yaml'), stringify({
-      hooks: {
-        preGeneration: [{ command: `${fixture('dx-rewrite.js')} A` }],
-        preToolCall: [{ command: `${fixture('dx-reply.sh')} - '{"input":{"command":"touch replaced"}}'` }],
-      },
-    }));
+    fs.writeFileSync(
+      path.join(p.dir, 'agent.yaml'),
+      stringify({
+        hooks: {
+          preGeneration: [{ command: `${fixture('dx-rewrite.js')} A` }],
+          preToolCall: [{ command: `${fixture('dx-reply.sh')} - '{"input":{"command":"touch replaced"}}'` }],
+        },
+      }),
+    );
     const r = await p.run({ prompt: 'go', script: [shell('touch original'), { text: 'ok' }], args: YOLO });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(readJsonl(start), [{ QUERY: 'go +A' }]);
@@ -240,7 +302,7 @@ describe('both dialects, and trust', () => {
     assert.equal(texts(r.calls[0], 'user')[0], 'go +A\n\n[context added by a hook]\nA saw: go');
   });
 
-  test('an untrusted folder: the project\'s agent.yaml and .spatialagent hooks do not run, and stderr says so', async () => {
+  test("an untrusted folder: the project's agent.yaml and .spatialagent hooks do not run, and stderr says so", async () => {
     const p = agentProject({}, { trusted: false });
     const marker = path.join(p.base, 'marker');
     writeSa(p, { Start: [bash(`touch ${sq(marker + '-sa')}`)] });

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { agentProject, hookEntry, respond } from './e2e-util.js';
 
 test('/hooks disable on a read-only settings file is refused in one line and the session goes on', async () => {
-  const p = agentProject({ hooks: { BeforeAgent: [{ hooks: [hookEntry(respond(null, { decision: 'deny', reason: 'gate closed' }), { name: 'gate' })] }] } });
+  const p = agentProject({
+    hooks: { BeforeAgent: [{ hooks: [hookEntry(respond(null, { decision: 'deny', reason: 'gate closed' }), { name: 'gate' })] }] },
+  });
   const file = path.join(p.dir, '.gemini', 'settings.json');
   fs.chmodSync(file, 0o444);
   const before = fs.readFileSync(file, 'utf8');

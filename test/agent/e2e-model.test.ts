@@ -14,7 +14,15 @@ const readA = { toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }]
 describe('BeforeModel', () => {
   test('an llm_request override rewrites what the model receives (messages and config)', async () => {
     const log = tmpFile('before-model.jsonl');
-    const override = { hookSpecificOutput: { hookEventName: 'BeforeModel', llm_request: { messages: [{ role: 'user', content: 'Rewritten: say hello in French' }], config: { temperature: 0.25, maxOutputTokens: 64 } } } };
+    const override = {
+      hookSpecificOutput: {
+        hookEventName: 'BeforeModel',
+        llm_request: {
+          messages: [{ role: 'user', content: 'Rewritten: say hello in French' }],
+          config: { temperature: 0.25, maxOutputTokens: 64 },
+        },
+      },
+    };
     const p = agentProject({ hooks: { BeforeModel: on(respond(log, override)) } });
     const r = await p.run({ prompt: 'say hello', script: [{ text: 'Bonjour' }] });
     assert.equal(r.code, 0, r.stderr);
@@ -31,7 +39,10 @@ describe('BeforeModel', () => {
     const synthetic = {
       decision: 'deny',
       reason: 'answered from the cache',
-      hookSpecificOutput: { hookEventName: 'BeforeModel', llm_response: { candidates: [{ content: { role: 'model', parts: ['From the cache: 42'] }, finishReason: 'STOP' }] } },
+      hookSpecificOutput: {
+        hookEventName: 'BeforeModel',
+        llm_response: { candidates: [{ content: { role: 'model', parts: ['From the cache: 42'] }, finishReason: 'STOP' }] },
+      },
     };
     const p = agentProject({ hooks: { BeforeModel: on(respond(null, synthetic)), AfterAgent: on(respond(afterAgent)) } });
     // An empty script: any real model call would fail the run.
@@ -63,7 +74,11 @@ describe('AfterModel', () => {
   test('llm_response replaces a streamed chunk: the redaction is what the user sees', async () => {
     const afterAgent = tmpFile('after-agent.jsonl');
     const p = agentProject({ hooks: { AfterModel: on(fixture('e2e-redact.mjs')), AfterAgent: on(respond(afterAgent)) } });
-    const r = await p.run({ prompt: 'config?', script: [{ chunks: ['The port is 8080.\n', 'The key is sk_live_4f9a8b7c.\n', 'Nothing else.\n'] }], args: ['--display-hooks'] });
+    const r = await p.run({
+      prompt: 'config?',
+      script: [{ chunks: ['The port is 8080.\n', 'The key is sk_live_4f9a8b7c.\n', 'Nothing else.\n'] }],
+      args: ['--display-hooks'],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'The port is 8080.\nThe key is [REDACTED].\nNothing else.\n');
     assert.equal(r.hookLines.filter((l) => / AfterModel · /.test(l)).length, 3, 'AfterModel fires on every chunk');
@@ -82,7 +97,13 @@ describe('AfterModel', () => {
 
 describe('BeforeToolSelection', () => {
   test('mode NONE: no tools are offered to the model', async () => {
-    const p = agentProject({ hooks: { BeforeToolSelection: on(respond(null, { hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { mode: 'NONE' } } })) } });
+    const p = agentProject({
+      hooks: {
+        BeforeToolSelection: on(
+          respond(null, { hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { mode: 'NONE' } } }),
+        ),
+      },
+    });
     const r = await p.run({ prompt: 'hi', script: [{ text: 'no tools today' }] });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls[0].tools?.length ?? 0, 0);
@@ -93,14 +114,20 @@ describe('BeforeToolSelection', () => {
     const p = agentProject({});
     const r = await p.run({ prompt: 'hi', script: [{ text: 'ok' }] });
     const offered = r.calls[0].tools ?? [];
-    for (const t of ['glob', 'list_directory', 'read_file', 'replace', 'run_shell_command', 'search_file_content', 'write_file']) assert.ok(offered.includes(t), `${t} in ${offered}`);
+    for (const t of ['glob', 'list_directory', 'read_file', 'replace', 'run_shell_command', 'search_file_content', 'write_file'])
+      assert.ok(offered.includes(t), `${t} in ${offered}`);
     assert.equal(r.calls[0].toolChoice?.type, 'auto');
   });
 
   test('an allow-list (union over hooks) limits the tools offered, and a tool outside it is refused', async () => {
-    const only = (names: string[], mode = 'ANY') => respond(null, { hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { mode, allowedFunctionNames: names } } });
+    const only = (names: string[], mode = 'ANY') =>
+      respond(null, { hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { mode, allowedFunctionNames: names } } });
     const p = agentProject({ hooks: { BeforeToolSelection: on([only(['read_file']), only(['glob'], 'AUTO')]) } });
-    const r = await p.run({ prompt: 'look', script: [{ toolCalls: [{ name: 'write_file', args: { file_path: 'x.txt', content: 'x' } }] }, { text: 'ok' }], args: ['--approval-mode', 'yolo'] });
+    const r = await p.run({
+      prompt: 'look',
+      script: [{ toolCalls: [{ name: 'write_file', args: { file_path: 'x.txt', content: 'x' } }] }, { text: 'ok' }],
+      args: ['--approval-mode', 'yolo'],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual([...(r.calls[0].tools ?? [])].sort(), ['glob', 'read_file']);
     assert.equal(r.calls[0].toolChoice?.type, 'required', 'any ANY gives ANY');
@@ -133,14 +160,23 @@ function openAiServer(answers: Array<Array<Record<string, unknown>>>): Promise<{
       requests.push(JSON.parse(body));
       const deltas = answers[requests.length - 1] ?? [{ content: 'no more answers' }];
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      const chunk = (choice: Record<string, unknown>) => res.write(`data: ${JSON.stringify({ id: `chatcmpl-${requests.length}`, object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, ...choice }] })}\n\n`);
+      const chunk = (choice: Record<string, unknown>) =>
+        res.write(
+          `data: ${JSON.stringify({ id: `chatcmpl-${requests.length}`, object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, ...choice }] })}\n\n`,
+        );
       deltas.forEach((delta, i) => chunk({ delta: i === 0 ? { role: 'assistant', ...delta } : delta, finish_reason: null }));
       chunk({ delta: {}, finish_reason: deltas.some((d) => d.tool_calls) ? 'tool_calls' : 'stop' });
-      res.write(`data: ${JSON.stringify({ id: 'u', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'u', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`,
+      );
       res.end('data: [DONE]\n\n');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests, close: () => server.close() }),
+    ),
+  );
 }
 
 describe('the openai-compatible provider', () => {
@@ -161,7 +197,12 @@ describe('the openai-compatible provider', () => {
       const record = tmpFile('recorded.jsonl');
       const p = agentProject({ hooks: { BeforeTool: on(respond(before)), AfterModel: on(respond(afterModel)) } });
       fs.writeFileSync(path.join(p.dir, 'a.txt'), 'hello from a.txt\n');
-      const r = await p.run({ prompt: 'what does a.txt say?', model: 'openai-compatible:test-model', args: ['--base-url', server.url, '--record', record], env: { HOOKLINE_API_KEY: '', OPENAI_API_KEY: '' } });
+      const r = await p.run({
+        prompt: 'what does a.txt say?',
+        model: 'openai-compatible:test-model',
+        args: ['--base-url', server.url, '--record', record],
+        env: { HOOKLINE_API_KEY: '', OPENAI_API_KEY: '' },
+      });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, 'The file says hello from a.txt.\n');
 
@@ -170,7 +211,10 @@ describe('the openai-compatible provider', () => {
       assert.equal(first.model, 'test-model');
       assert.equal(first.stream, true);
       assert.ok(first.tools.some((t: any) => t.function.name === 'read_file'));
-      assert.deepEqual(first.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content), ['what does a.txt say?']);
+      assert.deepEqual(
+        first.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content),
+        ['what does a.txt say?'],
+      );
       const call = second.messages.find((m: any) => m.role === 'assistant' && m.tool_calls);
       assert.equal(call.tool_calls[0].id, 'call_abc');
       assert.equal(call.tool_calls[0].function.name, 'read_file');
@@ -187,7 +231,10 @@ describe('the openai-compatible provider', () => {
       assert.deepEqual(chunks, ['', 'The file says hello from a.txt.']);
 
       // The recording replays to the same answer with no server.
-      assert.deepEqual(readJsonl(record), [{ toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] }, { text: 'The file says hello from a.txt.' }]);
+      assert.deepEqual(readJsonl(record), [
+        { toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] },
+        { text: 'The file says hello from a.txt.' },
+      ]);
       const replay = await p.run({ prompt: 'what does a.txt say?', model: `scripted:${record}` });
       assert.equal(replay.code, 0, replay.stderr);
       assert.equal(replay.stdout, r.stdout);
@@ -203,7 +250,12 @@ describe('the openai-compatible provider', () => {
     try {
       const swap = respond(null, { hookSpecificOutput: { hookEventName: 'BeforeModel', llm_request: { model: 'bigger-model:70b' } } });
       const p = agentProject({ hooks: { BeforeModel: on(swap) } });
-      const r = await p.run({ prompt: 'hi', model: 'openai-compatible:test-model', args: ['--base-url', server.url], env: { HOOKLINE_API_KEY: '', OPENAI_API_KEY: '' } });
+      const r = await p.run({
+        prompt: 'hi',
+        model: 'openai-compatible:test-model',
+        args: ['--base-url', server.url],
+        env: { HOOKLINE_API_KEY: '', OPENAI_API_KEY: '' },
+      });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(server.requests[0].model, 'bigger-model:70b');
       assert.equal(r.stdout, 'from the bigger model\n');
@@ -213,11 +265,17 @@ describe('the openai-compatible provider', () => {
   });
 
   test('a server error is reported and the run exits 1', async () => {
-    const server = http.createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"model not loaded"}}'));
+    const server = http.createServer((_req, res) =>
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"model not loaded"}}'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const p = agentProject({});
-      const r = await p.run({ prompt: 'hi', model: 'openai-compatible:test-model', args: ['--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`] });
+      const r = await p.run({
+        prompt: 'hi',
+        model: 'openai-compatible:test-model',
+        args: ['--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`],
+      });
       assert.equal(r.code, 1);
       assert.match(r.stderr, /model not loaded/);
       assert.doesNotMatch(r.stderr, /\n\s+at /, 'reported once, without a stack trace');

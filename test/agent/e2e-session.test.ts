@@ -12,7 +12,12 @@ const inputs = (log: string) => readJsonl(log).map((i) => `${i.hook_event_name}:
 describe('SessionStart and SessionEnd', () => {
   test('-p: SessionStart startup context is prepended to the prompt; never blocks; SessionEnd exit', async () => {
     const log = tmpFile('session.jsonl');
-    const start = { decision: 'deny', continue: false, systemMessage: 'welcome back', hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Project uses <pnpm>' } };
+    const start = {
+      decision: 'deny',
+      continue: false,
+      systemMessage: 'welcome back',
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Project uses <pnpm>' },
+    };
     const p = agentProject({ hooks: { SessionStart: on(respond(log, start)), SessionEnd: on(respond(log)) } });
     const r = await p.run({ prompt: 'install deps', script: [{ text: 'Running pnpm install.' }] });
     assert.equal(r.code, 0, r.stderr);
@@ -26,7 +31,10 @@ describe('SessionStart and SessionEnd', () => {
     const log = tmpFile('session.jsonl');
     const start = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' } };
     const p = agentProject({ hooks: { SessionStart: on(respond(log, start)), SessionEnd: on(respond(log)) } });
-    const r = await p.run({ input: 'my name is Ada\n/clear\nwhat is my name?\n/quit\n', script: [{ text: 'Hello Ada.' }, { text: 'I do not know.' }] });
+    const r = await p.run({
+      input: 'my name is Ada\n/clear\nwhat is my name?\n/quit\n',
+      script: [{ text: 'Hello Ada.' }, { text: 'I do not know.' }],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(inputs(log), ['SessionStart:startup', 'SessionEnd:clear', 'SessionStart:clear', 'SessionEnd:exit']);
     assert.deepEqual(texts(r.calls[0], 'user'), ['<hook_context>ctx</hook_context>', 'my name is Ada']);
@@ -69,7 +77,9 @@ describe('SessionStart and SessionEnd', () => {
 
 describe('interactive commands', () => {
   test('/hooks disable and enable switch a hook off and on for the next prompts', async () => {
-    const p = agentProject({ hooks: { BeforeAgent: [{ hooks: [hookEntry(respond(null, { decision: 'deny', reason: 'gate closed' }), { name: 'gate' })] }] } });
+    const p = agentProject({
+      hooks: { BeforeAgent: [{ hooks: [hookEntry(respond(null, { decision: 'deny', reason: 'gate closed' }), { name: 'gate' })] }] },
+    });
     const input = 'one\n/hooks disable gate\ntwo\n/hooks enable gate\nthree\n/quit\n';
     const r = await p.run({ input, script: [{ text: 'answer two' }, { text: 'unused' }] });
     assert.equal(r.code, 0, r.stderr);
@@ -80,7 +90,9 @@ describe('interactive commands', () => {
   });
 
   test('AfterAgent clearContext: the next prompt starts from an empty history', async () => {
-    const p = agentProject({ hooks: { AfterAgent: on(respond(null, { hookSpecificOutput: { hookEventName: 'AfterAgent', clearContext: true } })) } });
+    const p = agentProject({
+      hooks: { AfterAgent: on(respond(null, { hookSpecificOutput: { hookEventName: 'AfterAgent', clearContext: true } })) },
+    });
     const r = await p.run({ input: 'my name is Ada\nwhat is my name?\n/quit\n', script: [{ text: 'Hi Ada' }, { text: 'I do not know' }] });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(texts(r.calls[1], 'user'), ['what is my name?']);
@@ -103,7 +115,10 @@ describe('PreCompress', () => {
     const script = ['one', 'two', 'three', 'four'].map((t) => ({ text: `answer ${t}` }));
     const r = await p.run({ input: 'first question\nsecond question\nthird question\n/compress\nfourth question\n/quit\n', script });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(readJsonl(log).map((i) => i.trigger), ['manual']);
+    assert.deepEqual(
+      readJsonl(log).map((i) => i.trigger),
+      ['manual'],
+    );
     assert.match(r.stderr, /saving notes before compression/);
     const users = texts(r.calls[3], 'user');
     assert.match(users[0], /^Summary of the earlier conversation \(compressed\):\n\[user\] first question\n\[model\] answer one/);
@@ -115,7 +130,11 @@ describe('PreCompress', () => {
     const log = tmpFile('pre-compress.jsonl');
     const p = agentProject({ hooks: { PreCompress: on(respond(log)) } });
     const script = ['one', 'two', 'three'].map((t) => ({ text: `answer ${t}` }));
-    const r = await p.run({ input: 'a first question of some length\na second question\na third question\n/quit\n', script, args: ['--compress-threshold', '10'] });
+    const r = await p.run({
+      input: 'a first question of some length\na second question\na third question\n/quit\n',
+      script,
+      args: ['--compress-threshold', '10'],
+    });
     assert.equal(r.code, 0, r.stderr);
     const triggers = readJsonl(log).map((i) => i.trigger);
     assert.ok(triggers.length >= 1 && triggers.every((t) => t === 'auto'), JSON.stringify(triggers));
@@ -132,7 +151,19 @@ describe('PreCompress', () => {
 });
 
 describe('the exact input of every event', () => {
-  const EVENTS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'PreCompress', 'Notification'];
+  const EVENTS = [
+    'SessionStart',
+    'SessionEnd',
+    'BeforeAgent',
+    'AfterAgent',
+    'BeforeModel',
+    'AfterModel',
+    'BeforeToolSelection',
+    'BeforeTool',
+    'AfterTool',
+    'PreCompress',
+    'Notification',
+  ];
   const BASE = ['cwd', 'hook_event_name', 'session_id', 'timestamp', 'transcript_path'];
   let p: AgentProject;
   let all: any[];
@@ -142,29 +173,38 @@ describe('the exact input of every event', () => {
     p = agentProject({ hooks: Object.fromEntries(EVENTS.map((e) => [e, on(respond(log))])) });
     fs.writeFileSync(path.join(p.dir, 'a.txt'), 'alpha\n');
     const script = [
-      { text: 'Reading.\n', toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }, { name: 'write_file', args: { file_path: 'b.txt', content: 'beta' } }] },
+      {
+        text: 'Reading.\n',
+        toolCalls: [
+          { name: 'read_file', args: { file_path: 'a.txt' } },
+          { name: 'write_file', args: { file_path: 'b.txt', content: 'beta' } },
+        ],
+      },
       { text: 'All done.' },
     ];
     const r = await p.run({ prompt: 'copy a.txt to b.txt', script, args: ['--compress-threshold', '1'] });
     assert.equal(r.code, 0, r.stderr);
     all = readJsonl(log);
-    assert.deepEqual(all.map((i) => i.hook_event_name), [
-      'SessionStart',
-      'BeforeAgent',
-      'PreCompress',
-      'BeforeModel',
-      'BeforeToolSelection',
-      'AfterModel',
-      'BeforeTool',
-      'AfterTool',
-      'BeforeTool',
-      'Notification',
-      'BeforeModel',
-      'BeforeToolSelection',
-      'AfterModel',
-      'AfterAgent',
-      'SessionEnd',
-    ]);
+    assert.deepEqual(
+      all.map((i) => i.hook_event_name),
+      [
+        'SessionStart',
+        'BeforeAgent',
+        'PreCompress',
+        'BeforeModel',
+        'BeforeToolSelection',
+        'AfterModel',
+        'BeforeTool',
+        'AfterTool',
+        'BeforeTool',
+        'Notification',
+        'BeforeModel',
+        'BeforeToolSelection',
+        'AfterModel',
+        'AfterAgent',
+        'SessionEnd',
+      ],
+    );
   });
 
   test('base fields: session_id, an existing transcript_path, cwd, hook_event_name, an ISO timestamp', () => {
@@ -204,7 +244,10 @@ describe('the exact input of every event', () => {
     const am = byEvent('AfterModel');
     assert.deepEqual(Object.keys(am[0]).sort(), ['llm_request', 'llm_response']);
     assert.deepEqual(am[0].llm_request, bm1.llm_request);
-    assert.deepEqual(am.map((i) => i.llm_response.text), ['Reading.\n', 'All done.']);
+    assert.deepEqual(
+      am.map((i) => i.llm_response.text),
+      ['Reading.\n', 'All done.'],
+    );
     assert.deepEqual(am[1].llm_response.candidates[0].content, { role: 'model', parts: ['All done.'] });
 
     const bt = byEvent('BeforeTool');

@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { tmpFile } from '../helpers.js';
 import { agentProject, fixture, on, readJsonl, respond } from './e2e-util.js';
 
-
 describe('AfterModel and streaming', () => {
   test('a secret split across two streamed deltas is redacted: sk-SE + CRET never reaches the user', async () => {
     const afterModel = tmpFile('after-model.jsonl');
     const afterAgent = tmpFile('after-agent.jsonl');
-    const p = agentProject({ hooks: { AfterModel: on([fixture('e2e-redact-sk.mjs'), respond(afterModel)]), AfterAgent: on(respond(afterAgent)) } });
+    const p = agentProject({
+      hooks: { AfterModel: on([fixture('e2e-redact-sk.mjs'), respond(afterModel)]), AfterAgent: on(respond(afterAgent)) },
+    });
     const r = await p.run({ prompt: 'key?', script: [{ chunks: ['The key is sk-SE', 'CRET123 and that is all.\n', 'Bye'] }] });
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stdout + r.stderr, /CRET/, 'no part of the secret is shown');

@@ -102,7 +102,16 @@ async function runAgent(p: Project, base: string, opts: RunOptions, trusted: boo
     fs.writeFileSync(script, (opts.script ?? []).map((l) => JSON.stringify(l) + '\n').join(''));
     model = `scripted:${script}`;
   }
-  const args = [CLI, 'agent', ...(opts.prompt !== undefined ? ['-p', opts.prompt] : []), '--model', model, '--cwd', p.dir, ...(opts.args ?? [])];
+  const args = [
+    CLI,
+    'agent',
+    ...(opts.prompt !== undefined ? ['-p', opts.prompt] : []),
+    '--model',
+    model,
+    '--cwd',
+    p.dir,
+    ...(opts.args ?? []),
+  ];
   const env = { ...p.env, HOOKLINE_SCRIPT_LOG: log, ...opts.env };
   const t0 = performance.now();
   const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
@@ -122,7 +131,11 @@ async function runAgent(p: Project, base: string, opts: RunOptions, trusted: boo
 /** A JSONL file's records; none when the file does not exist. */
 export function readJsonl(file: string): any[] {
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 function partsText(content: unknown): string {
@@ -154,7 +167,9 @@ export function toolResults(call: ModelCall): ToolResultSeen[] {
   const out: ToolResultSeen[] = [];
   for (const m of call.prompt) {
     if (m.role !== 'tool' || !Array.isArray(m.content)) continue;
-    for (const p of m.content) if (p.type === 'tool-result') out.push({ toolCallId: p.toolCallId, toolName: p.toolName, type: p.output?.type, value: String(p.output?.value ?? '') });
+    for (const p of m.content)
+      if (p.type === 'tool-result')
+        out.push({ toolCallId: p.toolCallId, toolName: p.toolName, type: p.output?.type, value: String(p.output?.value ?? '') });
   }
   return out;
 }

@@ -96,7 +96,16 @@ function allNames(dir: string): string[] {
 describe('builtin tools', () => {
   test('have Gemini CLI names, kinds and argument names', () => {
     const byName = Object.fromEntries(builtinTools().map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(byName).sort(), ['glob', 'list_directory', 'read_file', 'replace', 'run_code', 'run_shell_command', 'search_file_content', 'write_file']);
+    assert.deepEqual(Object.keys(byName).sort(), [
+      'glob',
+      'list_directory',
+      'read_file',
+      'replace',
+      'run_code',
+      'run_shell_command',
+      'search_file_content',
+      'write_file',
+    ]);
     const keys = (n: string) => Object.keys(byName[n].parameters.shape).sort();
     assert.deepEqual(keys('read_file'), ['end_line', 'file_path', 'start_line']);
     assert.deepEqual(keys('write_file'), ['content', 'file_path']);
@@ -104,7 +113,19 @@ describe('builtin tools', () => {
     assert.deepEqual(keys('list_directory'), ['dir_path', 'file_filtering_options', 'ignore']);
     assert.deepEqual(keys('glob'), ['case_sensitive', 'dir_path', 'pattern', 'respect_gemini_ignore', 'respect_git_ignore']);
     assert.deepEqual(keys('search_file_content'), [
-      'after', 'before', 'case_sensitive', 'context', 'dir_path', 'exclude_pattern', 'fixed_strings', 'include_pattern', 'max_matches_per_file', 'names_only', 'no_ignore', 'pattern', 'total_max_matches',
+      'after',
+      'before',
+      'case_sensitive',
+      'context',
+      'dir_path',
+      'exclude_pattern',
+      'fixed_strings',
+      'include_pattern',
+      'max_matches_per_file',
+      'names_only',
+      'no_ignore',
+      'pattern',
+      'total_max_matches',
     ]);
     assert.deepEqual(keys('run_shell_command'), ['command', 'description', 'dir_path', 'is_background']);
     assert.equal(byName.read_file.kind, 'read');
@@ -141,7 +162,10 @@ describe('builtin tools', () => {
   test('argument names follow the schema (zod rejects wrong types)', () => {
     assert.equal(tools.get('read_file')!.parameters.safeParse({ file_path: 1 }).success, false);
     assert.equal(tools.get('read_file')!.parameters.safeParse({ file_path: 'a', start_line: 0 }).success, false);
-    assert.equal(tools.get('replace')!.parameters.safeParse({ file_path: 'a', old_string: 'x', new_string: 'y', expected_replacements: 0 }).success, false);
+    assert.equal(
+      tools.get('replace')!.parameters.safeParse({ file_path: 'a', old_string: 'x', new_string: 'y', expected_replacements: 0 }).success,
+      false,
+    );
   });
 });
 
@@ -235,7 +259,10 @@ describe('names with shell syntax are only ever data', () => {
     await call('search_file_content', { pattern: '$(touch PWNED8)', dir_path: '.' }, c);
     await call('run_shell_command', { command: 'ls -la', dir_path: '.' }, c);
     const names = allNames(path.dirname(s.dir)).concat(fs.readdirSync(process.cwd()));
-    assert.deepEqual(names.filter((n) => /^PWNED/.test(n)), []);
+    assert.deepEqual(
+      names.filter((n) => /^PWNED/.test(n)),
+      [],
+    );
   });
 });
 
@@ -292,7 +319,11 @@ describe('read_file', () => {
     assertError(await call('read_file', { file_path: 'nope.txt' }, c), 'file_not_found', 'no file was found');
     fs.mkdirSync(path.join(s.dir, 'folder'), { recursive: true });
     assertError(await call('read_file', { file_path: 'folder' }, c), 'target_is_directory');
-    assertError(await call('read_file', { file_path: 'a.txt', start_line: 3, end_line: 2 }, c), 'invalid_tool_params', 'start_line cannot be greater than end_line');
+    assertError(
+      await call('read_file', { file_path: 'a.txt', start_line: 3, end_line: 2 }, c),
+      'invalid_tool_params',
+      'start_line cannot be greater than end_line',
+    );
     assertError(await call('read_file', { file_path: 'a.txt', start_line: 50 }, c), 'invalid_tool_params', 'past the end');
     assertError(await call('read_file', { file_path: '  ' }, c), 'invalid_tool_params');
   });
@@ -342,7 +373,11 @@ describe('replace', () => {
 
   test('replaces exactly one occurrence', async () => {
     put(s.dir, 'a.ts', 'const a = 1;\nconst b = 2;\n');
-    const r = await call('replace', { file_path: 'a.ts', instruction: 'bump b', old_string: 'const b = 2;', new_string: 'const b = 3;' }, c);
+    const r = await call(
+      'replace',
+      { file_path: 'a.ts', instruction: 'bump b', old_string: 'const b = 2;', new_string: 'const b = 3;' },
+      c,
+    );
     assertOk(r);
     assert.equal(read('a.ts'), 'const a = 1;\nconst b = 3;\n');
     assert.ok(r.llmContent.startsWith(`Successfully modified file: ${path.join(s.dir, 'a.ts')} (1 replacements).`));
@@ -386,7 +421,10 @@ describe('replace', () => {
     assertOk(r);
     assert.equal(r.returnDisplay, 'Created new/e.ts');
     assert.equal(read('new/e.ts'), 'fresh\n');
-    assertError(await call('replace', { file_path: 'new/e.ts', old_string: '', new_string: 'again' }, c), 'attempt_to_create_existing_file');
+    assertError(
+      await call('replace', { file_path: 'new/e.ts', old_string: '', new_string: 'again' }, c),
+      'attempt_to_create_existing_file',
+    );
     assert.equal(read('new/e.ts'), 'fresh\n');
   });
 
@@ -395,7 +433,10 @@ describe('replace', () => {
     assert.equal(fs.existsSync(path.join(s.dir, 'missing.ts')), false);
     put(s.dir, 'f.ts', 'same\n');
     assertError(await call('replace', { file_path: 'f.ts', old_string: 'same', new_string: 'same' }, c), 'edit_no_change');
-    assertError(await call('replace', { file_path: 'f.ts', old_string: 'same', new_string: '// rest of code ...' }, c), 'invalid_tool_params');
+    assertError(
+      await call('replace', { file_path: 'f.ts', old_string: 'same', new_string: '// rest of code ...' }, c),
+      'invalid_tool_params',
+    );
     assert.equal(read('f.ts'), 'same\n');
   });
 
@@ -481,7 +522,13 @@ describe('glob', () => {
   put(s.dir, '.git/hooks/x.ts', '');
   fs.symlinkSync(path.join(s.outside, 'secret.txt'), path.join(s.dir, 'src/out.ts'));
   const c = ctx(s.dir);
-  const files = (r: ToolResult) => r.llmContent.split('\n').slice(1).filter((l) => l.startsWith('/')).map((l) => path.relative(s.dir, l)).sort();
+  const files = (r: ToolResult) =>
+    r.llmContent
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.startsWith('/'))
+      .map((l) => path.relative(s.dir, l))
+      .sort();
 
   test('** crosses folders; node_modules, .git and links outside are skipped', async () => {
     const r = await call('glob', { pattern: '**/*.ts' }, c);
@@ -514,7 +561,10 @@ describe('glob', () => {
     for (const f of ['top.ts', 'src/a.ts', 'src/deep/c.ts', 'src/deep/Upper.TS']) fs.utimesSync(path.join(s.dir, f), old, old);
     fs.utimesSync(path.join(s.dir, 'src/deep/c.ts'), new Date(), new Date());
     const r = await call('glob', { pattern: '**/*.ts' }, c);
-    const order = r.llmContent.split('\n').slice(1).map((l) => path.relative(s.dir, l));
+    const order = r.llmContent
+      .split('\n')
+      .slice(1)
+      .map((l) => path.relative(s.dir, l));
     assert.equal(order[0], 'src/deep/c.ts');
     assert.deepEqual(order.slice(1), ['src/a.ts', 'src/deep/Upper.TS', 'top.ts']);
   });
@@ -542,7 +592,14 @@ describe('glob', () => {
     put(g.dir, 'y.ts', '');
     const gc = ctx(g.dir);
     const r = await call('glob', { pattern: '**/*.ts' }, gc);
-    assert.deepEqual(r.llmContent.split('\n').slice(1).map((l) => path.relative(g.dir, l)).sort(), ['sub/kept.ts', 'y.ts']);
+    assert.deepEqual(
+      r.llmContent
+        .split('\n')
+        .slice(1)
+        .map((l) => path.relative(g.dir, l))
+        .sort(),
+      ['sub/kept.ts', 'y.ts'],
+    );
     assert.ok(r.llmContent.includes('(2 additional files were ignored)'), r.llmContent);
     const all = await call('glob', { pattern: '**/*.ts', respect_git_ignore: false }, gc);
     assert.equal(all.returnDisplay, 'Found 4 matching file(s)');
@@ -552,11 +609,26 @@ describe('glob', () => {
 describe('glob patterns (matcher)', () => {
   test('matches like minimatch for the common forms', () => {
     const yes: Array<[string, string]> = [
-      ['**/*.ts', 'a.ts'], ['**/*.ts', 'x/y/a.ts'], ['src/**/b.ts', 'src/b.ts'], ['*.{ts,tsx}', 'a.tsx'], ['f?o', 'foo'],
-      ['[!a-c]x', 'dx'], ['file{1..3}.txt', 'file2.txt'], ['*', '.hidden'], ['a\\*b', 'a*b'], ['{a}', '{a}'], ['[[:digit:]]z', '7z'],
+      ['**/*.ts', 'a.ts'],
+      ['**/*.ts', 'x/y/a.ts'],
+      ['src/**/b.ts', 'src/b.ts'],
+      ['*.{ts,tsx}', 'a.tsx'],
+      ['f?o', 'foo'],
+      ['[!a-c]x', 'dx'],
+      ['file{1..3}.txt', 'file2.txt'],
+      ['*', '.hidden'],
+      ['a\\*b', 'a*b'],
+      ['{a}', '{a}'],
+      ['[[:digit:]]z', '7z'],
     ];
     const no: Array<[string, string]> = [
-      ['*.ts', 'src/a.ts'], ['f?o', 'f/o'], ['[!a-c]x', 'bx'], ['file{1..3}.txt', 'file4.txt'], ['src/**', 'src'], ['a\\*b', 'axb'], ['*.{ts,tsx}', 'a.js'],
+      ['*.ts', 'src/a.ts'],
+      ['f?o', 'f/o'],
+      ['[!a-c]x', 'bx'],
+      ['file{1..3}.txt', 'file4.txt'],
+      ['src/**', 'src'],
+      ['a\\*b', 'axb'],
+      ['*.{ts,tsx}', 'a.js'],
     ];
     for (const [g, p] of yes) assert.equal(compileGlob(g)(p), true, `${g} should match ${p}`);
     for (const [g, p] of no) assert.equal(compileGlob(g)(p), false, `${g} should not match ${p}`);
@@ -601,7 +673,12 @@ describe('grep_search', () => {
     assert.equal(r.returnDisplay, 'Found 3 files');
     const wide = await call('search_file_content', { pattern: 'hello|SECRET', names_only: true, no_ignore: true }, c);
     assert.ok(wide.llmContent.includes('dist/bundle.js') && wide.llmContent.includes('app.log'));
-    assert.ok(!wide.llmContent.includes('node_modules') && !wide.llmContent.includes('.env') && !wide.llmContent.includes('leak') && !wide.llmContent.includes('bin.dat'));
+    assert.ok(
+      !wide.llmContent.includes('node_modules') &&
+        !wide.llmContent.includes('.env') &&
+        !wide.llmContent.includes('leak') &&
+        !wide.llmContent.includes('bin.dat'),
+    );
   });
 
   test('case_sensitive, fixed_strings, include_pattern, exclude_pattern', async () => {
@@ -612,7 +689,10 @@ describe('grep_search', () => {
     assert.ok(fx.llmContent.startsWith('Found 1 match'), fx.llmContent);
     assert.ok(fx.llmContent.includes('L1: call a.b(c)'));
     const inc = await call('search_file_content', { pattern: 'hello', include_pattern: '*.{ts,md}', names_only: true }, c);
-    assert.ok(inc.llmContent.includes('(filter: "*.{ts,md}")') && !inc.llmContent.includes('b.js') && inc.llmContent.includes('src/a.ts'), inc.llmContent);
+    assert.ok(
+      inc.llmContent.includes('(filter: "*.{ts,md}")') && !inc.llmContent.includes('b.js') && inc.llmContent.includes('src/a.ts'),
+      inc.llmContent,
+    );
     const incDir = await call('search_file_content', { pattern: 'hello', include_pattern: 'src/**', names_only: true }, c);
     assert.ok(!incDir.llmContent.includes('readme') && incDir.llmContent.includes('src/b.js'));
     const ex = await call('search_file_content', { pattern: 'hello', exclude_pattern: 'const', dir_path: 'src', context: 0 }, c);
@@ -649,9 +729,17 @@ describe('grep_search', () => {
     assertOk(none);
     assert.equal(none.llmContent, 'No matches found for pattern "zebra" in path "." (filter: "*.ts").');
     assert.equal(none.returnDisplay, 'No matches found');
-    assertError(await call('search_file_content', { pattern: 'foo(' }, c), 'invalid_tool_params', 'Invalid regular expression pattern provided: foo(.');
+    assertError(
+      await call('search_file_content', { pattern: 'foo(' }, c),
+      'invalid_tool_params',
+      'Invalid regular expression pattern provided: foo(.',
+    );
     assertError(await call('search_file_content', { pattern: '(?=look)ahead' }, c), 'invalid_tool_params', 'Invalid regular expression');
-    assertError(await call('search_file_content', { pattern: 'x', exclude_pattern: '[' }, c), 'invalid_tool_params', 'Invalid exclude regular expression');
+    assertError(
+      await call('search_file_content', { pattern: 'x', exclude_pattern: '[' }, c),
+      'invalid_tool_params',
+      'Invalid exclude regular expression',
+    );
     assertError(await call('search_file_content', { pattern: 'x', dir_path: 'nope' }, c), 'file_not_found', 'Path does not exist');
   });
 
@@ -698,8 +786,14 @@ describe('run_shell_command', () => {
   test('runs in the workspace or dir_path, with ctx.env and stdin closed', async () => {
     fs.mkdirSync(path.join(s.dir, 'sub'), { recursive: true });
     assert.ok((await call('run_shell_command', { command: 'pwd' }, c)).llmContent.includes(`Output: ${s.dir}\n`));
-    assert.ok((await call('run_shell_command', { command: 'pwd', dir_path: 'sub' }, c)).llmContent.includes(`Output: ${path.join(s.dir, 'sub')}\n`));
-    const env = await call('run_shell_command', { command: 'echo "[$HOOKLINE_T1][$HOME_SHOULD_BE_UNSET]"' }, ctx(s.dir, { env: { PATH: process.env.PATH!, HOOKLINE_T1: 'yes' } }));
+    assert.ok(
+      (await call('run_shell_command', { command: 'pwd', dir_path: 'sub' }, c)).llmContent.includes(`Output: ${path.join(s.dir, 'sub')}\n`),
+    );
+    const env = await call(
+      'run_shell_command',
+      { command: 'echo "[$HOOKLINE_T1][$HOME_SHOULD_BE_UNSET]"' },
+      ctx(s.dir, { env: { PATH: process.env.PATH!, HOOKLINE_T1: 'yes' } }),
+    );
     assert.ok(env.llmContent.includes('Output: [yes][]'), env.llmContent);
     const start = Date.now();
     const stdin = await call('run_shell_command', { command: 'cat; echo done' }, c);
@@ -712,7 +806,11 @@ describe('run_shell_command', () => {
     put(s.dir, 'plain.txt', '');
     assertError(await call('run_shell_command', { command: 'ls', dir_path: 'plain.txt' }, c), 'path_is_not_a_directory');
     assertError(await call('run_shell_command', { command: '   ' }, c), 'invalid_tool_params', 'Command cannot be empty.');
-    assertError(await call('run_shell_command', { command: 'sleep 1', is_background: true }, c), 'invalid_tool_params', 'Background execution is not supported');
+    assertError(
+      await call('run_shell_command', { command: 'sleep 1', is_background: true }, c),
+      'invalid_tool_params',
+      'Background execution is not supported',
+    );
   });
 
   test('command substitution is refused like Gemini CLI, quoted text is fine', async () => {
@@ -766,7 +864,11 @@ describe('run_shell_command', () => {
     const ac = new AbortController();
     const pidFile = path.join(s.dir, 'grand.pid');
     const leaderFile = path.join(s.dir, 'leader.pid');
-    const run = call('run_shell_command', { command: 'echo $$ > leader.pid; (sleep 300; echo never) & echo $! > grand.pid; echo waiting; sleep 300' }, ctx(s.dir, { signal: ac.signal }));
+    const run = call(
+      'run_shell_command',
+      { command: 'echo $$ > leader.pid; (sleep 300; echo never) & echo $! > grand.pid; echo waiting; sleep 300' },
+      ctx(s.dir, { signal: ac.signal }),
+    );
     assert.ok(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== ''));
     const grand = Number(fs.readFileSync(pidFile, 'utf8'));
     const leader = Number(fs.readFileSync(leaderFile, 'utf8'));
@@ -775,7 +877,12 @@ describe('run_shell_command', () => {
     ac.abort();
     const r = await run;
     assert.ok(Date.now() - started < 4000);
-    assert.ok(r.llmContent.includes('Command was cancelled by user before it could complete. Below is the output before it was cancelled:\nwaiting'), r.llmContent);
+    assert.ok(
+      r.llmContent.includes(
+        'Command was cancelled by user before it could complete. Below is the output before it was cancelled:\nwaiting',
+      ),
+      r.llmContent,
+    );
     assert.equal(r.returnDisplay, 'Command cancelled by user.\n\nOutput before cancellation:\nwaiting');
     assert.ok(await waitFor(() => gone(grand)), `grandchild ${grand} survived`);
     assert.ok(await waitFor(() => gone(leader)), `shell ${leader} survived`);
@@ -784,7 +891,11 @@ describe('run_shell_command', () => {
   test('a process that ignores SIGTERM is killed too', async () => {
     const ac = new AbortController();
     const pidFile = path.join(s.dir, 'stubborn.pid');
-    const run = call('run_shell_command', { command: "bash -c 'trap \"\" TERM; echo $$ > stubborn.pid; while :; do sleep 1; done'" }, ctx(s.dir, { signal: ac.signal }));
+    const run = call(
+      'run_shell_command',
+      { command: 'bash -c \'trap "" TERM; echo $$ > stubborn.pid; while :; do sleep 1; done\'' },
+      ctx(s.dir, { signal: ac.signal }),
+    );
     assert.ok(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== ''));
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     ac.abort();
@@ -796,7 +907,12 @@ describe('run_shell_command', () => {
     const start = Date.now();
     const r = await call('run_shell_command', { command: 'echo begin; sleep 30' }, ctx(s.dir, { timeoutMs: 400 }));
     assert.ok(Date.now() - start < 5000);
-    assert.ok(r.llmContent.includes('Command was automatically cancelled because it exceeded the timeout of 0.4 seconds. Below is the output before it was cancelled:\nbegin'), r.llmContent);
+    assert.ok(
+      r.llmContent.includes(
+        'Command was automatically cancelled because it exceeded the timeout of 0.4 seconds. Below is the output before it was cancelled:\nbegin',
+      ),
+      r.llmContent,
+    );
   });
 
   test('a command that cannot be started is an error result, not an exception', async () => {

@@ -25,7 +25,10 @@ function tree(files: Record<string, string>): string {
   return dir;
 }
 
-async function walk(root: string, extra: { maxEntries?: number; signal?: AbortSignal } = {}): Promise<{ subs: string[]; stats: WalkStats }> {
+async function walk(
+  root: string,
+  extra: { maxEntries?: number; signal?: AbortSignal } = {},
+): Promise<{ subs: string[]; stats: WalkStats }> {
   const stats: WalkStats = { ignored: 0, truncated: false };
   const subs: string[] = [];
   for await (const e of walkFiles({ root, start: root, ...extra }, stats)) subs.push(e.sub);
@@ -84,7 +87,15 @@ describe('walkFiles', () => {
   });
 
   test('.gitignore files apply in a git work tree, counted as ignored', async () => {
-    const dir = tree({ '.git/HEAD': '', '.gitignore': 'gen/\n*.log\n', 'gen/x.ts': '', 'a.log': '', 'sub/.gitignore': 'local.ts\n', 'sub/local.ts': '', 'sub/kept.ts': '' });
+    const dir = tree({
+      '.git/HEAD': '',
+      '.gitignore': 'gen/\n*.log\n',
+      'gen/x.ts': '',
+      'a.log': '',
+      'sub/.gitignore': 'local.ts\n',
+      'sub/local.ts': '',
+      'sub/kept.ts': '',
+    });
     const { subs, stats } = await walk(dir);
     assert.deepEqual(subs, ['.gitignore', 'sub/.gitignore', 'sub/kept.ts']);
     assert.equal(stats.ignored, 3);

@@ -103,7 +103,10 @@ for (const c of CASES) {
       p.put(c.file, c.write([p.mark('one'), p.mark('other')]));
       let t = await runCli(['trust', p.dir], { env: p.env });
       assert.equal(t.code, 0, t.stderr);
-      assert.equal(t.stdout, `trusted folder ${p.dir}\ntrusted 2 new or changed hook(s):\n  - ${c.file} (${c.event}): ${p.mark('one')}\n  - ${c.file} (${c.event}): ${p.mark('other')}\n`);
+      assert.equal(
+        t.stdout,
+        `trusted folder ${p.dir}\ntrusted 2 new or changed hook(s):\n  - ${c.file} (${c.event}): ${p.mark('one')}\n  - ${c.file} (${c.event}): ${p.mark('other')}\n`,
+      );
       assert.deepEqual(p.trustedKeys(), [keyOf(p, p.mark('one')), keyOf(p, p.mark('other'))]);
 
       let r = await fire(p, c);
@@ -117,7 +120,10 @@ for (const c of CASES) {
       r = await fire(p, c);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(p.ran().sort(), ['one', 'other', 'other']);
-      assert.equal(r.stderr, `hookline: new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n  - ${c.file} (${c.event}): ${p.mark('two')}\n`);
+      assert.equal(
+        r.stderr,
+        `hookline: new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n  - ${c.file} (${c.event}): ${p.mark('two')}\n`,
+      );
 
       t = await runCli(['trust', '--check', p.dir], { env: p.env });
       assert.equal(t.code, 1);
@@ -181,7 +187,7 @@ describe('hookline agent', () => {
     return p;
   }
 
-  test('trusted hooks run; changed ones are held back (their files\' other hooks still run) until trusted again', async () => {
+  test("trusted hooks run; changed ones are held back (their files' other hooks still run) until trusted again", async () => {
     const p = await trustedAll();
     let r = await agent(p);
     assert.equal(r.code, 0, r.stderr);
@@ -198,7 +204,12 @@ describe('hookline agent', () => {
       `  - ${path.join('.claude', 'settings.json')} (UserPromptSubmit): ${p.mark('claude-changed')}\n`,
       `  - ${path.join('.spatialagent', 'settings.json')} (Start): ${p.mark('spatialagent-changed')}\n`,
     ]) {
-      assert.ok(r.stderr.includes(`new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n${line}`), r.stderr);
+      assert.ok(
+        r.stderr.includes(
+          `new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n${line}`,
+        ),
+        r.stderr,
+      );
     }
 
     assert.equal((await runCli(['trust', p.dir], { env: p.env })).code, 0);
@@ -208,7 +219,7 @@ describe('hookline agent', () => {
     assert.deepEqual(p.ran().sort(), ['claude-b', 'claude-changed', 'mm-b', 'mm-changed', 'spatialagent-b', 'spatialagent-changed']);
   });
 
-  test('.claude/settings.local.json is a workspace file too; ~/.claude/settings.json is the user\'s own', async () => {
+  test(".claude/settings.local.json is a workspace file too; ~/.claude/settings.json is the user's own", async () => {
     const p = await trustedAll();
     const claude = CASES[2];
     p.put(path.join('.claude', 'settings.local.json'), claude.write([p.mark('local')]));
@@ -217,7 +228,10 @@ describe('hookline agent', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(p.ran().includes('user'));
     assert.ok(!p.ran().includes('local'));
-    assert.match(r.stderr, /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.claude\/settings\.local\.json \(UserPromptSubmit\): /);
+    assert.match(
+      r.stderr,
+      /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.claude\/settings\.local\.json \(UserPromptSubmit\): /,
+    );
   });
 
   test('GEMINI_CLI_TRUST_WORKSPACE=true: changed hooks run with a warning and are recorded', async () => {
@@ -230,7 +244,7 @@ describe('hookline agent', () => {
     assert.ok(p.trustedKeys().includes(keyOf(p, p.mark('mm-changed'))!));
   });
 
-  test('--mm-config and $MM_CONFIG name the user\'s own file: not held back', async () => {
+  test("--mm-config and $MM_CONFIG name the user's own file: not held back", async () => {
     const p = project();
     const file = path.join(p.dir, 'mine.yaml');
     p.put(file, CASES[0].write([p.mark('explicit')]));
@@ -250,26 +264,74 @@ describe('hookline list', () => {
     delete env.MM_CONFIG;
     fs.writeFileSync(path.join(p.dir, 'agent.yaml'), CASES[0].write(['echo mm']));
     fs.mkdirSync(path.join(p.dir, '.claude'));
-    fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo cc' }] }] } }));
+    fs.writeFileSync(
+      path.join(p.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo cc' }] }] } }),
+    );
     assert.equal((await runCli(['trust', p.dir], { env })).code, 0);
     fs.mkdirSync(path.join(p.dir, '.spatialagent'));
-    fs.writeFileSync(path.join(p.dir, '.spatialagent', 'settings.json'), JSON.stringify({ hooks: { PreAct: [{ type: 'bash', command: 'echo sa', matcher: { code_type: 'bash' } }] } }));
+    fs.writeFileSync(
+      path.join(p.dir, '.spatialagent', 'settings.json'),
+      JSON.stringify({ hooks: { PreAct: [{ type: 'bash', command: 'echo sa', matcher: { code_type: 'bash' } }] } }),
+    );
 
     const r = await runCli(['list', '--json', '--cwd', p.dir], { env });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
     assert.deepEqual(out.hooks, [
-      { event: 'BeforeTool', matcher: null, name: 'guard', command: 'true', source: 'project', file: path.join(p.dir, '.gemini', 'settings.json'), enabled: true, trusted: true },
-      { event: 'PreToolUse', matcher: 'Bash', name: 'echo cc', command: 'echo cc', source: 'claude', file: path.join(p.dir, '.claude', 'settings.json'), enabled: true, trusted: true },
-      { event: 'preGeneration', matcher: null, name: 'echo mm', command: 'echo mm', source: 'mm', file: path.join(p.dir, 'agent.yaml'), enabled: true, trusted: true },
-      { event: 'PreAct', matcher: '{"code_type":"bash"}', name: 'echo sa', command: 'echo sa', source: 'spatialagent', file: path.join(p.dir, '.spatialagent', 'settings.json'), enabled: true, trusted: false },
+      {
+        event: 'BeforeTool',
+        matcher: null,
+        name: 'guard',
+        command: 'true',
+        source: 'project',
+        file: path.join(p.dir, '.gemini', 'settings.json'),
+        enabled: true,
+        trusted: true,
+      },
+      {
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        name: 'echo cc',
+        command: 'echo cc',
+        source: 'claude',
+        file: path.join(p.dir, '.claude', 'settings.json'),
+        enabled: true,
+        trusted: true,
+      },
+      {
+        event: 'preGeneration',
+        matcher: null,
+        name: 'echo mm',
+        command: 'echo mm',
+        source: 'mm',
+        file: path.join(p.dir, 'agent.yaml'),
+        enabled: true,
+        trusted: true,
+      },
+      {
+        event: 'PreAct',
+        matcher: '{"code_type":"bash"}',
+        name: 'echo sa',
+        command: 'echo sa',
+        source: 'spatialagent',
+        file: path.join(p.dir, '.spatialagent', 'settings.json'),
+        enabled: true,
+        trusted: false,
+      },
     ]);
     // The summary counts what would run: the held-back PreAct hook is not counted.
     assert.equal(out.summary, 'hooks: BeforeTool×1 PreToolUse×1 preGeneration×1');
-    assert.match(r.stderr, /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.spatialagent\/settings\.json \(PreAct \{"code_type":"bash"\}\): echo sa\n$/);
+    assert.match(
+      r.stderr,
+      /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.spatialagent\/settings\.json \(PreAct \{"code_type":"bash"\}\): echo sa\n$/,
+    );
 
     const text = await runCli(['list', '--cwd', p.dir], { env });
-    const rows = text.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
+    const rows = text.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.trim().split(/\s{2,}/));
     assert.deepEqual(rows.slice(1, -1), [
       ['BeforeTool', '*', 'guard', 'project', 'enabled', 'trusted'],
       ['PreToolUse', 'Bash', 'echo cc', 'claude', 'enabled', 'trusted'],
@@ -284,7 +346,10 @@ describe('hookline list', () => {
     const env = { ...p.env, HOME: p.home };
     delete env.MM_CONFIG;
     const r = await runCli(['list', '--json', '--cwd', p.dir], { env });
-    assert.deepEqual(r.json().hooks.map((h: { source: string; trusted: boolean }) => [h.source, h.trusted]), [['mm', false]]);
+    assert.deepEqual(
+      r.json().hooks.map((h: { source: string; trusted: boolean }) => [h.source, h.trusted]),
+      [['mm', false]],
+    );
   });
 });
 

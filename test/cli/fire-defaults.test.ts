@@ -18,6 +18,9 @@ test('fire keeps session_id and transcript_path given in the input, and --sessio
   const a = JSON.parse((await runCli(['fire', 'BeforeAgent', '--input', '-'], { cwd: p.dir, env: p.env, input })).json().runs[0].stderr);
   assert.equal(a.session_id, 'from-input');
   assert.equal(a.transcript_path, '/tmp/t.jsonl');
-  const b = JSON.parse((await runCli(['fire', 'BeforeAgent', '--input', '-', '--session-id', 'flag'], { cwd: p.dir, env: p.env, input })).json().runs[0].stderr);
+  const b = JSON.parse(
+    (await runCli(['fire', 'BeforeAgent', '--input', '-', '--session-id', 'flag'], { cwd: p.dir, env: p.env, input })).json().runs[0]
+      .stderr,
+  );
   assert.equal(b.session_id, 'flag');
 });

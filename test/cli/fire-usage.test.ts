@@ -27,29 +27,40 @@ describe('hookline fire: usage errors exit 1 with one clear line on stderr', () 
     assert.deepEqual(p.ran(), [], 'no hook runs after a usage error');
   };
 
-  test('unknown event', () => usage(['BeforeTools'], /^hookline: unknown event "BeforeTools" \(did you mean "BeforeTool"\?\); expected one of BeforeTool, /));
+  test('unknown event', () =>
+    usage(['BeforeTools'], /^hookline: unknown event "BeforeTools" \(did you mean "BeforeTool"\?\); expected one of BeforeTool, /));
 
   test('input that is not JSON: where and what', () => {
     const f = file('bad.json', '{\n  "tool_name": "x",\n  "tool_input": {,}\n}\nnot json\n');
     return usage(['BeforeTool', '--input', f], new RegExp(`^hookline: input file ${f}: invalid JSON at line 3, column 18: unexpected ","`));
   });
 
-  test('input on stdin that is not JSON', () => usage(['BeforeTool', '--input', '-'], /^hookline: input \(stdin\): invalid JSON at line 1, column 1: unexpected "n"/, 'nope\nmore\n'));
+  test('input on stdin that is not JSON', () =>
+    usage(['BeforeTool', '--input', '-'], /^hookline: input \(stdin\): invalid JSON at line 1, column 1: unexpected "n"/, 'nope\nmore\n'));
 
   test('input that is not an object', async () => {
-    await usage(['BeforeTool', '--input', file('arr.json', '[{"tool_name": "x"}]')], /must be a JSON object with the event's fields, got an array$/m);
+    await usage(
+      ['BeforeTool', '--input', file('arr.json', '[{"tool_name": "x"}]')],
+      /must be a JSON object with the event's fields, got an array$/m,
+    );
     await usage(['BeforeTool', '--input', '-'], /input \(stdin\) must be a JSON object with the event's fields, got a number$/m, '42');
   });
 
-  test('missing --input file', () => usage(['BeforeTool', '--input', 'nowhere.json'], new RegExp(`^hookline: input file nowhere.json not found \\(${path.join(fs.realpathSync(p.dir), 'nowhere.json')}\\)`)));
+  test('missing --input file', () =>
+    usage(
+      ['BeforeTool', '--input', 'nowhere.json'],
+      new RegExp(`^hookline: input file nowhere.json not found \\(${path.join(fs.realpathSync(p.dir), 'nowhere.json')}\\)`),
+    ));
 
   test('--input naming a folder', () => usage(['BeforeTool', '--input', p.dir], /^hookline: input file .* is a folder, not a JSON file$/m));
 
-  test('--cwd that does not exist', () => usage(['BeforeTool', '--cwd', path.join(p.dir, 'gone')], new RegExp(`^hookline: no such folder: ${path.join(p.dir, 'gone')}$`, 'm')));
+  test('--cwd that does not exist', () =>
+    usage(['BeforeTool', '--cwd', path.join(p.dir, 'gone')], new RegExp(`^hookline: no such folder: ${path.join(p.dir, 'gone')}$`, 'm')));
 
   test('--cwd that is a file', () => usage(['BeforeTool', '--cwd', file('plain.txt', 'x')], /^hookline: not a folder: .*plain\.txt$/m));
 
-  test('a field of the wrong type', () => usage(['BeforeTool', '--input', '-'], /^hookline: input for BeforeTool: tool_name: /, '{"tool_name": 5}'));
+  test('a field of the wrong type', () =>
+    usage(['BeforeTool', '--input', '-'], /^hookline: input for BeforeTool: tool_name: /, '{"tool_name": 5}'));
 });
 
 describe('hookline fire: configuration problems and trust', () => {
@@ -59,7 +70,10 @@ describe('hookline fire: configuration problems and trust', () => {
       user: '{ "hooks": { "BeforeTool": [ { "hooks": [ ] } ] }, }',
       system: { hooks: { BeforeTool: [{ hooks: [mark(m, 'sys')] }] } },
     }));
-    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: '{"tool_name":"run_shell_command","tool_input":{}}' });
+    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], {
+      env: p.env,
+      input: '{"tool_name":"run_shell_command","tool_input":{}}',
+    });
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stderr.trimEnd().split('\n');
     assert.deepEqual(lines, [
@@ -68,17 +82,29 @@ describe('hookline fire: configuration problems and trust', () => {
       `hookline: error: ${p.userFile}: invalid JSON at line 1, column 52: unexpected "}", expected a double-quoted property name (trailing commas are not allowed)`,
     ]);
     const out = r.json();
-    assert.deepEqual(out.runs.map((x: { name: string; source: string }) => [x.name, x.source]), [
-      ['ws', 'project'],
-      ['sys', 'system'],
-    ]);
+    assert.deepEqual(
+      out.runs.map((x: { name: string; source: string }) => [x.name, x.source]),
+      [
+        ['ws', 'project'],
+        ['sys', 'system'],
+      ],
+    );
     assert.equal(out.output.systemMessage, 'ran ws\nran sys');
     assert.deepEqual(p.ran().sort(), ['sys', 'ws']);
   });
 
   test('in an untrusted folder stderr says so, no workspace hook runs, a user hook does', async () => {
     let ws = '';
-    const p = projectWith((m) => ((ws = `${m}.ws`), { trusted: false, project: { hooks: { BeforeTool: [{ hooks: [mark(ws, 'ws1'), mark(ws, 'ws2')] }] } }, user: { hooks: { BeforeTool: [{ hooks: [mark(m, 'mine')] }] } } }));
+    const p = projectWith(
+      (m) => (
+        (ws = `${m}.ws`),
+        {
+          trusted: false,
+          project: { hooks: { BeforeTool: [{ hooks: [mark(ws, 'ws1'), mark(ws, 'ws2')] }] } },
+          user: { hooks: { BeforeTool: [{ hooks: [mark(m, 'mine')] }] } },
+        }
+      ),
+    );
     const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir], { env: p.env, input: '' });
     assert.equal(r.code, 0);
     assert.equal(
@@ -87,6 +113,9 @@ describe('hookline fire: configuration problems and trust', () => {
     );
     assert.equal(fs.existsSync(ws), false);
     assert.deepEqual(p.ran(), ['mine']);
-    assert.deepEqual(r.json().runs.map((x: { name: string }) => x.name), ['mine']);
+    assert.deepEqual(
+      r.json().runs.map((x: { name: string }) => x.name),
+      ['mine'],
+    );
   });
 });

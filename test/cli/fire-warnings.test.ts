@@ -8,7 +8,9 @@ import { cmd, hook, makeProject, runCli } from '../helpers.js';
 const INPUT = '{"tool_name":"run_shell_command","tool_input":{"command":"ls"}}';
 
 test('fire prints a warning on stderr for a hook whose stdout is not valid UTF-8; the run still succeeds', async () => {
-  const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`${hook('run-bad-utf8.sh')} "$GEMINI_PROJECT_DIR/pids"`, { name: 'garbled' })] }] } } });
+  const p = makeProject({
+    project: { hooks: { BeforeTool: [{ hooks: [cmd(`${hook('run-bad-utf8.sh')} "$GEMINI_PROJECT_DIR/pids"`, { name: 'garbled' })] }] } },
+  });
   const r = await runCli(['fire', 'BeforeTool', '--input', '-'], { cwd: p.dir, env: p.env, input: INPUT });
   assert.equal(r.code, 0, r.stderr);
   const file = path.join(p.dir, '.gemini', 'settings.json');
@@ -21,7 +23,9 @@ test('fire prints a warning on stderr for a hook whose stdout is not valid UTF-8
 });
 
 test('fire prints no such warning for valid UTF-8, multi-byte characters included', async () => {
-  const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`printf 'caf\\303\\251 \\342\\234\\223 done\\n'`, { name: 'clean' })] }] } } });
+  const p = makeProject({
+    project: { hooks: { BeforeTool: [{ hooks: [cmd(`printf 'caf\\303\\251 \\342\\234\\223 done\\n'`, { name: 'clean' })] }] } },
+  });
   const r = await runCli(['fire', 'BeforeTool', '--input', '-'], { cwd: p.dir, env: p.env, input: INPUT });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json().runs[0].stdout, 'café ✓ done\n');

@@ -45,7 +45,10 @@ describe('deeply nested hook output (Gemini hooks)', () => {
     for (const name of ['open-brackets', 'balanced', 'deep-decision', 'double-encoded', 'deep-stderr']) {
       const lines = linesAbout(r, `"${name}"`);
       assert.equal(lines.length, 1, `one error line for ${name}: ${r.stderr}`);
-      assert.match(lines[0], new RegExp(`BeforeTool hook "${name}" \\(.*settings\\.json\\): std(out|err) is nested deeper than ${MAX_JSON_DEPTH} levels`));
+      assert.match(
+        lines[0],
+        new RegExp(`BeforeTool hook "${name}" \\(.*settings\\.json\\): std(out|err) is nested deeper than ${MAX_JSON_DEPTH} levels`),
+      );
       const run = out.runs.find((x: { name: string }) => x.name === name);
       assert.equal(run.success, false);
       assert.equal(run.output, null, 'nothing of it is applied');
@@ -115,7 +118,10 @@ describe('deep and oversized settings files', () => {
   }
 
   test('a user settings file over the limit is refused the same way', async () => {
-    const p = makeProject({ user: `{"pad": "${'y'.repeat(MAX_CONFIG_BYTES)}"}`, project: { hooks: { BeforeTool: [{ hooks: [cmd(deny('project'), { name: 'p' })] }] } } });
+    const p = makeProject({
+      user: `{"pad": "${'y'.repeat(MAX_CONFIG_BYTES)}"}`,
+      project: { hooks: { BeforeTool: [{ hooks: [cmd(deny('project'), { name: 'p' })] }] } },
+    });
     const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: TOOL });
     assertClean(r);
     assert.equal(r.code, 0);
@@ -150,8 +156,14 @@ describe('a deep event given to fire', () => {
       const input = path.join(p.dir, 'event.json');
       fs.writeFileSync(input, `{"tool_name": "x", "tool_input": ${deepArrays()}}`);
       const event = { gemini: 'BeforeTool', claude: 'PreToolUse', mm: 'preToolCall', spatialagent: 'PreAct' }[dialect]!;
-      for (const args of [['--input', input], ['--input', '-']]) {
-        const r = await runCli(['fire', event, '--dialect', dialect, '--cwd', p.dir, ...args], { env: p.env, input: args[1] === '-' ? fs.readFileSync(input, 'utf8') : '' });
+      for (const args of [
+        ['--input', input],
+        ['--input', '-'],
+      ]) {
+        const r = await runCli(['fire', event, '--dialect', dialect, '--cwd', p.dir, ...args], {
+          env: p.env,
+          input: args[1] === '-' ? fs.readFileSync(input, 'utf8') : '',
+        });
         assertClean(r);
         assert.equal(r.code, 1);
         assert.match(r.stderr, /^hookline: input (file .*event\.json|\(stdin\)): its JSON is nested deeper than 1000 levels\n$/);
@@ -184,7 +196,10 @@ describe('mm configuration: alias bomb, deep and oversized YAML', () => {
       assertClean(v);
       assert.equal(v.code, 1);
       const lines = (v.stdout + v.stderr).split('\n').filter((l) => l.includes('agent.yaml'));
-      assert.ok(lines.some((l) => message.test(l)), v.stdout + v.stderr);
+      assert.ok(
+        lines.some((l) => message.test(l)),
+        v.stdout + v.stderr,
+      );
       const f = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], { cwd: dir, env, input: '{"prompt": "hi"}' });
       assertClean(f);
       assert.match(f.stdout + f.stderr, message);
@@ -203,7 +218,10 @@ describe('deep output and oversized configuration in the other dialects', () => 
             hooks: [
               { type: 'command', command: deepOut('open') },
               { type: 'command', command: deepOut('decision') },
-              { type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'` },
+              {
+                type: 'command',
+                command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'`,
+              },
             ],
           },
         ],
@@ -212,7 +230,11 @@ describe('deep output and oversized configuration in the other dialects', () => 
     fs.mkdirSync(path.join(dir, '.claude'));
     fs.writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify(settings));
     const env = { ...process.env, HOME: dir, GEMINI_CLI_HOME: dir, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{"tool_name": "Bash", "tool_input": {"command": "ls"}}' });
+    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"tool_name": "Bash", "tool_input": {"command": "ls"}}',
+    });
     assertClean(r);
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
@@ -223,9 +245,16 @@ describe('deep output and oversized configuration in the other dialects', () => 
   test('Claude Code: an exit-2 block is kept whatever its stdout', async () => {
     const dir = tmpDir('hookline-cc-hostile-');
     fs.mkdirSync(path.join(dir, '.claude'));
-    fs.writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: deepOut('open', 2) }] }] } }));
+    fs.writeFileSync(
+      path.join(dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: deepOut('open', 2) }] }] } }),
+    );
     const env = { ...process.env, HOME: dir, GEMINI_CLI_HOME: dir, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{"tool_name": "Bash", "tool_input": {}}' });
+    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"tool_name": "Bash", "tool_input": {}}',
+    });
     assertClean(r);
     assert.equal(r.json().output.permissionDecision, 'deny');
   });
@@ -237,9 +266,16 @@ describe('deep output and oversized configuration in the other dialects', () => 
     fs.writeFileSync(path.join(dir, '.claude', 'settings.local.json'), `{"pad": "${'x'.repeat(MAX_CONFIG_BYTES + 1)}"}`);
     const home = path.join(dir, 'home');
     fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'exit 2' }] }] } }));
+    fs.writeFileSync(
+      path.join(home, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'exit 2' }] }] } }),
+    );
     const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{"tool_name": "Bash", "tool_input": {}}' });
+    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"tool_name": "Bash", "tool_input": {}}',
+    });
     assertClean(r);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.json().output.permissionDecision, 'deny', "the user's hook ran");
@@ -250,10 +286,16 @@ describe('deep output and oversized configuration in the other dialects', () => 
   test('SpatialAgent: deep output is an error, and the exit code still decides', async () => {
     const dir = tmpDir('hookline-sa-hostile-');
     fs.mkdirSync(path.join(dir, '.spatialagent'));
-    const settings = { hooks: { PreAct: [{ type: 'bash', command: deepOut('open', 1) }], Start: [{ type: 'bash', command: deepOut('balanced', 0) }] } };
+    const settings = {
+      hooks: { PreAct: [{ type: 'bash', command: deepOut('open', 1) }], Start: [{ type: 'bash', command: deepOut('balanced', 0) }] },
+    };
     fs.writeFileSync(path.join(dir, '.spatialagent', 'settings.json'), JSON.stringify(settings));
     const env = { ...process.env, GEMINI_CLI_HOME: dir, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const block = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, env, input: '{"CODE": "ls", "CODE_TYPE": "bash"}' });
+    const block = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"CODE": "ls", "CODE_TYPE": "bash"}',
+    });
     assertClean(block);
     assert.equal(block.code, 0, block.stderr);
     assert.equal(block.json().output.decision, 'block');
@@ -279,7 +321,10 @@ describe('deep output and oversized configuration in the other dialects', () => 
 
   test('mm: a hook printing deep JSON fails as an invalid response; the chain goes on', async () => {
     const dir = tmpDir('hookline-mm-hostile-');
-    fs.writeFileSync(path.join(dir, 'agent.yaml'), `hooks:\n  preGeneration:\n    - command: ${JSON.stringify(deepOut('balanced'))}\n      onError: warn\n    - command: "echo '{\\"action\\":\\"continue\\",\\"context\\":\\"kept\\"}'"\n`);
+    fs.writeFileSync(
+      path.join(dir, 'agent.yaml'),
+      `hooks:\n  preGeneration:\n    - command: ${JSON.stringify(deepOut('balanced'))}\n      onError: warn\n    - command: "echo '{\\"action\\":\\"continue\\",\\"context\\":\\"kept\\"}'"\n`,
+    );
     const env = { ...process.env, GEMINI_CLI_HOME: dir, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
     const r = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], { cwd: dir, env, input: '{"prompt": "hi"}' });
     assertClean(r);

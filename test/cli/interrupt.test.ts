@@ -25,8 +25,15 @@ function project(command: string, extra: Record<string, unknown> = {}): Project 
   return makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(command, { name: 'h', ...extra })] }] } } });
 }
 
-function startFire(p: Project, env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<{ code: number | null; stderr: string }> } {
-  const child = spawn(process.execPath, [CLI, 'fire', 'BeforeTool'], { cwd: p.dir, env: { ...p.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startFire(
+  p: Project,
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; done: Promise<{ code: number | null; stderr: string }> } {
+  const child = spawn(process.execPath, [CLI, 'fire', 'BeforeTool'], {
+    cwd: p.dir,
+    env: { ...p.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   child.stdout!.resume();
@@ -35,7 +42,10 @@ function startFire(p: Project, env: NodeJS.ProcessEnv = {}): { child: ChildProce
 }
 
 describe('interrupting hookline fire ends its hooks and everything they started', () => {
-  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [sig, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     test(`${sig}: a hook that ignores SIGTERM, its setsid daemon and its background child are all gone`, async () => {
       const pidFile = tmpFile('pids');
       const p = project(`${hook('proc-stubborn.sh')} '${pidFile}'`);
@@ -53,11 +63,15 @@ describe('interrupting hookline fire ends its hooks and everything they started'
     const pidFile = tmpFile('pids');
     const firePid = tmpFile('fire-pid');
     const p = project(`${hook('proc-stubborn.sh')} '${pidFile}'`);
-    const parent = spawn('bash', ['-c', '"$0" "$1" fire BeforeTool >/dev/null 2>&1 & echo $! > "$2"; wait', process.execPath, CLI, firePid], {
-      cwd: p.dir,
-      env: p.env,
-      stdio: 'ignore',
-    });
+    const parent = spawn(
+      'bash',
+      ['-c', '"$0" "$1" fire BeforeTool >/dev/null 2>&1 & echo $! > "$2"; wait', process.execPath, CLI, firePid],
+      {
+        cwd: p.dir,
+        env: p.env,
+        stdio: 'ignore',
+      },
+    );
     const parentGone = new Promise((resolve) => parent.on('exit', resolve));
     const pids = await pidsReady(pidFile, 3);
     const fire = readPids(firePid)[0];
@@ -110,7 +124,11 @@ describe('a hook that exits leaves nothing behind once fire has exited', () => {
   test('a persistent hook that timed out and ignores SIGTERM is killed before fire exits, with its daemon', async () => {
     const pidFile = tmpFile('pids');
     const p = project(`${hook('proc-persistent.sh')} '${pidFile}'`, { persistent: true, timeout: 300 });
-    const child = spawn(process.execPath, [CLI, 'fire', 'BeforeTool', '--input', '-'], { cwd: p.dir, env: { ...p.env, HOOKLINE_NO_CGROUP: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'fire', 'BeforeTool', '--input', '-'], {
+      cwd: p.dir,
+      env: { ...p.env, HOOKLINE_NO_CGROUP: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.resume();

@@ -7,7 +7,9 @@ import { projectWith, mark, write } from '../config/util.js';
 /** BeforeTool×2 (project, user), AfterTool×1 (system), one disabled BeforeAgent hook. */
 const mixed = () =>
   projectWith((m) => ({
-    project: { hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [mark(m, 'guard')] }], BeforeAgent: [{ hooks: [mark(m, 'off')] }] } },
+    project: {
+      hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [mark(m, 'guard')] }], BeforeAgent: [{ hooks: [mark(m, 'off')] }] },
+    },
     user: { hooksConfig: { disabled: ['off'] }, hooks: { BeforeTool: [{ hooks: [mark(m, 'audit')] }] } },
     system: { hooks: { AfterTool: [{ matcher: 'write_.*', hooks: [mark(m, 'post')] }] } },
   }));
@@ -59,13 +61,20 @@ describe('hookline list', () => {
   });
 
   test('in an untrusted folder workspace hooks are listed as untrusted and stderr says why', async () => {
-    const p = projectWith((m) => ({ trusted: false, project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'ws')] }] } }, user: { hooks: { AfterTool: [{ hooks: [mark(m, 'mine')] }] } } }));
+    const p = projectWith((m) => ({
+      trusted: false,
+      project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'ws')] }] } },
+      user: { hooks: { AfterTool: [{ hooks: [mark(m, 'mine')] }] } },
+    }));
     const r = await runCli(['list', '--json', '--cwd', p.dir], { env: p.env });
     assert.equal(r.code, 0);
-    assert.deepEqual(r.json().hooks.map((h: { name: string; trusted: boolean }) => [h.name, h.trusted]), [
-      ['ws', false],
-      ['mine', true],
-    ]);
+    assert.deepEqual(
+      r.json().hooks.map((h: { name: string; trusted: boolean }) => [h.name, h.trusted]),
+      [
+        ['ws', false],
+        ['mine', true],
+      ],
+    );
     assert.match(r.stderr, /is not a trusted folder: its 1 workspace hook\(s\) do not run.*hookline trust/);
   });
 
@@ -80,7 +89,10 @@ describe('hookline list', () => {
     const p = projectWith((m) => ({ project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'ok'), { type: 'command' }] }] } } }));
     const r = await runCli(['list', '--cwd', p.dir], { env: p.env });
     assert.equal(r.code, 0);
-    assert.equal(r.stderr, `hookline: error: ${p.projectFile}: hooks.BeforeTool[0].hooks[1].command: missing "command" for a command hook on BeforeTool\n`);
+    assert.equal(
+      r.stderr,
+      `hookline: error: ${p.projectFile}: hooks.BeforeTool[0].hooks[1].command: missing "command" for a command hook on BeforeTool\n`,
+    );
     assert.match(r.stdout, /BeforeTool\s+\*\s+ok\s+project/);
     assert.match(r.stdout, /hooks: BeforeTool×1\n$/);
   });

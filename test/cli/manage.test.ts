@@ -39,7 +39,10 @@ describe('hookline disable / enable', () => {
     const f = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify(TOOL) });
     assert.equal(f.code, 0, f.stderr);
     assert.deepEqual(p.ran().sort(), ['audit', 'lint']);
-    assert.deepEqual(f.json().runs.map((x: { name: string }) => x.name), ['lint', 'audit']);
+    assert.deepEqual(
+      f.json().runs.map((x: { name: string }) => x.name),
+      ['lint', 'audit'],
+    );
   });
 
   test('disabling a user hook also goes to the workspace settings', async () => {
@@ -103,7 +106,10 @@ describe('hookline disable / enable', () => {
     for (const verb of ['disable', 'enable']) {
       const r = await hl(p, verb, 'lnt');
       assert.equal(r.code, 1);
-      assert.equal(r.stderr, 'hookline: lnt: no configured hook has this name, nothing written — did you mean "lint"? (hooks: lint, scan, audit)\n');
+      assert.equal(
+        r.stderr,
+        'hookline: lnt: no configured hook has this name, nothing written — did you mean "lint"? (hooks: lint, scan, audit)\n',
+      );
       assert.equal(r.stdout, '');
     }
     assert.equal(fs.readFileSync(p.projectFile, 'utf8'), before);
@@ -122,7 +128,11 @@ describe('hookline disable / enable', () => {
     assert.match(text, /\/\* end \*\//);
     const r = parseJsonc(text);
     assert.ok(r.ok);
-    assert.deepEqual(r.value, { theme: 'dark', hooks: { BeforeTool: [{ hooks: [mark(p.marker, 'lint')] }] }, hooksConfig: { disabled: ['lint'] } });
+    assert.deepEqual(r.value, {
+      theme: 'dark',
+      hooks: { BeforeTool: [{ hooks: [mark(p.marker, 'lint')] }] },
+      hooksConfig: { disabled: ['lint'] },
+    });
     await hl(p, 'enable', 'lint');
     assert.match(fs.readFileSync(p.projectFile, 'utf8'), /\/\/ team hooks, see README/);
     assert.deepEqual(disabledIn(p.projectFile), []);
@@ -133,12 +143,20 @@ describe('hookline disable / enable', () => {
     const r = await hl(p, 'disable', 'x');
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, new RegExp(`hookline: ${p.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON at line 1, column 17: .*fix it before changing hooks\\n$`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `hookline: ${p.projectFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON at line 1, column 17: .*fix it before changing hooks\\n$`,
+      ),
+    );
     assert.equal(fs.readFileSync(p.projectFile, 'utf8'), '{ "hooks": { }, }');
   });
 
   test('enabling a hook the system settings disable warns that it stays disabled', async () => {
-    const p = projectWith((m) => ({ project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'lint')] }] } }, system: { hooksConfig: { disabled: ['lint'] } } }));
+    const p = projectWith((m) => ({
+      project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'lint')] }] } },
+      system: { hooksConfig: { disabled: ['lint'] } },
+    }));
     const r = await hl(p, 'enable', 'lint');
     assert.equal(r.stdout, 'Hook "lint" is already enabled.\n');
     assert.match(r.stderr, /still disabled by the system settings \(.*system-settings\.json\).*: lint\n$/);

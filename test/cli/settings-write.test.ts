@@ -34,7 +34,8 @@ function tenHooks() {
 }
 
 /** Files left beside `file` by a write: temporary files and locks. */
-const leftovers = (file: string) => fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock') || f.endsWith('.stale'));
+const leftovers = (file: string) =>
+  fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock') || f.endsWith('.stale'));
 
 describe('concurrent writes lose nothing', () => {
   test(`${N} concurrent \`hookline disable\` of different hooks: all ${N} names are in the file, comments kept`, async () => {
@@ -60,13 +61,19 @@ describe('concurrent writes lose nothing', () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-trust-home-'));
     fs.mkdirSync(path.join(home, '.gemini'));
     // The user's own comment in trustedFolders.json survives.
-    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), '// reviewed by hand\n{\n  "/nowhere": "DO_NOT_TRUST" // never\n}\n');
+    fs.writeFileSync(
+      path.join(home, '.gemini', 'trustedFolders.json'),
+      '// reviewed by hand\n{\n  "/nowhere": "DO_NOT_TRUST" // never\n}\n',
+    );
     const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(home, 'none.json') };
     delete env.GEMINI_CLI_TRUST_WORKSPACE;
     const dirs = names.map((n) => {
       const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `hookline-trust-${n}-`)));
       fs.mkdirSync(path.join(dir, '.gemini'));
-      fs.writeFileSync(path.join(dir, '.gemini', 'settings.json'), JSON.stringify({ hooks: { BeforeTool: [{ hooks: [cmd(`echo ${n}`, { name: n })] }] } }));
+      fs.writeFileSync(
+        path.join(dir, '.gemini', 'settings.json'),
+        JSON.stringify({ hooks: { BeforeTool: [{ hooks: [cmd(`echo ${n}`, { name: n })] }] } }),
+      );
       return dir;
     });
     const runs = await Promise.all(dirs.map((d) => runCli(['trust', d], { env })));
@@ -80,7 +87,12 @@ describe('concurrent writes lose nothing', () => {
     assert.match(fs.readFileSync(foldersFile, 'utf8'), /^\/\/ reviewed by hand\n/);
     assert.match(fs.readFileSync(foldersFile, 'utf8'), /\/\/ never\n/);
     const hooks = parse(path.join(home, '.gemini', 'trusted_hooks.json'));
-    dirs.forEach((d, i) => assert.ok((hooks[d] as string[]).some((k) => k.includes(`echo hook-${i}`)), `${d}: ${JSON.stringify(hooks[d])}`));
+    dirs.forEach((d, i) =>
+      assert.ok(
+        (hooks[d] as string[]).some((k) => k.includes(`echo hook-${i}`)),
+        `${d}: ${JSON.stringify(hooks[d])}`,
+      ),
+    );
     assert.deepEqual(leftovers(foldersFile), []);
     // Each folder now runs its hook.
     const check = await runCli(['trust', '--check', dirs[3]], { env });
@@ -199,11 +211,18 @@ describe('the lock file', () => {
   test('withFileLock releases on error and leaves no lock file', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-lock-'));
     const target = path.join(dir, 'f.json');
-    assert.throws(() => withFileLock(target, () => {
-      throw new Error('boom');
-    }), /boom/);
+    assert.throws(
+      () =>
+        withFileLock(target, () => {
+          throw new Error('boom');
+        }),
+      /boom/,
+    );
     assert.deepEqual(fs.readdirSync(dir), []);
-    assert.equal(withFileLock(target, () => 42), 42);
+    assert.equal(
+      withFileLock(target, () => 42),
+      42,
+    );
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 });

@@ -14,13 +14,23 @@ import { HookEngine } from '../../src/engine/index.js';
 import { loadConfig } from '../../src/config/load.js';
 
 const TOOL = { tool_name: 'run_shell_command', tool_input: {} };
-const fire = (p: MarkProject) => runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify(TOOL) });
+const fire = (p: MarkProject) =>
+  runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify(TOOL) });
 const trustFile = (p: MarkProject) => path.join(p.home, '.gemini', 'trusted_hooks.json');
 const readJson = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8'));
 
 /** A project whose hook runs its own script, hooks/guard.sh, which appends a label to the marker. */
-function scripted(hook: Record<string, unknown> = {}, def: Record<string, unknown> = {}, trustFolder = true): MarkProject & { script: string } {
-  const p = projectWith((m) => ({ trusted: false, project: { hooks: { BeforeTool: [{ ...def, hooks: [{ type: 'command', name: 'guard', command: `bash hooks/guard.sh '${m}'`, ...hook }] }] } } }));
+function scripted(
+  hook: Record<string, unknown> = {},
+  def: Record<string, unknown> = {},
+  trustFolder = true,
+): MarkProject & { script: string } {
+  const p = projectWith((m) => ({
+    trusted: false,
+    project: {
+      hooks: { BeforeTool: [{ ...def, hooks: [{ type: 'command', name: 'guard', command: `bash hooks/guard.sh '${m}'`, ...hook }] }] },
+    },
+  }));
   const script = path.join(p.dir, 'hooks', 'guard.sh');
   fs.mkdirSync(path.dirname(script), { recursive: true });
   fs.writeFileSync(script, '#!/usr/bin/env bash\ncat >/dev/null\nprintf "guard\\n" >> "$1"\n');
@@ -71,7 +81,10 @@ describe('a change to anything that decides what runs holds the hook back', () =
     const s = readJson(p.projectFile);
     s.hooks = { AfterTool: s.hooks.BeforeTool };
     write(p.projectFile, s);
-    const r = await runCli(['fire', 'AfterTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify({ ...TOOL, tool_response: { llmContent: 'ok', returnDisplay: 'ok' } }) });
+    const r = await runCli(['fire', 'AfterTool', '--cwd', p.dir, '--input', '-'], {
+      env: p.env,
+      input: JSON.stringify({ ...TOOL, tool_response: { llmContent: 'ok', returnDisplay: 'ok' } }),
+    });
     assert.deepEqual(p.ran(), [], r.stderr);
     assert.match(r.stderr, /held back until trusted/);
   });
@@ -112,7 +125,10 @@ describe('trust covers the script the command runs', () => {
 
   test('a script given through $GEMINI_PROJECT_DIR or an interpreter is covered too', async () => {
     const p = scripted({ command: `node "$GEMINI_PROJECT_DIR/hooks/guard.mjs"` });
-    fs.writeFileSync(path.join(p.dir, 'hooks', 'guard.mjs'), `import fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(p.marker)}, 'mjs\\n');\n`);
+    fs.writeFileSync(
+      path.join(p.dir, 'hooks', 'guard.mjs'),
+      `import fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(p.marker)}, 'mjs\\n');\n`,
+    );
     trustAllHooks(p);
     await fire(p);
     assert.deepEqual(p.ran(), ['mjs']);
@@ -155,14 +171,20 @@ describe('keys in trusted_hooks.json', () => {
     fs.writeFileSync(trustFile(p), JSON.stringify({ [p.dir]: [`guard:${command}`] }));
     let r = await fire(p);
     assert.deepEqual(p.ran(), ['guard'], r.stderr);
-    assert.ok(readJson(trustFile(p))[p.dir].some((k: string) => k.startsWith('v2:gemini:')), 'migrated');
+    assert.ok(
+      readJson(trustFile(p))[p.dir].some((k: string) => k.startsWith('v2:gemini:')),
+      'migrated',
+    );
     fs.appendFileSync(p.script, 'printf "evil\\n" >> "$1"\n');
     r = await fire(p);
     assert.deepEqual(p.ran(), ['guard'], 'the old key no longer covers a changed script');
   });
 
   test('an ambiguous old key (more than one colon) does not count', async () => {
-    const p = projectWith((m) => ({ trusted: false, project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'a:b', command: `printf 'x\\n' >> '${m}'` }] }] } } }));
+    const p = projectWith((m) => ({
+      trusted: false,
+      project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'a:b', command: `printf 'x\\n' >> '${m}'` }] }] } },
+    }));
     writeTrustedFolder(p.dir, 'TRUST_FOLDER', p.env);
     const command = readJson(p.projectFile).hooks.BeforeTool[0].hooks[0].command as string;
     fs.writeFileSync(trustFile(p), JSON.stringify({ [p.dir]: [`a:b:${command}`] }));
@@ -175,16 +197,24 @@ describe('keys in trusted_hooks.json', () => {
     const p = projectWith(() => ({ trusted: false }));
     writeTrustedFolder(p.dir, 'TRUST_FOLDER', p.env);
     const command = `printf 'claude\\n' >> '${p.marker}'`;
-    write(path.join(p.dir, '.claude', 'settings.json'), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } });
+    write(path.join(p.dir, '.claude', 'settings.json'), {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] },
+    });
     fs.writeFileSync(trustFile(p), JSON.stringify({ [p.dir]: [`claude:PreToolUse:${command}`] }));
     const env = { ...p.env, HOME: p.home };
-    const fireClaude = () => runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--cwd', p.dir, '--input', '-'], { env, input: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } }) });
+    const fireClaude = () =>
+      runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--cwd', p.dir, '--input', '-'], {
+        env,
+        input: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } }),
+      });
     let r = await fireClaude();
     assert.deepEqual(p.ran(), ['claude'], r.stderr);
     const keys: string[] = readJson(trustFile(p))[p.dir];
     assert.ok(keys.some((k) => k.startsWith('v2:claude:')) && !keys.includes(`claude:PreToolUse:${command}`), JSON.stringify(keys));
     // A change to the matcher now holds it back, although the old key would still have matched.
-    write(path.join(p.dir, '.claude', 'settings.json'), { hooks: { PreToolUse: [{ matcher: '.*', hooks: [{ type: 'command', command }] }] } });
+    write(path.join(p.dir, '.claude', 'settings.json'), {
+      hooks: { PreToolUse: [{ matcher: '.*', hooks: [{ type: 'command', command }] }] },
+    });
     r = await fireClaude();
     assert.deepEqual(p.ran(), ['claude'], r.stderr);
     assert.match(r.stderr, /held back until trusted/);
@@ -213,21 +243,33 @@ function agent(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ c
 describe('configuration files are placed by their real path', () => {
   for (const [label, pointer] of [
     ['/proc/self/cwd', () => '/proc/self/cwd/helper.yaml'],
-    ['a symlink', (p: MarkProject) => {
-      const link = path.join(path.dirname(p.dir), 'innocent.yaml');
-      fs.symlinkSync(path.join(p.dir, 'helper.yaml'), link);
-      return link;
-    }],
+    [
+      'a symlink',
+      (p: MarkProject) => {
+        const link = path.join(path.dirname(p.dir), 'innocent.yaml');
+        fs.symlinkSync(path.join(p.dir, 'helper.yaml'), link);
+        return link;
+      },
+    ],
     ['..', (p: MarkProject) => path.join(path.dirname(p.dir), 'elsewhere', '..', path.basename(p.dir), 'helper.yaml')],
   ] as const) {
-    test(`an agent the user's own configuration names through ${label} into an untrusted workspace runs none of its hooks`, { skip: label === '/proc/self/cwd' && !fs.existsSync('/proc/self/cwd') }, async () => {
+    test(`an agent the user's own configuration names through ${label} into an untrusted workspace runs none of its hooks`, {
+      skip: label === '/proc/self/cwd' && !fs.existsSync('/proc/self/cwd'),
+    }, async () => {
       const p = projectWith(() => ({ trusted: false }));
-      fs.writeFileSync(path.join(p.dir, 'helper.yaml'), stringify({ model: 'scripted/helper', hooks: { preGeneration: [{ command: `printf 'helper\\n' >> '${p.marker}'` }] } }));
+      fs.writeFileSync(
+        path.join(p.dir, 'helper.yaml'),
+        stringify({ model: 'scripted/helper', hooks: { preGeneration: [{ command: `printf 'helper\\n' >> '${p.marker}'` }] } }),
+      );
       const mine = path.join(p.home, 'mine.yaml');
       fs.writeFileSync(mine, stringify({ mmConfigs: { helper: pointer(p) } }));
       const script = path.join(path.dirname(p.dir), 'script.jsonl');
       fs.writeFileSync(script, [{ text: 'the helper says hi' }].map((l) => JSON.stringify(l) + '\n').join(''));
-      const r = await agent(p.dir, ['--ask', 'helper', 'hello', '--model', `scripted:${script}`, '--mm-config', mine, '--cwd', p.dir], p.env);
+      const r = await agent(
+        p.dir,
+        ['--ask', 'helper', 'hello', '--model', `scripted:${script}`, '--mm-config', mine, '--cwd', p.dir],
+        p.env,
+      );
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(p.ran(), [], `the workspace's hook must not run:\n${r.stderr}`);
     });

@@ -17,7 +17,8 @@ function workspace(): MarkProject & { ws: string; ran: () => string[] } {
 }
 
 const TOOL = { tool_name: 'run_shell_command', tool_input: {} };
-const fire = (p: MarkProject) => runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify(TOOL) });
+const fire = (p: MarkProject) =>
+  runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: JSON.stringify(TOOL) });
 /** In process: a fresh engine sees what the trust command wrote (fast next to a CLI run). */
 const fireHere = (p: MarkProject) => p.engine().fire('BeforeTool', TOOL);
 const readJson = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8'));
@@ -58,11 +59,17 @@ describe('hookline trust', () => {
     let r = await fire(p);
     assert.equal(r.code, 0);
     assert.deepEqual(p.ran(), ['guard'], 'the changed hook did not run');
-    assert.match(r.stderr, /held back until trusted \(run: hookline trust "[^"]+"\):\n\s+- lint \(BeforeTool, hooks\.BeforeTool\[0\]\.hooks\[1\]\)/);
+    assert.match(
+      r.stderr,
+      /held back until trusted \(run: hookline trust "[^"]+"\):\n\s+- lint \(BeforeTool, hooks\.BeforeTool\[0\]\.hooks\[1\]\)/,
+    );
 
     r = await runCli(['trust', '--check', p.dir], { env: p.env });
     assert.equal(r.code, 1);
-    assert.equal(r.stdout, `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - lint (BeforeTool run_shell): ${mark(p.ws, 'lint2').command}\n`);
+    assert.equal(
+      r.stdout,
+      `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - lint (BeforeTool run_shell): ${mark(p.ws, 'lint2').command}\n`,
+    );
 
     r = await runCli(['trust'], { env: p.env, cwd: p.dir });
     assert.equal(r.code, 0);
@@ -110,7 +117,10 @@ describe('hookline trust', () => {
     write(file, '{ "/elsewhere": ["a:b"], ');
     const r = await runCli(['trust', p.dir], { env: p.env });
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, `hookline: ${file}: invalid JSON at line 1, column 26: unexpected end of input, expected a double-quoted property name; fix or remove it, nothing was trusted\n`);
+    assert.equal(
+      r.stderr,
+      `hookline: ${file}: invalid JSON at line 1, column 26: unexpected end of input, expected a double-quoted property name; fix or remove it, nothing was trusted\n`,
+    );
     assert.equal(fs.readFileSync(file, 'utf8'), '{ "/elsewhere": ["a:b"], ');
   });
 
@@ -137,7 +147,10 @@ describe('hookline trust', () => {
   test('GEMINI_CLI_TRUST_WORKSPACE=true: the hooks run in an untrusted folder and are recorded', async () => {
     const p = workspace();
     const env = { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
-    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env, input: '{"tool_name":"run_shell_command","tool_input":{}}' });
+    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], {
+      env,
+      input: '{"tool_name":"run_shell_command","tool_input":{}}',
+    });
     assert.equal(r.code, 0);
     assert.deepEqual(p.ran().sort(), ['guard', 'lint']);
     assert.match(r.stderr, /new or changed workspace hooks in .* \(they will run\)/);

@@ -20,7 +20,10 @@ const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069
 describe('visible', () => {
   test('control characters, ANSI escapes, bidi and invisible characters are escaped; text is kept', () => {
     assert.equal(visible(HIDDEN), SHOWN);
-    assert.equal(visible('a\u202eb\u2066c\u200bd\ufeffe\u2028f\u00a0g\x7fh\x85i\x08j\tk\nl'), 'a\\u202eb\\u2066c\\u200bd\\ufeffe\\u2028f\\xa0g\\x7fh\\x85i\\x08j\\tk\\nl');
+    assert.equal(
+      visible('a\u202eb\u2066c\u200bd\ufeffe\u2028f\u00a0g\x7fh\x85i\x08j\tk\nl'),
+      'a\\u202eb\\u2066c\\u200bd\\ufeffe\\u2028f\\xa0g\\x7fh\\x85i\\x08j\\tk\\nl',
+    );
     assert.equal(visible('npm run lint -- --fix "é中😀" \\n'), 'npm run lint -- --fix "é中😀" \\n');
     assert.equal(visibleLines('one\r\ntwo'), 'one\\r\ntwo');
   });
@@ -30,10 +33,35 @@ describe('visible', () => {
     assert.ok(hookLine(1, 'BeforeTool', 'run\x1b[8m', run as never).includes(SHOWN));
     assert.ok(mmDisplayLine(1, 'preToolCall', 'bash\r', HIDDEN, 'allow').includes(SHOWN));
     assert.ok(mmFailureLine('preToolCall', HIDDEN, 'exit 1').includes(SHOWN));
-    assert.ok(saDisplayLine(1, 'PreAct', { event: 'PreAct', path: 'hooks.PreAct[0]', type: 'bash', command: HIDDEN, timeoutSeconds: 5 }, { decision: 'approve', reason: '' }).includes(SHOWN));
-    assert.ok(describeDialectHook({ source: 'claude', event: 'PreToolUse', name: HIDDEN, command: HIDDEN, file: '/p/.claude/settings.json', path: 'hooks.PreToolUse[0]', key: 'k' }, '/p').includes(SHOWN));
-    assert.ok(formatProblem({ file: 'f\r.json', path: 'hooks.BeforeTool[0]', message: `unknown field "${HIDDEN}"`, severity: 'warning' }).includes(SHOWN));
-    for (const line of [hookLine(1, 'BeforeTool', undefined, run as never), mmDisplayLine(1, 'preToolCall', undefined, HIDDEN, 'allow')]) assert.doesNotMatch(line, RAW);
+    assert.ok(
+      saDisplayLine(
+        1,
+        'PreAct',
+        { event: 'PreAct', path: 'hooks.PreAct[0]', type: 'bash', command: HIDDEN, timeoutSeconds: 5 },
+        { decision: 'approve', reason: '' },
+      ).includes(SHOWN),
+    );
+    assert.ok(
+      describeDialectHook(
+        {
+          source: 'claude',
+          event: 'PreToolUse',
+          name: HIDDEN,
+          command: HIDDEN,
+          file: '/p/.claude/settings.json',
+          path: 'hooks.PreToolUse[0]',
+          key: 'k',
+        },
+        '/p',
+      ).includes(SHOWN),
+    );
+    assert.ok(
+      formatProblem({ file: 'f\r.json', path: 'hooks.BeforeTool[0]', message: `unknown field "${HIDDEN}"`, severity: 'warning' }).includes(
+        SHOWN,
+      ),
+    );
+    for (const line of [hookLine(1, 'BeforeTool', undefined, run as never), mmDisplayLine(1, 'preToolCall', undefined, HIDDEN, 'allow')])
+      assert.doesNotMatch(line, RAW);
   });
 });
 
@@ -63,7 +91,10 @@ describe('the CLI shows the escapes', () => {
     // Changed after trust: held back, and the warning shows the new command with its escapes.
     const changed = { hooks: { BeforeTool: [{ hooks: [cmd(`${HIDDEN} --changed`)] }] } };
     fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(changed));
-    const fire = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: '{"tool_name":"x","tool_input":{}}' });
+    const fire = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], {
+      env: p.env,
+      input: '{"tool_name":"x","tool_input":{}}',
+    });
     assert.match(fire.stderr, /held back/);
     assert.ok(fire.stderr.includes(`${SHOWN} --changed`), fire.stderr);
     assert.doesNotMatch(fire.stderr, RAW);

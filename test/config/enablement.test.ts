@@ -9,7 +9,12 @@ import { projectWith, mark, write } from './util.js';
 const TOOL = { tool_name: 'run_shell_command', tool_input: {} };
 
 /** User and system hooks that write to the marker, and a project that tries to switch them. */
-function switched(project: Record<string, unknown>, trusted: boolean, user: Record<string, unknown> = {}, system: Record<string, unknown> = {}) {
+function switched(
+  project: Record<string, unknown>,
+  trusted: boolean,
+  user: Record<string, unknown> = {},
+  system: Record<string, unknown> = {},
+) {
   return projectWith((m) => ({
     trusted,
     project,
@@ -94,31 +99,56 @@ describe('applyEnablement', () => {
     assert.deepEqual(loaded.switches.project, { enabled: false, disabled: ['a'] });
     assert.deepEqual(loaded.switches.user, { enabled: undefined, disabled: ['b'] });
     // As loaded, the workspace counts for nothing.
-    assert.deepEqual(loaded.entries.map((e) => [e.hook.name, e.enabled]), [['a', true], ['b', false], ['c', true]]);
+    assert.deepEqual(
+      loaded.entries.map((e) => [e.hook.name, e.enabled]),
+      [
+        ['a', true],
+        ['b', false],
+        ['c', true],
+      ],
+    );
     assert.ok(!loaded.redaction.blocked.includes('X_PRJ'));
     const untrusted = applyEnablement(loaded, { workspaceTrusted: false });
-    assert.deepEqual(untrusted.entries.map((e) => e.enabled), [true, false, true]);
+    assert.deepEqual(
+      untrusted.entries.map((e) => e.enabled),
+      [true, false, true],
+    );
     const trusted = applyEnablement(loaded, { workspaceTrusted: true });
-    assert.deepEqual(trusted.entries.map((e) => e.enabled), [false, false, false]);
+    assert.deepEqual(
+      trusted.entries.map((e) => e.enabled),
+      [false, false, false],
+    );
     assert.equal(trusted.hooksEnabled, false);
     assert.ok(trusted.redaction.blocked.includes('X_PRJ'));
     // Pure: the input is left as it was.
-    assert.deepEqual(loaded.entries.map((e) => e.enabled), [true, false, true]);
+    assert.deepEqual(
+      loaded.entries.map((e) => e.enabled),
+      [true, false, true],
+    );
   });
 });
 
 describe('Claude Code disableAllHooks in a project file', () => {
-  test('turns off that project\'s hooks only, never the user\'s', async () => {
+  test("turns off that project's hooks only, never the user's", async () => {
     const { loadClaudeConfig } = await import('../../src/dialects/claude/config.js');
     const p = projectWith(() => ({}));
     const home = fs.mkdtempSync(path.join(path.dirname(p.dir), 'claude-home-'));
     write(path.join(home, '.claude', 'settings.json'), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } });
-    write(path.join(p.dir, '.claude', 'settings.json'), { disableAllHooks: true, hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo project' }] }] } });
+    write(path.join(p.dir, '.claude', 'settings.json'), {
+      disableAllHooks: true,
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo project' }] }] },
+    });
     write(path.join(p.dir, '.claude', 'settings.local.json'), { disableAllHooks: false });
     const config = loadClaudeConfig({ projectDir: p.dir, env: { HOME: home } });
-    assert.deepEqual(config.hooks.map((h) => h.command), ['echo user']);
+    assert.deepEqual(
+      config.hooks.map((h) => h.command),
+      ['echo user'],
+    );
     // And a project's `false` does not undo the user's `true`.
-    write(path.join(home, '.claude', 'settings.json'), { disableAllHooks: true, hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo user' }] }] } });
+    write(path.join(home, '.claude', 'settings.json'), {
+      disableAllHooks: true,
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'echo user' }] }] },
+    });
     write(path.join(p.dir, '.claude', 'settings.json'), { disableAllHooks: false });
     assert.deepEqual(loadClaudeConfig({ projectDir: p.dir, env: { HOME: home } }).hooks, []);
   });

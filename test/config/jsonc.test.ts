@@ -15,9 +15,18 @@ describe('parseJsonc and parseJson', () => {
   });
 
   test('errors name the line and column and what was expected, on one line', () => {
-    assert.equal(message(parseJsonc('{\n  "a": [1,\n  ]\n}')), 'invalid JSON at line 3, column 3: unexpected "]", expected a value (trailing commas are not allowed)');
-    assert.equal(message(parseJsonc('{"a": 1, /* c */ }')), 'invalid JSON at line 1, column 18: unexpected "}", expected a double-quoted property name (trailing commas are not allowed)');
-    assert.equal(message(parseJsonc('{\n  "a": { , }')), 'invalid JSON at line 2, column 10: unexpected ",", expected a double-quoted property name');
+    assert.equal(
+      message(parseJsonc('{\n  "a": [1,\n  ]\n}')),
+      'invalid JSON at line 3, column 3: unexpected "]", expected a value (trailing commas are not allowed)',
+    );
+    assert.equal(
+      message(parseJsonc('{"a": 1, /* c */ }')),
+      'invalid JSON at line 1, column 18: unexpected "}", expected a double-quoted property name (trailing commas are not allowed)',
+    );
+    assert.equal(
+      message(parseJsonc('{\n  "a": { , }')),
+      'invalid JSON at line 2, column 10: unexpected ",", expected a double-quoted property name',
+    );
     assert.equal(message(parseJsonc('[ , ]')), 'invalid JSON at line 1, column 3: unexpected ",", expected a value');
     assert.equal(message(parseJsonc('{"a" 1}')), 'invalid JSON at line 1, column 6: unexpected "1", expected \':\'');
     assert.equal(message(parseJsonc('{"a": 1} x')), 'invalid JSON at line 1, column 10: unexpected "x"');
@@ -37,7 +46,10 @@ describe('parseJsonc and parseJson', () => {
     const deep = '['.repeat(200_000);
     for (const parse of [parseJson, parseJsonc]) {
       assert.equal(message(parse(deep)), 'invalid JSON at line 1, column 1001: nested more than 1000 levels deep');
-      assert.equal(message(parse(`${deep}${']'.repeat(200_000)}`)), 'invalid JSON at line 1, column 1001: nested more than 1000 levels deep');
+      assert.equal(
+        message(parse(`${deep}${']'.repeat(200_000)}`)),
+        'invalid JSON at line 1, column 1001: nested more than 1000 levels deep',
+      );
     }
     assert.ok(parseJson(`${'['.repeat(1000)}${']'.repeat(1000)}`).ok);
     assert.throws(() => setJsoncValue(`{"a": ${'{"b": '.repeat(100_000)}`, ['a'], 1), /nested more than 1000 levels deep/);
@@ -54,13 +66,22 @@ describe('setJsoncValue', () => {
   });
 
   test('creates missing objects and replaces a non-object on the way', () => {
-    assert.deepEqual(parseJsonc(setJsoncValue('{"a": 1}', ['hooksConfig', 'disabled'], ['x'])), { ok: true, value: { a: 1, hooksConfig: { disabled: ['x'] } } });
-    assert.deepEqual(parseJsonc(setJsoncValue('{"hooksConfig": "off"}', ['hooksConfig', 'disabled'], [])), { ok: true, value: { hooksConfig: { disabled: [] } } });
+    assert.deepEqual(parseJsonc(setJsoncValue('{"a": 1}', ['hooksConfig', 'disabled'], ['x'])), {
+      ok: true,
+      value: { a: 1, hooksConfig: { disabled: ['x'] } },
+    });
+    assert.deepEqual(parseJsonc(setJsoncValue('{"hooksConfig": "off"}', ['hooksConfig', 'disabled'], [])), {
+      ok: true,
+      value: { hooksConfig: { disabled: [] } },
+    });
     assert.equal(setJsoncValue('{}', ['/w'], 'TRUST_FOLDER'), '{\n  "/w": "TRUST_FOLDER"\n}');
   });
 
   test('replaces an existing value in place and keeps tabs, CRLF and a byte order mark', () => {
-    assert.equal(setJsoncValue('\uFEFF{\r\n\t"a": [1], // one\r\n\t"b": 2\r\n}', ['a'], []), '\uFEFF{\r\n\t"a": [], // one\r\n\t"b": 2\r\n}');
+    assert.equal(
+      setJsoncValue('\uFEFF{\r\n\t"a": [1], // one\r\n\t"b": 2\r\n}', ['a'], []),
+      '\uFEFF{\r\n\t"a": [], // one\r\n\t"b": 2\r\n}',
+    );
     assert.equal(setJsoncValue('{\n\t"a": {}\n}', ['a', 'b'], 1), '{\n\t"a": {\n\t\t"b": 1\n\t}\n}');
   });
 

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FileTooLargeError, MAX_CONFIG_BYTES, MAX_JSON_DEPTH, readLimitedText, textNestsDeeper, valueNestsDeeper, yamlNestsDeeper } from '../../src/config/limits.js';
+import {
+  FileTooLargeError,
+  MAX_CONFIG_BYTES,
+  MAX_JSON_DEPTH,
+  readLimitedText,
+  textNestsDeeper,
+  valueNestsDeeper,
+  yamlNestsDeeper,
+} from '../../src/config/limits.js';
 import { parseHookText } from '../../src/decide/parse.js';
 import { decodeMmResponse } from '../../src/dialects/mm/response.js';
 import { findDecisionJson } from '../../src/dialects/spatialagent/decision.js';
@@ -54,7 +62,10 @@ describe('yamlNestsDeeper', () => {
     assert.equal(yamlNestsDeeper(`a: ${'['.repeat(MAX_JSON_DEPTH + 1)}`), true);
     assert.equal(yamlNestsDeeper(`a: ${'- '.repeat(MAX_JSON_DEPTH + 1)}x`), true);
     assert.equal(yamlNestsDeeper(`a:\n${' '.repeat(MAX_JSON_DEPTH + 1)}b: 1\n`), true);
-    assert.equal(yamlNestsDeeper('hooks:\n  preToolCall:\n    - command: "echo [[[[ {{{{"\n      matcher: \'^(a|b)[x]$\'\n# [[[[[[[[\n'), false);
+    assert.equal(
+      yamlNestsDeeper('hooks:\n  preToolCall:\n    - command: "echo [[[[ {{{{"\n      matcher: \'^(a|b)[x]$\'\n# [[[[[[[[\n'),
+      false,
+    );
   });
 
   test('quoted and commented brackets do not count', () => {
@@ -70,7 +81,10 @@ describe('readLimitedText', () => {
     assert.equal(readLimitedText(small), '{"a": "é"}');
     const big = path.join(dir, 'big.json');
     fs.writeFileSync(big, Buffer.alloc(MAX_CONFIG_BYTES + 1, 0x20));
-    assert.throws(() => readLimitedText(big), (e: unknown) => e instanceof FileTooLargeError && /larger than the 5\.0 MiB limit/.test(e.message));
+    assert.throws(
+      () => readLimitedText(big),
+      (e: unknown) => e instanceof FileTooLargeError && /larger than the 5\.0 MiB limit/.test(e.message),
+    );
     assert.throws(() => readLimitedText(path.join(dir, 'missing.json')), { code: 'ENOENT' });
     assert.throws(() => readLimitedText(dir), { code: 'EISDIR' });
   });
@@ -95,12 +109,20 @@ describe('readers refuse deep output instead of overflowing', () => {
 
   test('SpatialAgent: deep candidates are skipped, and text full of unclosed { is searched quickly', () => {
     assert.equal(findDecisionJson(`{"decision":"block","reason":${arrays(5000)}}`), undefined);
-    assert.deepEqual(findDecisionJson(`${'{'.repeat(200_000)} {"decision":"block","reason":"r"}`) ?? null, null, 'the work is bounded (no answer past the budget)');
+    assert.deepEqual(
+      findDecisionJson(`${'{'.repeat(200_000)} {"decision":"block","reason":"r"}`) ?? null,
+      null,
+      'the work is bounded (no answer past the budget)',
+    );
     assert.deepEqual(findDecisionJson('{"decision":"block","reason":"r"}'), { decision: 'block', reason: 'r' });
   });
 
   test('mm configuration: a YAML alias bomb is a configuration error', () => {
-    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefg'[i]}`).join(',')}]`), 'hooks: {}'].join('\n');
+    const bomb = [
+      'a: &a [x,x,x,x,x,x,x,x,x]',
+      ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefg'[i]}`).join(',')}]`),
+      'hooks: {}',
+    ].join('\n');
     const c = parseMmConfig(bomb, 'agent.yaml');
     assert.equal(c.errors.length, 1);
     assert.match(c.errors[0].message, /^yaml: too many alias expansions/);

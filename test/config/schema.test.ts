@@ -24,11 +24,36 @@ const withHook = (h: unknown) => on({ hooks: [h] });
 const good: Array<[string, unknown]> = [
   ['empty', {}],
   ['every hook field', withHook(hook({ name: 'n', description: 'd', persistent: true, timeout: 500, env: { A: 'x' } }))],
-  ['every event', { hooks: Object.fromEntries(['BeforeTool', 'AfterTool', 'BeforeAgent', 'Notification', 'AfterAgent', 'SessionStart', 'SessionEnd', 'PreCompress', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'].map((e) => [e, [{ hooks: [hook()] }]])) }],
+  [
+    'every event',
+    {
+      hooks: Object.fromEntries(
+        [
+          'BeforeTool',
+          'AfterTool',
+          'BeforeAgent',
+          'Notification',
+          'AfterAgent',
+          'SessionStart',
+          'SessionEnd',
+          'PreCompress',
+          'BeforeModel',
+          'AfterModel',
+          'BeforeToolSelection',
+        ].map((e) => [e, [{ hooks: [hook()] }]]),
+      ),
+    },
+  ],
   ['matcher and sequential', on({ matcher: 'run_shell_command|read_file', sequential: true, hooks: [hook()] })],
   ['an empty definition list and hook list', { hooks: { BeforeTool: [], AfterTool: [{ hooks: [] }] } }],
   ['the older meta keys inside hooks', { hooks: { enabled: true, disabled: ['a'], notifications: false } }],
-  ['hooksConfig and security', { hooksConfig: { enabled: false, disabled: ['x'], notifications: true }, security: { folderTrust: { enabled: true }, environmentVariableRedaction: { enabled: true, allowed: ['A'], blocked: ['B'] } } }],
+  [
+    'hooksConfig and security',
+    {
+      hooksConfig: { enabled: false, disabled: ['x'], notifications: true },
+      security: { folderTrust: { enabled: true }, environmentVariableRedaction: { enabled: true, allowed: ['A'], blocked: ['B'] } },
+    },
+  ],
   ['other settings of Gemini CLI', { model: { name: 'x' }, ui: { theme: 'dark' }, hooksConfig: { other: 1 }, security: { auth: {} } }],
   ['unknown field on a hook (a warning)', withHook(hook({ timout: 5 }))],
   ['unknown field on a definition (a warning)', on({ matchers: 'x', hooks: [hook()] })],
@@ -101,18 +126,30 @@ describe('the committed schemas are what the zod schemas generate', () => {
     const generated = generateSchemas() as Record<string, string>;
     assert.deepEqual(fs.readdirSync(SCHEMA_DIR).sort(), Object.keys(generated).sort());
     for (const [name, text] of Object.entries(generated)) {
-      assert.equal(fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'), text, `schema/${name} is stale: run npm run build and commit schema/`);
+      assert.equal(
+        fs.readFileSync(path.join(SCHEMA_DIR, name), 'utf8'),
+        text,
+        `schema/${name} is stale: run npm run build and commit schema/`,
+      );
     }
   });
 });
 
-describe('the messages are the schema\'s', () => {
+describe("the messages are the schema's", () => {
   test('the zod schema carries the wording the validator reports', () => {
     const messages = (r: { error?: { issues: Array<{ message: string }> } }) => r.error?.issues.map((i) => i.message);
     assert.deepEqual(messages(CommandHookConfig.safeParse({ command: 'x' })), ['missing "type" (expected "command")']);
     assert.deepEqual(messages(CommandHookConfig.safeParse({ type: 'command' })), ['missing "command" for a command hook']);
-    assert.deepEqual(messages(HookDefinition.safeParse({ sequential: 1, hooks: 'x' })), ['"sequential" must be true or false', '"hooks" must be an array']);
+    assert.deepEqual(messages(HookDefinition.safeParse({ sequential: 1, hooks: 'x' })), [
+      '"sequential" must be true or false',
+      '"hooks" must be an array',
+    ]);
     const [problem] = validateLayer({ hooks: { AfterTool: [{ hooks: [{ type: 'command' }] }] } }, '/s.json', 'project').problems;
-    assert.deepEqual(problem, { file: '/s.json', path: 'hooks.AfterTool[0].hooks[0].command', message: 'missing "command" for a command hook on AfterTool', severity: 'error' });
+    assert.deepEqual(problem, {
+      file: '/s.json',
+      path: 'hooks.AfterTool[0].hooks[0].command',
+      message: 'missing "command" for a command hook on AfterTool',
+      severity: 'error',
+    });
   });
 });

@@ -45,7 +45,10 @@ describe('sources', () => {
       project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'same')] }] } },
     }));
     const result = await p.engine().fire('BeforeTool', TOOL);
-    assert.deepEqual(result.runs.map((r) => r.source), ['project']);
+    assert.deepEqual(
+      result.runs.map((r) => r.source),
+      ['project'],
+    );
     assert.deepEqual(p.ran(), ['same']);
   });
 
@@ -85,7 +88,10 @@ describe('sources', () => {
     const config = loadConfig({ projectDir: p.home, env: p.env });
     assert.equal(config.files.filter((f) => f.file === path.join(p.home, '.gemini', 'settings.json')).length, 1);
     assert.ok(!config.files.some((f) => f.source === 'project'));
-    assert.deepEqual(config.entries.map((e) => e.source), ['user']);
+    assert.deepEqual(
+      config.entries.map((e) => e.source),
+      ['user'],
+    );
     // Not held back as a workspace hook even though the home folder is not trusted.
     const engine = new HookEngine({ cwd: p.home, env: p.env, watchConfig: false });
     assert.equal(engine.hooks().length, 1);
@@ -117,13 +123,16 @@ describe('disabling', () => {
       };
     });
     const engine = p.engine();
-    assert.deepEqual(engine.hooks().map((e) => [e.hook.name ?? 'unnamed', e.enabled]), [
-      ['a', false],
-      ['b', false],
-      ['unnamed', false],
-      ['good', true],
-      ['named', true],
-    ]);
+    assert.deepEqual(
+      engine.hooks().map((e) => [e.hook.name ?? 'unnamed', e.enabled]),
+      [
+        ['a', false],
+        ['b', false],
+        ['unnamed', false],
+        ['good', true],
+        ['named', true],
+      ],
+    );
     await engine.fire('BeforeTool', TOOL);
     assert.deepEqual(p.ran().sort(), ['good', 'named']);
   });
@@ -141,7 +150,10 @@ describe('disabling', () => {
     const result = await engine.fire('BeforeTool', TOOL);
     assert.deepEqual(p.ran(), []);
     assert.equal(runtimeRan, true);
-    assert.deepEqual(result.runs.map((r) => r.name), ['rt']);
+    assert.deepEqual(
+      result.runs.map((r) => r.name),
+      ['rt'],
+    );
   });
 });
 
@@ -180,7 +192,10 @@ describe('security settings come from user and system settings only', () => {
 
   test('a project cannot turn environment redaction off or allow a secret', async () => {
     const p = projectWith((m) => ({
-      project: { security: { environmentVariableRedaction: { enabled: false, allowed: ['HL_TEST_API_TOKEN'] } }, hooks: { BeforeTool: [{ hooks: [secretHook(m)] }] } },
+      project: {
+        security: { environmentVariableRedaction: { enabled: false, allowed: ['HL_TEST_API_TOKEN'] } },
+        hooks: { BeforeTool: [{ hooks: [secretHook(m)] }] },
+      },
     }));
     const engine = p.engine({ env: { ...p.env, HL_TEST_API_TOKEN: 'shh' } });
     assert.equal(engine.loaded.redaction.enabled, true);

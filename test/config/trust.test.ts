@@ -22,7 +22,9 @@ function layered(trusted: boolean): MarkProject & { wsMarker: string } {
       system: { hooks: { BeforeTool: [{ hooks: [mark(m, 'sys')] }] } },
     };
   });
-  write(path.join(p.home, '.gemini', 'extensions', 'e', 'hooks', 'hooks.json'), { hooks: { BeforeTool: [{ hooks: [mark(p.marker, 'ext')] }] } });
+  write(path.join(p.home, '.gemini', 'extensions', 'e', 'hooks', 'hooks.json'), {
+    hooks: { BeforeTool: [{ hooks: [mark(p.marker, 'ext')] }] },
+  });
   return { ...p, wsMarker };
 }
 
@@ -33,7 +35,10 @@ describe('workspace hooks and folder trust', () => {
     const p = layered(false);
     const engine = p.engine();
     assert.equal(engine.trustedFolder, false);
-    assert.deepEqual(engine.heldBack.map((h) => [h.entry.hook.name, h.reason]), [['prj', 'untrusted-folder']]);
+    assert.deepEqual(
+      engine.heldBack.map((h) => [h.entry.hook.name, h.reason]),
+      [['prj', 'untrusted-folder']],
+    );
     const result = await engine.fire('BeforeTool', TOOL);
     assert.equal(fs.existsSync(p.wsMarker), false, 'the workspace hook must not have run');
     assert.deepEqual(p.ran().sort(), ['ext', 'sys', 'usr']);
@@ -50,20 +55,28 @@ describe('workspace hooks and folder trust', () => {
   });
 
   test('a workspace hook whose command or name changed after trusting is held back; the others run', async () => {
-    const p = projectWith((m) => ({ project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'stable'), mark(m, 'changing'), mark(m, 'renamed')] }] } } }));
+    const p = projectWith((m) => ({
+      project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'stable'), mark(m, 'changing'), mark(m, 'renamed')] }] } },
+    }));
     const settings = JSON.parse(fs.readFileSync(p.projectFile, 'utf8'));
     settings.hooks.BeforeTool[0].hooks[1].command += ' --now-different';
     settings.hooks.BeforeTool[0].hooks[2].name = 'renamed-2';
     write(p.projectFile, settings);
     const engine = p.engine();
     assert.equal(engine.trustedFolder, true);
-    assert.deepEqual(engine.heldBack.map((h) => [h.entry.hook.name, h.reason]), [
-      ['changing', 'untrusted-hook'],
-      ['renamed-2', 'untrusted-hook'],
-    ]);
+    assert.deepEqual(
+      engine.heldBack.map((h) => [h.entry.hook.name, h.reason]),
+      [
+        ['changing', 'untrusted-hook'],
+        ['renamed-2', 'untrusted-hook'],
+      ],
+    );
     await engine.fire('BeforeTool', TOOL);
     assert.deepEqual(p.ran(), ['stable']);
-    assert.deepEqual(untrustedHooks(p.dir, engine.loaded.entries, p.env).map((e) => e.hook.name), ['changing', 'renamed-2']);
+    assert.deepEqual(
+      untrustedHooks(p.dir, engine.loaded.entries, p.env).map((e) => e.hook.name),
+      ['changing', 'renamed-2'],
+    );
     trustAll(p);
     await p.engine().fire('BeforeTool', TOOL);
     assert.deepEqual(p.ran().sort(), ['changing', 'renamed', 'stable', 'stable'].sort());
@@ -111,7 +124,9 @@ describe('workspace hooks and folder trust', () => {
 
   test('a project opened through a symlink matches the fingerprints recorded for its real path', async () => {
     let ws = '';
-    const p = projectWith((m) => ((ws = `${m}.ws`), { trusted: false, project: { hooks: { BeforeTool: [{ hooks: [mark(ws, 'prj')] }] } } }));
+    const p = projectWith(
+      (m) => ((ws = `${m}.ws`), { trusted: false, project: { hooks: { BeforeTool: [{ hooks: [mark(ws, 'prj')] }] } } }),
+    );
     const real = fs.realpathSync(p.dir);
     trustAll({ ...p, dir: real });
     const link = path.join(path.dirname(real), 'link');
@@ -129,7 +144,11 @@ describe('workspace hooks and folder trust', () => {
     engine.register({ event: 'BeforeTool', name: 'rt', action: () => undefined });
     await engine.fire('BeforeTool', TOOL);
     const recorded: Record<string, string[]> = JSON.parse(fs.readFileSync(path.join(p.home, '.gemini', 'trusted_hooks.json'), 'utf8'));
-    assert.ok(!Object.values(recorded).flat().some((k) => k.startsWith('rt:')));
+    assert.ok(
+      !Object.values(recorded)
+        .flat()
+        .some((k) => k.startsWith('rt:')),
+    );
     assert.deepEqual(recorded[p.dir], expectedKeys(p));
     assert.equal(recorded[p.dir][1], `prj:${mark(p.wsMarker, 'prj').command}`);
   });
@@ -191,7 +210,9 @@ describe('trustedFolders.json rules', () => {
 
   test('a DO_NOT_TRUST rule stops workspace hooks of a project under a trusted parent', async () => {
     let ws = '';
-    const p = projectWith((m) => ((ws = `${m}.ws`), { trusted: false, project: { hooks: { BeforeTool: [{ hooks: [mark(ws, 'prj')] }] } } }));
+    const p = projectWith(
+      (m) => ((ws = `${m}.ws`), { trusted: false, project: { hooks: { BeforeTool: [{ hooks: [mark(ws, 'prj')] }] } } }),
+    );
     trustAll(p);
     const base = fs.realpathSync(path.dirname(p.dir));
     folders(p, { [base]: 'TRUST_FOLDER', [fs.realpathSync(p.dir)]: 'DO_NOT_TRUST' });
@@ -224,6 +245,9 @@ describe('trustedFolders.json rules', () => {
 
   test('loadConfig entries keep the project hooks for the trust check regardless of trust', () => {
     const p = projectWith((m) => ({ trusted: false, project: { hooks: { AfterTool: [{ hooks: [mark(m, 'x')] }] } } }));
-    assert.deepEqual(untrustedHooks(p.dir, loadConfig({ projectDir: p.dir, env: p.env }).entries, p.env).map((e) => e.hook.name), ['x']);
+    assert.deepEqual(
+      untrustedHooks(p.dir, loadConfig({ projectDir: p.dir, env: p.env }).entries, p.env).map((e) => e.hook.name),
+      ['x'],
+    );
   });
 });

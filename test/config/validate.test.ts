@@ -25,7 +25,14 @@ const good = (m: string) => ({ hooks: [mark(m, 'good')] });
 const bt = (broken: (m: string) => unknown) => (m: string) => ({ BeforeTool: [good(m), broken(m)] });
 
 const cases: Case[] = [
-  { name: '"hooks" not an object', where: 'user', settings: () => ({ hooks: [1] }), path: 'hooks', severity: 'error', message: /"hooks" must be an object keyed by event name/ },
+  {
+    name: '"hooks" not an object',
+    where: 'user',
+    settings: () => ({ hooks: [1] }),
+    path: 'hooks',
+    severity: 'error',
+    message: /"hooks" must be an object keyed by event name/,
+  },
   {
     name: 'unknown event, with a suggestion',
     where: 'project',
@@ -44,18 +51,111 @@ const cases: Case[] = [
     message: /unknown event "PreToolUse" \(did you mean "BeforeTool"\?\)/,
     dropped: ['claude'],
   },
-  { name: 'definitions not an array', where: 'project', hooks: (m) => ({ BeforeTool: [good(m)], AfterTool: { hooks: [] } }), path: 'hooks.AfterTool', severity: 'error', message: /"AfterTool" must be an array of hook definitions/ },
-  { name: 'definition not an object', where: 'user', hooks: bt(() => 'echo hi'), path: 'hooks.BeforeTool[1]', severity: 'error', message: /hook definition must be an object with a "hooks" array/ },
-  { name: 'definition without "hooks"', where: 'project', hooks: bt(() => ({ matcher: 'x' })), path: 'hooks.BeforeTool[1].hooks', severity: 'error', message: /missing "hooks" array/ },
-  { name: 'definition "hooks" not an array', where: 'project', hooks: bt((m) => ({ hooks: mark(m, 'solo') })), path: 'hooks.BeforeTool[1].hooks', severity: 'error', message: /"hooks" must be an array/, dropped: ['solo'] },
-  { name: 'hook not an object', where: 'system', hooks: bt(() => ({ hooks: ['echo hi'] })), path: 'hooks.BeforeTool[1].hooks[0]', severity: 'error', message: /a hook must be an object/ },
-  { name: 'missing type', where: 'project', hooks: bt((m) => ({ hooks: [{ command: 'true', name: 'untyped' }, mark(m, 'sibling')] })), path: 'hooks.BeforeTool[1].hooks[0].type', severity: 'error', message: /missing "type"/, dropped: ['untyped'], alsoRuns: ['sibling'] },
-  { name: 'unknown type', where: 'user', hooks: bt(() => ({ hooks: [{ type: 'prompt', command: 'true', name: 'p' }] })), path: 'hooks.BeforeTool[1].hooks[0].type', severity: 'error', message: /unknown hook type; expected "command"/, dropped: ['p'] },
-  { name: 'runtime type in settings', where: 'project', hooks: bt(() => ({ hooks: [{ type: 'runtime', name: 'rt' }] })), path: 'hooks.BeforeTool[1].hooks[0].type', severity: 'error', message: /runtime hooks are registered in code/, dropped: ['rt'] },
-  { name: 'missing command', where: 'project', hooks: bt(() => ({ hooks: [{ type: 'command', name: 'nocmd' }] })), path: 'hooks.BeforeTool[1].hooks[0].command', severity: 'error', message: /missing "command"/, dropped: ['nocmd'] },
-  { name: 'empty command', where: 'system', hooks: bt(() => ({ hooks: [cmd('', { name: 'empty' })] })), path: 'hooks.BeforeTool[1].hooks[0].command', severity: 'error', message: /command must not be empty/, dropped: ['empty'] },
-  { name: 'command not a string', where: 'user', hooks: bt(() => ({ hooks: [cmd(['ls'] as unknown as string, { name: 'arr' })] })), path: 'hooks.BeforeTool[1].hooks[0].command', severity: 'error', message: /"command" must be a string, got an array/, dropped: ['arr'] },
-  { name: 'negative timeout', where: 'project', hooks: bt((m) => ({ hooks: [mark(m, 'neg', { timeout: -5 })] })), path: 'hooks.BeforeTool[1].hooks[0].timeout', severity: 'error', message: /positive number of milliseconds/, dropped: ['neg'] },
+  {
+    name: 'definitions not an array',
+    where: 'project',
+    hooks: (m) => ({ BeforeTool: [good(m)], AfterTool: { hooks: [] } }),
+    path: 'hooks.AfterTool',
+    severity: 'error',
+    message: /"AfterTool" must be an array of hook definitions/,
+  },
+  {
+    name: 'definition not an object',
+    where: 'user',
+    hooks: bt(() => 'echo hi'),
+    path: 'hooks.BeforeTool[1]',
+    severity: 'error',
+    message: /hook definition must be an object with a "hooks" array/,
+  },
+  {
+    name: 'definition without "hooks"',
+    where: 'project',
+    hooks: bt(() => ({ matcher: 'x' })),
+    path: 'hooks.BeforeTool[1].hooks',
+    severity: 'error',
+    message: /missing "hooks" array/,
+  },
+  {
+    name: 'definition "hooks" not an array',
+    where: 'project',
+    hooks: bt((m) => ({ hooks: mark(m, 'solo') })),
+    path: 'hooks.BeforeTool[1].hooks',
+    severity: 'error',
+    message: /"hooks" must be an array/,
+    dropped: ['solo'],
+  },
+  {
+    name: 'hook not an object',
+    where: 'system',
+    hooks: bt(() => ({ hooks: ['echo hi'] })),
+    path: 'hooks.BeforeTool[1].hooks[0]',
+    severity: 'error',
+    message: /a hook must be an object/,
+  },
+  {
+    name: 'missing type',
+    where: 'project',
+    hooks: bt((m) => ({ hooks: [{ command: 'true', name: 'untyped' }, mark(m, 'sibling')] })),
+    path: 'hooks.BeforeTool[1].hooks[0].type',
+    severity: 'error',
+    message: /missing "type"/,
+    dropped: ['untyped'],
+    alsoRuns: ['sibling'],
+  },
+  {
+    name: 'unknown type',
+    where: 'user',
+    hooks: bt(() => ({ hooks: [{ type: 'prompt', command: 'true', name: 'p' }] })),
+    path: 'hooks.BeforeTool[1].hooks[0].type',
+    severity: 'error',
+    message: /unknown hook type; expected "command"/,
+    dropped: ['p'],
+  },
+  {
+    name: 'runtime type in settings',
+    where: 'project',
+    hooks: bt(() => ({ hooks: [{ type: 'runtime', name: 'rt' }] })),
+    path: 'hooks.BeforeTool[1].hooks[0].type',
+    severity: 'error',
+    message: /runtime hooks are registered in code/,
+    dropped: ['rt'],
+  },
+  {
+    name: 'missing command',
+    where: 'project',
+    hooks: bt(() => ({ hooks: [{ type: 'command', name: 'nocmd' }] })),
+    path: 'hooks.BeforeTool[1].hooks[0].command',
+    severity: 'error',
+    message: /missing "command"/,
+    dropped: ['nocmd'],
+  },
+  {
+    name: 'empty command',
+    where: 'system',
+    hooks: bt(() => ({ hooks: [cmd('', { name: 'empty' })] })),
+    path: 'hooks.BeforeTool[1].hooks[0].command',
+    severity: 'error',
+    message: /command must not be empty/,
+    dropped: ['empty'],
+  },
+  {
+    name: 'command not a string',
+    where: 'user',
+    hooks: bt(() => ({ hooks: [cmd(['ls'] as unknown as string, { name: 'arr' })] })),
+    path: 'hooks.BeforeTool[1].hooks[0].command',
+    severity: 'error',
+    message: /"command" must be a string, got an array/,
+    dropped: ['arr'],
+  },
+  {
+    name: 'negative timeout',
+    where: 'project',
+    hooks: bt((m) => ({ hooks: [mark(m, 'neg', { timeout: -5 })] })),
+    path: 'hooks.BeforeTool[1].hooks[0].timeout',
+    severity: 'error',
+    message: /positive number of milliseconds/,
+    dropped: ['neg'],
+  },
   {
     name: 'non-integer timeout (warning; used as given, as the reference does)',
     where: 'project',
@@ -65,7 +165,15 @@ const cases: Case[] = [
     message: /timeout 2500\.5 is not a whole number of milliseconds/,
     alsoRuns: ['frac'],
   },
-  { name: 'string timeout', where: 'user', hooks: bt((m) => ({ hooks: [mark(m, 'strt', { timeout: '5000' })] })), path: 'hooks.BeforeTool[1].hooks[0].timeout', severity: 'error', message: /"timeout" must be a number, got a string/, dropped: ['strt'] },
+  {
+    name: 'string timeout',
+    where: 'user',
+    hooks: bt((m) => ({ hooks: [mark(m, 'strt', { timeout: '5000' })] })),
+    path: 'hooks.BeforeTool[1].hooks[0].timeout',
+    severity: 'error',
+    message: /"timeout" must be a number, got a string/,
+    dropped: ['strt'],
+  },
   {
     name: 'env value a number (warning; passed as its text, as the reference does)',
     where: 'project',
@@ -75,8 +183,24 @@ const cases: Case[] = [
     message: /"env" values are strings; 1 is passed as the text "1"/,
     alsoRuns: ['envn'],
   },
-  { name: 'env value an object', where: 'user', hooks: bt((m) => ({ hooks: [mark(m, 'envo', { env: { A: { v: 1 } } })] })), path: 'hooks.BeforeTool[1].hooks[0].env.A', severity: 'error', message: /"env" must map names to strings; "A" must be a string, number or boolean, got an object/, dropped: ['envo'] },
-  { name: 'env not an object', where: 'system', hooks: bt((m) => ({ hooks: [mark(m, 'enva', { env: ['A=1'] })] })), path: 'hooks.BeforeTool[1].hooks[0].env', severity: 'error', message: /"env" must be an object, got an array/, dropped: ['enva'] },
+  {
+    name: 'env value an object',
+    where: 'user',
+    hooks: bt((m) => ({ hooks: [mark(m, 'envo', { env: { A: { v: 1 } } })] })),
+    path: 'hooks.BeforeTool[1].hooks[0].env.A',
+    severity: 'error',
+    message: /"env" must map names to strings; "A" must be a string, number or boolean, got an object/,
+    dropped: ['envo'],
+  },
+  {
+    name: 'env not an object',
+    where: 'system',
+    hooks: bt((m) => ({ hooks: [mark(m, 'enva', { env: ['A=1'] })] })),
+    path: 'hooks.BeforeTool[1].hooks[0].env',
+    severity: 'error',
+    message: /"env" must be an object, got an array/,
+    dropped: ['enva'],
+  },
   {
     name: 'sequential not a boolean (reported; the hooks still load)',
     where: 'project',
@@ -86,7 +210,15 @@ const cases: Case[] = [
     message: /"sequential" must be true or false/,
     alsoRuns: ['seq'],
   },
-  { name: 'matcher not a string (definition dropped)', where: 'user', hooks: bt((m) => ({ matcher: ['run_shell_command'], hooks: [mark(m, 'm5')] })), path: 'hooks.BeforeTool[1].matcher', severity: 'error', message: /"matcher" must be a string/, dropped: ['m5'] },
+  {
+    name: 'matcher not a string (definition dropped)',
+    where: 'user',
+    hooks: bt((m) => ({ matcher: ['run_shell_command'], hooks: [mark(m, 'm5')] })),
+    path: 'hooks.BeforeTool[1].matcher',
+    severity: 'error',
+    message: /"matcher" must be a string/,
+    dropped: ['m5'],
+  },
   {
     name: 'unknown field on a hook (warning; the hook still runs)',
     where: 'project',
@@ -168,7 +300,16 @@ describe('matchers', () => {
   });
 
   test('"*" and "" on an event that ignores matchers give no warning', () => {
-    const p = projectWith((m) => ({ project: { hooks: { BeforeAgent: [{ matcher: '*', hooks: [mark(m, 'a')] }, { matcher: ' ', hooks: [mark(m, 'b')] }] } } }));
+    const p = projectWith((m) => ({
+      project: {
+        hooks: {
+          BeforeAgent: [
+            { matcher: '*', hooks: [mark(m, 'a')] },
+            { matcher: ' ', hooks: [mark(m, 'b')] },
+          ],
+        },
+      },
+    }));
     assert.deepEqual(p.engine().problems, []);
   });
 });

@@ -86,7 +86,10 @@ describe(`conformance with ${REFERENCE}`, { concurrency: 4 }, () => {
   }
 
   it('golden file covers exactly the cases', () => {
-    assert.deepStrictEqual(golden.cases.map((g) => g.name), cases.map((c) => c.name));
+    assert.deepStrictEqual(
+      golden.cases.map((g) => g.name),
+      cases.map((c) => c.name),
+    );
   });
 
   it('every golden is sealed, todo cases included', () => {
@@ -100,7 +103,12 @@ describe(`conformance with ${REFERENCE}`, { concurrency: 4 }, () => {
     const reordered = Object.fromEntries(Object.entries(c).reverse()) as unknown as Case;
     assert.equal(caseHash(reordered), h);
     assert.equal(caseHash({ ...c, fix: 'why', hooklineExpected: { output: null }, todo: 'later' }), h);
-    for (const changed of [{ ...c, event: 'AfterTool' }, { ...c, input: { ...c.input, extra: 1 } }, { ...c, disabled: ['x'] }, { ...c, settings: JSON.parse(JSON.stringify(c.settings).replace('conf-capture.sh', 'conf-slow.sh')) }]) {
+    for (const changed of [
+      { ...c, event: 'AfterTool' },
+      { ...c, input: { ...c.input, extra: 1 } },
+      { ...c, disabled: ['x'] },
+      { ...c, settings: JSON.parse(JSON.stringify(c.settings).replace('conf-capture.sh', 'conf-slow.sh')) },
+    ]) {
       assert.notEqual(caseHash(changed), h);
     }
   });

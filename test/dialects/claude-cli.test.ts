@@ -23,7 +23,12 @@ function setup(files: { user?: unknown; project?: unknown; local?: unknown }, tr
   if (files.user !== undefined) write(path.join(home, '.claude', 'settings.json'), files.user);
   if (files.project !== undefined) write(path.join(dir, '.claude', 'settings.json'), files.project);
   if (files.local !== undefined) write(path.join(dir, '.claude', 'settings.local.json'), files.local);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    GEMINI_CLI_HOME: home,
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
+  };
   delete env.GEMINI_CLI_TRUST_WORKSPACE;
   delete env.GITHUB_SHA;
   if (trusted) {
@@ -38,32 +43,92 @@ const guard = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(fx('cc-bash
 describe('hookline fire --dialect claude', () => {
   test('PreToolUse in Claude wire format: prints {"output", "runs"} with the aggregated decision', async () => {
     const { dir, env } = setup({ project: guard });
-    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}' });
+    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}',
+    });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
-    assert.deepEqual(out.output, { continue: true, systemMessages: [], errors: [], permissionDecision: 'deny', permissionDecisionReason: 'Destructive command blocked: rm -rf /' });
+    assert.deepEqual(out.output, {
+      continue: true,
+      systemMessages: [],
+      errors: [],
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'Destructive command blocked: rm -rf /',
+    });
     const run = out.runs[0];
-    for (const k of ['name', 'command', 'source', 'file', 'path', 'matcher', 'timeoutSeconds', 'exitCode', 'success', 'durationMs', 'stdout', 'stderr', 'error', 'outcome', 'response']) assert.ok(k in run, k);
-    assert.deepEqual([run.source, run.path, run.matcher, run.timeoutSeconds, run.exitCode, run.outcome], ['project', 'hooks.PreToolUse[0].hooks[0]', 'Bash', 10, 2, 'deny']);
+    for (const k of [
+      'name',
+      'command',
+      'source',
+      'file',
+      'path',
+      'matcher',
+      'timeoutSeconds',
+      'exitCode',
+      'success',
+      'durationMs',
+      'stdout',
+      'stderr',
+      'error',
+      'outcome',
+      'response',
+    ])
+      assert.ok(k in run, k);
+    assert.deepEqual(
+      [run.source, run.path, run.matcher, run.timeoutSeconds, run.exitCode, run.outcome],
+      ['project', 'hooks.PreToolUse[0].hooks[0]', 'Bash', 10, 2, 'deny'],
+    );
     assert.equal(run.file, path.join(dir, '.claude', 'settings.json'));
   });
 
   test('--session-id, --transcript-path and --cwd fill the input; plain stdout is UserPromptSubmit context', async () => {
     const { dir, env } = setup({ local: { hooks: { UserPromptSubmit: [{ hooks: [cmd(`cat > seen.json; echo "Branch: main"`)] }] } } });
-    const r = await runCli(['fire', 'UserPromptSubmit', '--dialect', 'claude', '--cwd', dir, '--session-id', 'abc', '--transcript-path', '/tmp/t.jsonl', '--input', '-'], { env, input: '{"prompt": "hello", "permission_mode": "plan"}' });
+    const r = await runCli(
+      [
+        'fire',
+        'UserPromptSubmit',
+        '--dialect',
+        'claude',
+        '--cwd',
+        dir,
+        '--session-id',
+        'abc',
+        '--transcript-path',
+        '/tmp/t.jsonl',
+        '--input',
+        '-',
+      ],
+      { env, input: '{"prompt": "hello", "permission_mode": "plan"}' },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.json().output.additionalContext, 'Branch: main');
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'seen.json'), 'utf8')), {
-      session_id: 'abc', transcript_path: '/tmp/t.jsonl', cwd: dir, permission_mode: 'plan', hook_event_name: 'UserPromptSubmit', prompt: 'hello',
+      session_id: 'abc',
+      transcript_path: '/tmp/t.jsonl',
+      cwd: dir,
+      permission_mode: 'plan',
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'hello',
     });
   });
 
   test('run errors and disagreements go to stderr; an undocumented input field is reported and passed on', async () => {
-    const { dir, env } = setup({ user: { hooks: { Stop: [{ hooks: [cmd(`${fx('cc-reply.sh')} 1 '' 'flaky'`), cmd('cat > seen.json')] }] } } });
-    const r = await runCli(['fire', 'Stop', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{"stop_hook_active": true, "extra": 1}' });
+    const { dir, env } = setup({
+      user: { hooks: { Stop: [{ hooks: [cmd(`${fx('cc-reply.sh')} 1 '' 'flaky'`), cmd('cat > seen.json')] }] } },
+    });
+    const r = await runCli(['fire', 'Stop', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"stop_hook_active": true, "extra": 1}',
+    });
     assert.equal(r.code, 0);
     assert.match(r.stderr, /hookline: input field "extra" is not part of Stop's documented input \(passed to the hooks as given\)/);
-    assert.match(r.stderr, /hookline: Stop hook .*cc-reply\.sh.* 1 '' 'flaky' \(.*settings\.json hooks\.Stop\[0\]\.hooks\[0\]\): exit code 1: flaky/);
+    assert.match(
+      r.stderr,
+      /hookline: Stop hook .*cc-reply\.sh.* 1 '' 'flaky' \(.*settings\.json hooks\.Stop\[0\]\.hooks\[0\]\): exit code 1: flaky/,
+    );
     assert.deepEqual(r.json().output.errors, [`Stop hook error: ${fx('cc-reply.sh')} 1 '' 'flaky': exit code 1: flaky`]);
     assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'seen.json'), 'utf8')).extra, 1);
   });
@@ -76,8 +141,14 @@ describe('hookline fire --dialect claude', () => {
       assert.match(r.stderr, re);
       assert.equal(r.stdout, '');
     };
-    await bad(['BeforeTool'], /^hookline: unknown Claude Code event "BeforeTool" \(did you mean "PreToolUse"\?\); expected one of PreToolUse, PostToolUse/);
-    await bad(['PermissionRequest'], /^hookline: Claude Code's PermissionRequest event is not supported by Hookline; supported: PreToolUse/);
+    await bad(
+      ['BeforeTool'],
+      /^hookline: unknown Claude Code event "BeforeTool" \(did you mean "PreToolUse"\?\); expected one of PreToolUse, PostToolUse/,
+    );
+    await bad(
+      ['PermissionRequest'],
+      /^hookline: Claude Code's PermissionRequest event is not supported by Hookline; supported: PreToolUse/,
+    );
     await bad(['PreToolUse', '--input', '-'], /^hookline: input for PreToolUse: "tool_name" is required/, '{"tool_input": {}}');
     await bad(['UserPromptSubmit', '--input', '-'], /^hookline: input for UserPromptSubmit: prompt: /, '{"prompt": 5}');
     await bad(['SessionStart', '--input', '-'], /^hookline: input for SessionStart: source: /, '{"source": "boot"}');
@@ -92,19 +163,32 @@ describe('hookline fire --dialect claude: folder trust', () => {
 
   test("in an untrusted folder the project's .claude/settings*.json do not run; the user's hooks do", async () => {
     const { dir, env } = setup({ user: settings('user'), project: settings('project'), local: settings('local') }, false);
-    const r = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{"source": "startup"}' });
+    const r = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"source": "startup"}',
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(contexts(r), 'user');
-    assert.match(r.stderr, new RegExp(`hookline: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a trusted folder: the hooks in .claude/settings.json, .claude/settings.local.json do not run\\. Review them, then run: hookline trust`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `hookline: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a trusted folder: the hooks in .claude/settings.json, .claude/settings.local.json do not run\\. Review them, then run: hookline trust`,
+      ),
+    );
     // `hookline trust` trusts the folder; then every file runs.
     const t = await runCli(['trust', dir], { env });
     assert.equal(t.code, 0, t.stderr);
-    const again = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{"source": "startup"}' });
+    const again = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: '{"source": "startup"}',
+    });
     assert.equal(contexts(again), 'user\nproject\nlocal');
     assert.doesNotMatch(again.stderr, /not a trusted folder/);
   });
 
-  test('a settings file named with --config is the user\'s choice: it runs in an untrusted folder', async () => {
+  test("a settings file named with --config is the user's choice: it runs in an untrusted folder", async () => {
     const { dir, env } = setup({ project: settings('project') }, false);
     const file = path.join(dir, 'my-hooks.json');
     fs.writeFileSync(file, JSON.stringify(settings('explicit')));
@@ -144,7 +228,11 @@ describe('hookline validate --dialect claude', () => {
     assert.equal(r.code, 0, r.stdout);
     assert.equal(r.stdout, '2 settings file(s), 3 hook(s), 0 error(s), 0 warning(s)\n');
     const j = await runCli(['validate', '--dialect', 'claude', '--json'], { cwd: dir, env });
-    assert.deepEqual(j.json(), { files: [path.join(dir, '.claude', 'settings.json'), path.join(dir, '.claude', 'settings.local.json')], problems: [], hooks: { PreToolUse: 1, Stop: 2 } });
+    assert.deepEqual(j.json(), {
+      files: [path.join(dir, '.claude', 'settings.json'), path.join(dir, '.claude', 'settings.local.json')],
+      problems: [],
+      hooks: { PreToolUse: 1, Stop: 2 },
+    });
     const warnOnly = setup({ project: { hooks: { Notification: [{ hooks: [{ type: 'http', url: 'http://x' }] }] } } });
     const w = await runCli(['validate', '--dialect', 'claude', '--cwd', warnOnly.dir], { env: warnOnly.env });
     assert.equal(w.code, 0, 'warnings alone do not fail');
@@ -157,6 +245,9 @@ describe('hookline validate --dialect claude', () => {
     fs.writeFileSync(file, '{"hooks": ');
     const r = await runCli(['validate', '--dialect', 'claude', '--config', file], { cwd: dir, env });
     assert.equal(r.code, 1);
-    assert.match(r.stdout, new RegExp(`^error: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+ \\(no hook from this file is loaded\\)\\n`));
+    assert.match(
+      r.stdout,
+      new RegExp(`^error: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+ \\(no hook from this file is loaded\\)\\n`),
+    );
   });
 });

@@ -3,11 +3,18 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileClaudeMatcher, loadClaudeConfig, parseClaudeSettings, claudeHooksFor, DEFAULT_TIMEOUT_SECONDS } from '../../src/dialects/claude/index.js';
+import {
+  compileClaudeMatcher,
+  loadClaudeConfig,
+  parseClaudeSettings,
+  claudeHooksFor,
+  DEFAULT_TIMEOUT_SECONDS,
+} from '../../src/dialects/claude/index.js';
 import { tmpDir } from './util.js';
 
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
-const parse = (settings: unknown) => parseClaudeSettings(typeof settings === 'string' ? settings : JSON.stringify(settings), 'settings.json', 'project');
+const parse = (settings: unknown) =>
+  parseClaudeSettings(typeof settings === 'string' ? settings : JSON.stringify(settings), 'settings.json', 'project');
 const problems = (settings: unknown) => parse(settings).problems.map((p) => `${p.severity} ${p.path}: ${p.message}`);
 
 describe('Claude Code settings: validation', () => {
@@ -38,8 +45,21 @@ describe('Claude Code settings: validation', () => {
         PreTooluse: [],
         PermissionRequest: [{ hooks: [cmd('x')] }],
         PreToolUse: [
-          { matcher: 'Bash', hooks: [cmd('ok.sh'), { type: 'command' }, cmd('t.sh', { timeout: -1 }), cmd('t2.sh', { timeout: '5' }), cmd('', {})] },
-          { matcher: 'Bash', hooks: [{ type: 'http', url: 'http://x' }, { type: 'prompt', prompt: 'p' }, { type: 'agent', prompt: 'p' }, { type: 'mcp_tool', server: 's', tool: 't' }, { type: 'script' }, {}] },
+          {
+            matcher: 'Bash',
+            hooks: [cmd('ok.sh'), { type: 'command' }, cmd('t.sh', { timeout: -1 }), cmd('t2.sh', { timeout: '5' }), cmd('', {})],
+          },
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'http', url: 'http://x' },
+              { type: 'prompt', prompt: 'p' },
+              { type: 'agent', prompt: 'p' },
+              { type: 'mcp_tool', server: 's', tool: 't' },
+              { type: 'script' },
+              {},
+            ],
+          },
           { matcher: 5, hooks: [cmd('m.sh')] },
           { hooks: 'nope' },
           { matcher: '*' },
@@ -70,7 +90,10 @@ describe('Claude Code settings: validation', () => {
       'settings.json error hooks.Stop: "Stop" must be an array of matcher groups ({"matcher", "hooks"}), got an object',
     ];
     assert.deepEqual(all, expect);
-    assert.deepEqual(r.hooks.map((h) => h.command), ['ok.sh']);
+    assert.deepEqual(
+      r.hooks.map((h) => h.command),
+      ['ok.sh'],
+    );
   });
 
   test('warnings that keep the hook: unknown fields, async, once, a timeout that looks like milliseconds, a matcher on an event without one', () => {
@@ -91,17 +114,35 @@ describe('Claude Code settings: validation', () => {
         'warning hooks.UserPromptSubmit[0].matcher: UserPromptSubmit ignores matchers: these hooks run for every UserPromptSubmit',
       ],
     );
-    assert.deepEqual(r.hooks.map((h) => [h.command, h.timeoutSeconds]), [['a.sh', 5000], ['u.sh', 600]]);
+    assert.deepEqual(
+      r.hooks.map((h) => [h.command, h.timeoutSeconds]),
+      [
+        ['a.sh', 5000],
+        ['u.sh', 600],
+      ],
+    );
     // The ignored matcher does not filter.
     assert.equal(r.hooks[1].match.test('anything'), true);
   });
 
   test('hooks Hookline cannot honour faithfully are skipped with a warning: shell powershell, the "if" filter', () => {
-    assert.deepEqual(problems({ hooks: { PreToolUse: [{ hooks: [cmd('a', { shell: 'powershell' }), cmd('b', { if: 'Bash(git *)' }), cmd('c', { shell: 'bash' })] }] } }), [
-      'warning hooks.PreToolUse[0].hooks[0].shell: shell "powershell" is not supported by Hookline (skipped); hooks run with bash',
-      'warning hooks.PreToolUse[0].hooks[1].if: the "if" permission-rule filter is not supported by Hookline (skipped)',
-    ]);
-    assert.deepEqual(parse({ hooks: { PreToolUse: [{ hooks: [cmd('a', { shell: 'powershell' }), cmd('c', { shell: 'bash' })] }] } }).hooks.map((h) => h.command), ['c']);
+    assert.deepEqual(
+      problems({
+        hooks: {
+          PreToolUse: [{ hooks: [cmd('a', { shell: 'powershell' }), cmd('b', { if: 'Bash(git *)' }), cmd('c', { shell: 'bash' })] }],
+        },
+      }),
+      [
+        'warning hooks.PreToolUse[0].hooks[0].shell: shell "powershell" is not supported by Hookline (skipped); hooks run with bash',
+        'warning hooks.PreToolUse[0].hooks[1].if: the "if" permission-rule filter is not supported by Hookline (skipped)',
+      ],
+    );
+    assert.deepEqual(
+      parse({ hooks: { PreToolUse: [{ hooks: [cmd('a', { shell: 'powershell' }), cmd('c', { shell: 'bash' })] }] } }).hooks.map(
+        (h) => h.command,
+      ),
+      ['c'],
+    );
   });
 
   test('invalid JSON, a non-object file, a bad "hooks", a bad disableAllHooks', () => {
@@ -143,20 +184,40 @@ describe('Claude Code settings: files', () => {
   test('user ($HOME), project and local files load in that order, each hook with its file and source', () => {
     const { dir, home, env } = setup({ user: stop('u.sh'), project: stop('p.sh'), local: stop('l.sh') });
     const c = loadClaudeConfig({ projectDir: dir, env });
-    assert.deepEqual(c.hooks.map((h) => [h.command, h.source, h.file]), [
-      ['u.sh', 'user', path.join(home, '.claude', 'settings.json')],
-      ['p.sh', 'project', path.join(dir, '.claude', 'settings.json')],
-      ['l.sh', 'local', path.join(dir, '.claude', 'settings.local.json')],
-    ]);
-    assert.deepEqual(c.files.map((f) => [f.source, f.exists]), [['user', true], ['project', true], ['local', true]]);
+    assert.deepEqual(
+      c.hooks.map((h) => [h.command, h.source, h.file]),
+      [
+        ['u.sh', 'user', path.join(home, '.claude', 'settings.json')],
+        ['p.sh', 'project', path.join(dir, '.claude', 'settings.json')],
+        ['l.sh', 'local', path.join(dir, '.claude', 'settings.local.json')],
+      ],
+    );
+    assert.deepEqual(
+      c.files.map((f) => [f.source, f.exists]),
+      [
+        ['user', true],
+        ['project', true],
+        ['local', true],
+      ],
+    );
   });
 
   test('identical commands from several files run once; different ones all run', () => {
-    const { dir, env } = setup({ user: stop('same.sh', 'u.sh'), project: stop('same.sh'), local: { hooks: { Stop: [{ hooks: [cmd('same.sh', { timeout: 3 })] }, { hooks: [cmd('same.sh')] }] } } });
+    const { dir, env } = setup({
+      user: stop('same.sh', 'u.sh'),
+      project: stop('same.sh'),
+      local: { hooks: { Stop: [{ hooks: [cmd('same.sh', { timeout: 3 })] }, { hooks: [cmd('same.sh')] }] } },
+    });
     const c = loadClaudeConfig({ projectDir: dir, env });
     assert.equal(c.hooks.length, 5);
     const run = claudeHooksFor(c, 'Stop', {});
-    assert.deepEqual(run.map((h) => [h.command, h.source]), [['same.sh', 'user'], ['u.sh', 'user']]);
+    assert.deepEqual(
+      run.map((h) => [h.command, h.source]),
+      [
+        ['same.sh', 'user'],
+        ['u.sh', 'user'],
+      ],
+    );
   });
 
   test('--config files replace the project files; the user file still loads', () => {
@@ -164,14 +225,23 @@ describe('Claude Code settings: files', () => {
     const other = path.join(tmpDir(), 'cc.json');
     fs.writeFileSync(other, JSON.stringify(stop('x.sh')));
     const c = loadClaudeConfig({ projectDir: dir, env, files: [other] });
-    assert.deepEqual(c.hooks.map((h) => [h.command, h.source]), [['u.sh', 'user'], ['x.sh', 'explicit']]);
+    assert.deepEqual(
+      c.hooks.map((h) => [h.command, h.source]),
+      [
+        ['u.sh', 'user'],
+        ['x.sh', 'explicit'],
+      ],
+    );
   });
 
   test('disableAllHooks: in the user file every hook is off; in a project file only the project hooks', () => {
     let s = setup({ user: { ...stop('u.sh'), disableAllHooks: true }, project: stop('p.sh') });
     assert.deepEqual(loadClaudeConfig({ projectDir: s.dir, env: s.env }).hooks, []);
     s = setup({ user: stop('u.sh'), project: stop('p.sh'), local: { disableAllHooks: true } });
-    assert.deepEqual(loadClaudeConfig({ projectDir: s.dir, env: s.env }).hooks.map((h) => h.command), ['u.sh']);
+    assert.deepEqual(
+      loadClaudeConfig({ projectDir: s.dir, env: s.env }).hooks.map((h) => h.command),
+      ['u.sh'],
+    );
   });
 
   test('missing files are no hooks and no problems', () => {
@@ -221,7 +291,10 @@ describe('Claude Code matchers', () => {
       hooks: {
         PreToolUse: [{ matcher: 'Bash', hooks: [cmd('tool')] }],
         PostToolUseFailure: [{ matcher: 'Write|Edit', hooks: [cmd('fail')] }],
-        SessionStart: [{ matcher: 'compact', hooks: [cmd('compact')] }, { matcher: 'startup|resume', hooks: [cmd('start')] }],
+        SessionStart: [
+          { matcher: 'compact', hooks: [cmd('compact')] },
+          { matcher: 'startup|resume', hooks: [cmd('start')] },
+        ],
         PreCompact: [{ matcher: 'auto', hooks: [cmd('auto')] }],
         Notification: [{ matcher: 'permission_prompt', hooks: [cmd('perm')] }],
         SessionEnd: [{ matcher: 'clear', hooks: [cmd('clear')] }],
@@ -230,7 +303,8 @@ describe('Claude Code matchers', () => {
       },
     });
     const config = { files: [], hooks: c.hooks, problems: [] };
-    const names = (event: Parameters<typeof claudeHooksFor>[1], input: Record<string, unknown>) => claudeHooksFor(config, event, input).map((h) => h.command);
+    const names = (event: Parameters<typeof claudeHooksFor>[1], input: Record<string, unknown>) =>
+      claudeHooksFor(config, event, input).map((h) => h.command);
     assert.deepEqual(names('PreToolUse', { tool_name: 'Bash' }), ['tool']);
     assert.deepEqual(names('PreToolUse', { tool_name: 'Read' }), []);
     assert.deepEqual(names('PostToolUseFailure', { tool_name: 'Edit' }), ['fail']);

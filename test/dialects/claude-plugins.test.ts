@@ -202,7 +202,10 @@ describe('--plugin-dir', () => {
     const v = await runCli(['validate', '--dialect', 'claude', '--plugin-dir', dev, '--json'], { cwd: s.dir, env: s.env });
     assert.equal(v.code, 0, v.stderr);
     assert.deepEqual(v.json().hooks, { PreToolUse: 1 });
-    const missing = await runCli(['validate', '--dialect', 'claude', '--plugin-dir', path.join(s.base, 'nope')], { cwd: s.dir, env: s.env });
+    const missing = await runCli(['validate', '--dialect', 'claude', '--plugin-dir', path.join(s.base, 'nope')], {
+      cwd: s.dir,
+      env: s.env,
+    });
     assert.equal(missing.code, 1);
     assert.match(missing.stdout, /--plugin-dir .*nope: no such folder/);
     const g = await runCli(['validate', '--plugin-dir', dev], { cwd: s.dir, env: s.env });

@@ -4,7 +4,14 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { aggregateClaude, fireClaude, parseClaudeSettings, type ClaudeConfig, type ClaudeEvent, type ClaudeRunReading } from '../../src/dialects/claude/index.js';
+import {
+  aggregateClaude,
+  fireClaude,
+  parseClaudeSettings,
+  type ClaudeConfig,
+  type ClaudeEvent,
+  type ClaudeRunReading,
+} from '../../src/dialects/claude/index.js';
 import { findNamed, fx, q, tmpDir } from './util.js';
 
 type Groups = Partial<Record<ClaudeEvent, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>>;
@@ -13,7 +20,8 @@ const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: '
 /** A hook that prints `stdout` (and `stderr`) and exits `code`. */
 const reply = (code: number, stdout = '', stderr = '') => cmd(`${fx('cc-reply.sh')} ${code} ${q(stdout)} ${q(stderr)}`);
 const json = (v: unknown) => JSON.stringify(v);
-const pre = (specific: Record<string, unknown>, extra: Record<string, unknown> = {}) => json({ ...extra, hookSpecificOutput: { hookEventName: 'PreToolUse', ...specific } });
+const pre = (specific: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  json({ ...extra, hookSpecificOutput: { hookEventName: 'PreToolUse', ...specific } });
 
 function configOf(hooks: Groups): ClaudeConfig {
   const r = parseClaudeSettings(JSON.stringify({ hooks }), 'settings.json', 'project');
@@ -21,7 +29,12 @@ function configOf(hooks: Groups): ClaudeConfig {
   return { files: [], hooks: r.hooks, problems: [] };
 }
 
-async function fire(event: ClaudeEvent, hooks: Array<Record<string, unknown>>, fields: Record<string, unknown> = {}, projectDir = tmpDir('hookline-cc-')) {
+async function fire(
+  event: ClaudeEvent,
+  hooks: Array<Record<string, unknown>>,
+  fields: Record<string, unknown> = {},
+  projectDir = tmpDir('hookline-cc-'),
+) {
   return fireClaude(configOf({ [event]: [{ hooks }] }), event, fields, { projectDir });
 }
 
@@ -68,7 +81,19 @@ describe('Claude Code hooks: input and environment', () => {
     assert.equal(r.input.hook_event_name, 'Stop');
     const seen = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.match(seen.session_id, /^[0-9a-f-]{36}$/);
-    assert.deepEqual({ ...seen, session_id: 'x' }, { session_id: 'x', transcript_path: '', cwd: dir, permission_mode: 'default', hook_event_name: 'Stop', last_assistant_message: 'done', custom: 1, stop_hook_active: false });
+    assert.deepEqual(
+      { ...seen, session_id: 'x' },
+      {
+        session_id: 'x',
+        transcript_path: '',
+        cwd: dir,
+        permission_mode: 'default',
+        hook_event_name: 'Stop',
+        last_assistant_message: 'done',
+        custom: 1,
+        stop_hook_active: false,
+      },
+    );
   });
 
   test('all matching hooks run at once; their runs are reported in configuration order', async () => {
@@ -76,21 +101,36 @@ describe('Claude Code hooks: input and environment', () => {
     // to be done, so they finish out of configuration order. Run one at a time, they never meet.
     const d = tmpDir('hookline-meet-');
     const meet = (label: string, after = '') => cmd(`${fx('meet.sh')} ${q(d)} 3 ${label} ${after}`);
-    const r = await fire('Notification', [meet('first', 'second'), meet('second'), meet('third', 'second')], { message: 'm', notification_type: 'idle_prompt' });
-    assert.deepEqual(r.runs.map((x) => x.text), ['first', 'second', 'third']);
+    const r = await fire('Notification', [meet('first', 'second'), meet('second'), meet('third', 'second')], {
+      message: 'm',
+      notification_type: 'idle_prompt',
+    });
+    assert.deepEqual(
+      r.runs.map((x) => x.text),
+      ['first', 'second', 'third'],
+    );
   });
 
   test('identical commands run once', async () => {
     const dir = tmpDir('hookline-cc-');
     const c = `echo x >> ${q(path.join(dir, 'count'))}`;
-    const r = await fireClaude(configOf({ Stop: [{ hooks: [cmd(c)] }, { hooks: [cmd(c, { timeout: 9 })] }] }), 'Stop', {}, { projectDir: dir });
+    const r = await fireClaude(
+      configOf({ Stop: [{ hooks: [cmd(c)] }, { hooks: [cmd(c, { timeout: 9 })] }] }),
+      'Stop',
+      {},
+      { projectDir: dir },
+    );
     assert.equal(r.runs.length, 1);
     assert.equal(fs.readFileSync(path.join(dir, 'count'), 'utf8'), 'x\n');
   });
 
   test('timeouts are seconds: a hook past its timeout is stopped and is a non-blocking error', async () => {
     const started = performance.now();
-    const r = await fire('PreToolUse', [cmd(`${fx('cc-sleep.sh')} 10`, { timeout: 0.3 }), reply(0, pre({ permissionDecision: 'allow' }))], bash);
+    const r = await fire(
+      'PreToolUse',
+      [cmd(`${fx('cc-sleep.sh')} 10`, { timeout: 0.3 }), reply(0, pre({ permissionDecision: 'allow' }))],
+      bash,
+    );
     assert.ok(performance.now() - started < 2500);
     assert.equal(r.runs[0].timedOut, true);
     assert.equal(r.runs[0].error, 'timed out after 0.3s');
@@ -131,11 +171,24 @@ describe('Claude Code hooks: exit codes', () => {
       `PreToolUse hook error: ${fx('cc-reply.sh')} 1 ${q(pre({ permissionDecision: 'deny' }))} 'lint crashed': exit code 1: lint crashed`,
       `PreToolUse hook error: ${fx('cc-reply.sh')} 3 '' '': exit code 3`,
     ]);
-    assert.deepEqual(r.runs.map((x) => [x.success, x.outcome]), [[false, 'error'], [false, 'error']]);
+    assert.deepEqual(
+      r.runs.map((x) => [x.success, x.outcome]),
+      [
+        [false, 'error'],
+        [false, 'error'],
+      ],
+    );
   });
 
   test('exit 0: plain stdout is context for UserPromptSubmit and SessionStart, transcript text elsewhere', async () => {
-    const u = await fire('UserPromptSubmit', [reply(0, 'Current branch: main'), reply(0, json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'Ticket: ABC-1' } }))], { prompt: 'fix it' });
+    const u = await fire(
+      'UserPromptSubmit',
+      [
+        reply(0, 'Current branch: main'),
+        reply(0, json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'Ticket: ABC-1' } })),
+      ],
+      { prompt: 'fix it' },
+    );
     assert.equal(u.output.additionalContext, 'Current branch: main\nTicket: ABC-1');
     assert.equal(u.output.decision, undefined);
     const s = await fire('SessionStart', [reply(0, 'Remember the style guide')], { source: 'startup' });
@@ -147,13 +200,17 @@ describe('Claude Code hooks: exit codes', () => {
   });
 
   test('exit 0 with stdout starting with "{": invalid JSON, an invalid field, a wrong hookEventName are non-blocking errors', async () => {
-    const r = await fire('PreToolUse', [
-      reply(0, '{"decision": '),
-      reply(0, pre({ permissionDecision: 'maybe' })),
-      reply(0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } })),
-      reply(0, json({ hookSpecificOutput: { permissionDecision: 'deny' } })),
-      reply(0, json({ continue: 'no' })),
-    ], bash);
+    const r = await fire(
+      'PreToolUse',
+      [
+        reply(0, '{"decision": '),
+        reply(0, pre({ permissionDecision: 'maybe' })),
+        reply(0, json({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } })),
+        reply(0, json({ hookSpecificOutput: { permissionDecision: 'deny' } })),
+        reply(0, json({ continue: 'no' })),
+      ],
+      bash,
+    );
     assert.equal(r.output.permissionDecision, undefined);
     assert.equal(r.output.continue, true);
     assert.equal(r.runs.length, 5);
@@ -168,32 +225,47 @@ describe('Claude Code hooks: exit codes', () => {
 
 describe('Claude Code hooks: output fields and aggregation', () => {
   test('PreToolUse: deny > defer > ask > allow across hooks; the reasons of the winning decision', async () => {
-    const d = (permissionDecision: string, permissionDecisionReason?: string) => reply(0, pre({ permissionDecision, ...(permissionDecisionReason ? { permissionDecisionReason } : {}) }));
+    const d = (permissionDecision: string, permissionDecisionReason?: string) =>
+      reply(0, pre({ permissionDecision, ...(permissionDecisionReason ? { permissionDecisionReason } : {}) }));
     let r = await fire('PreToolUse', [d('allow', 'fine'), d('ask', 'check with the user')], bash);
     assert.deepEqual([r.output.permissionDecision, r.output.permissionDecisionReason], ['ask', 'check with the user']);
     r = await fire('PreToolUse', [d('defer'), d('ask', 'a'), d('allow')], bash);
     assert.deepEqual([r.output.permissionDecision, r.output.permissionDecisionReason], ['defer', undefined]);
     r = await fire('PreToolUse', [d('deny', 'first'), d('defer'), reply(2, '', 'second'), d('allow', 'ok')], bash);
     assert.deepEqual([r.output.permissionDecision, r.output.permissionDecisionReason], ['deny', 'first\nsecond']);
-    assert.deepEqual(r.runs.map((x) => x.outcome), ['deny', 'defer', 'deny', 'allow']);
+    assert.deepEqual(
+      r.runs.map((x) => x.outcome),
+      ['deny', 'defer', 'deny', 'allow'],
+    );
   });
 
   test('PreToolUse: the legacy top-level decision approve/block + reason', async () => {
     let r = await fire('PreToolUse', [reply(0, json({ decision: 'approve', reason: 'trusted' }))], bash);
     assert.deepEqual([r.output.permissionDecision, r.output.permissionDecisionReason], ['allow', 'trusted']);
-    r = await fire('PreToolUse', [reply(0, json({ decision: 'block', reason: 'not here' })), reply(0, json({ decision: 'approve' }))], bash);
+    r = await fire(
+      'PreToolUse',
+      [reply(0, json({ decision: 'block', reason: 'not here' })), reply(0, json({ decision: 'approve' }))],
+      bash,
+    );
     assert.deepEqual([r.output.permissionDecision, r.output.permissionDecisionReason], ['deny', 'not here']);
   });
 
   test('PreToolUse: updatedInput replaces the input, the last hook in configuration order wins (with a warning); none on deny; additionalContext', async () => {
-    const r = await fire('PreToolUse', [
-      reply(0, pre({ updatedInput: { command: 'ls -1' }, additionalContext: 'one' })),
-      reply(0, pre({ permissionDecision: 'allow', updatedInput: { command: 'ls -a' }, additionalContext: 'two' })),
-    ], bash);
+    const r = await fire(
+      'PreToolUse',
+      [
+        reply(0, pre({ updatedInput: { command: 'ls -1' }, additionalContext: 'one' })),
+        reply(0, pre({ permissionDecision: 'allow', updatedInput: { command: 'ls -a' }, additionalContext: 'two' })),
+      ],
+      bash,
+    );
     assert.deepEqual(r.output.updatedInput, { command: 'ls -a' });
     assert.equal(r.output.additionalContext, 'one\ntwo');
     assert.equal(r.warnings.length, 1);
-    assert.match(r.warnings[0], /^2 PreToolUse hooks rewrote the tool input differently; the last in configuration order wins \(settings\.json hooks\.PreToolUse\[0\]\.hooks\[1\]\)$/);
+    assert.match(
+      r.warnings[0],
+      /^2 PreToolUse hooks rewrote the tool input differently; the last in configuration order wins \(settings\.json hooks\.PreToolUse\[0\]\.hooks\[1\]\)$/,
+    );
     const denied = await fire('PreToolUse', [reply(0, pre({ updatedInput: { command: 'ls -1' } })), reply(2, '', 'no')], bash);
     assert.equal(denied.output.updatedInput, undefined);
     assert.equal(denied.output.permissionDecision, 'deny');
@@ -204,37 +276,81 @@ describe('Claude Code hooks: output fields and aggregation', () => {
     const dir = tmpDir('hookline-cc-');
     const rm = await fireClaude(config, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }, { projectDir: dir });
     assert.deepEqual([rm.output.permissionDecision, rm.output.permissionDecisionReason], ['deny', 'Destructive command blocked: rm -rf /']);
-    const ls = await fireClaude(config, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls', description: 'list' } }, { projectDir: dir });
-    assert.deepEqual(ls.output, { continue: true, systemMessages: [], errors: [], permissionDecision: 'allow', permissionDecisionReason: 'listing is safe', updatedInput: { command: 'ls -a' } });
+    const ls = await fireClaude(
+      config,
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'ls', description: 'list' } },
+      { projectDir: dir },
+    );
+    assert.deepEqual(ls.output, {
+      continue: true,
+      systemMessages: [],
+      errors: [],
+      permissionDecision: 'allow',
+      permissionDecisionReason: 'listing is safe',
+      updatedInput: { command: 'ls -a' },
+    });
     const read = await fireClaude(config, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'a' } }, { projectDir: dir });
     assert.deepEqual(read.runs, []);
   });
 
   test('continue: false with stopReason (joined), suppressOutput, systemMessage (in order), on any event', async () => {
-    const r = await fire('PostToolUse', [
-      reply(0, json({ continue: false, stopReason: 'build is broken', systemMessage: 'first' })),
-      reply(0, json({ suppressOutput: true, systemMessage: 'second' })),
-      reply(0, json({ continue: false, stopReason: 'tests too' })),
-    ], { ...bash, tool_response: { stdout: '' } });
-    assert.deepEqual(r.output, { continue: false, stopReason: 'build is broken\ntests too', suppressOutput: true, systemMessages: ['first', 'second'], errors: [] });
-    assert.deepEqual(r.runs.map((x) => x.outcome), ['stop', 'ok', 'stop']);
+    const r = await fire(
+      'PostToolUse',
+      [
+        reply(0, json({ continue: false, stopReason: 'build is broken', systemMessage: 'first' })),
+        reply(0, json({ suppressOutput: true, systemMessage: 'second' })),
+        reply(0, json({ continue: false, stopReason: 'tests too' })),
+      ],
+      { ...bash, tool_response: { stdout: '' } },
+    );
+    assert.deepEqual(r.output, {
+      continue: false,
+      stopReason: 'build is broken\ntests too',
+      suppressOutput: true,
+      systemMessages: ['first', 'second'],
+      errors: [],
+    });
+    assert.deepEqual(
+      r.runs.map((x) => x.outcome),
+      ['stop', 'ok', 'stop'],
+    );
   });
 
   test('PostToolUse: decision block + reason, additionalContext, updatedToolOutput (and the older updatedMCPToolOutput)', async () => {
-    const post = (specific: Record<string, unknown>, extra: Record<string, unknown> = {}) => reply(0, json({ ...extra, hookSpecificOutput: { hookEventName: 'PostToolUse', ...specific } }));
-    const r = await fire('PostToolUse', [
-      post({ additionalContext: 'lint: 2 warnings' }, { decision: 'block', reason: 'fix the lint errors' }),
-      post({ updatedMCPToolOutput: { old: true } }),
-    ], { ...bash, tool_response: { stdout: 'secret' } });
-    assert.deepEqual(r.output, { continue: true, systemMessages: [], errors: [], decision: 'block', reason: 'fix the lint errors', additionalContext: 'lint: 2 warnings', updatedToolOutput: { old: true } });
+    const post = (specific: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      reply(0, json({ ...extra, hookSpecificOutput: { hookEventName: 'PostToolUse', ...specific } }));
+    const r = await fire(
+      'PostToolUse',
+      [
+        post({ additionalContext: 'lint: 2 warnings' }, { decision: 'block', reason: 'fix the lint errors' }),
+        post({ updatedMCPToolOutput: { old: true } }),
+      ],
+      { ...bash, tool_response: { stdout: 'secret' } },
+    );
+    assert.deepEqual(r.output, {
+      continue: true,
+      systemMessages: [],
+      errors: [],
+      decision: 'block',
+      reason: 'fix the lint errors',
+      additionalContext: 'lint: 2 warnings',
+      updatedToolOutput: { old: true },
+    });
     const both = await fire('PostToolUse', [post({ updatedMCPToolOutput: 'mcp', updatedToolOutput: 'new' })], bash);
     assert.equal(both.output.updatedToolOutput, 'new');
   });
 
   test('UserPromptSubmit: decision block + reason; SessionStart additionalContext', async () => {
-    const u = await fire('UserPromptSubmit', [reply(0, json({ decision: 'block', reason: 'the prompt contains a password' }))], { prompt: 'my password is x' });
+    const u = await fire('UserPromptSubmit', [reply(0, json({ decision: 'block', reason: 'the prompt contains a password' }))], {
+      prompt: 'my password is x',
+    });
     assert.deepEqual([u.output.decision, u.output.reason], ['block', 'the prompt contains a password']);
-    const s = await fire('SessionStart', [reply(0, json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' } }))], { source: 'resume' });
+    const s = await fire(
+      'SessionStart',
+      [reply(0, json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' } }))],
+      { source: 'resume' },
+    );
     assert.equal(s.output.additionalContext, 'ctx');
   });
 
@@ -247,7 +363,10 @@ describe('Claude Code hooks: output fields and aggregation', () => {
   });
 
   test('decision block is ignored where the event cannot block (Notification), and approve means nothing outside PreToolUse', async () => {
-    const n = await fire('Notification', [reply(0, json({ decision: 'block', reason: 'x' }))], { notification_type: 'idle_prompt', message: 'm' });
+    const n = await fire('Notification', [reply(0, json({ decision: 'block', reason: 'x' }))], {
+      notification_type: 'idle_prompt',
+      message: 'm',
+    });
     assert.deepEqual(n.output, { continue: true, systemMessages: [], errors: [] });
     const s = await fire('Stop', [reply(0, json({ decision: 'approve' }))]);
     assert.equal(s.output.decision, undefined);
@@ -255,7 +374,11 @@ describe('Claude Code hooks: output fields and aggregation', () => {
 
   test('aggregateClaude is pure: every decision pair resolves by deny > defer > ask > allow', () => {
     const order = ['allow', 'ask', 'defer', 'deny'] as const;
-    const run = (d: string): { command: string; where: string; reading: ClaudeRunReading } => ({ command: d, where: d, reading: { response: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: d } } } });
+    const run = (d: string): { command: string; where: string; reading: ClaudeRunReading } => ({
+      command: d,
+      where: d,
+      reading: { response: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: d } } },
+    });
     for (const a of order) {
       for (const b of order) {
         const want = order[Math.max(order.indexOf(a), order.indexOf(b))];

@@ -3,7 +3,17 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fireMm } from '../../src/dialects/mm/chain.js';
-import { mmModelPrompt, mmToolOutput, mmAskAnswer, mmAskMessage, mmPromptBlocked, mmStopResponse, mmDeniedOutput, mmAskDeniedOutput, mmAnswerReplacedSummary } from '../../src/dialects/mm/effects.js';
+import {
+  mmModelPrompt,
+  mmToolOutput,
+  mmAskAnswer,
+  mmAskMessage,
+  mmPromptBlocked,
+  mmStopResponse,
+  mmDeniedOutput,
+  mmAskDeniedOutput,
+  mmAnswerReplacedSummary,
+} from '../../src/dialects/mm/effects.js';
 import type { MmEvent } from '../../src/dialects/mm/events.js';
 import type { MmEventData } from '../../src/dialects/mm/input.js';
 import { fx, mmSetup, mmYaml, q, read, tmpDir } from './util.js';
@@ -15,7 +25,11 @@ const DATA: Record<MmEvent, MmEventData> = {
   postToolCall: { tool: { id: 'c1', name: 'bash', input: { command: 'ls' } }, output: 'a.txt' },
   postGeneration: { prompt: 'list the files', answer: 'a.txt' },
   preAsk: { ask: { agent: 'expert', config: '/p/agent.expert.yaml', via: 'tool', prompt: 'what is an inode?' } },
-  postAsk: { ask: { agent: 'expert', config: '/p/agent.expert.yaml', via: 'tool', prompt: 'what is an inode?' }, answer: 'An inode is…', durationMs: 10 },
+  postAsk: {
+    ask: { agent: 'expert', config: '/p/agent.expert.yaml', via: 'tool', prompt: 'what is an inode?' },
+    answer: 'An inode is…',
+    durationMs: 10,
+  },
 };
 
 /** Fires `event` with hooks that print the given responses, in order. */
@@ -28,7 +42,10 @@ describe('mm response: the fields', () => {
   test('empty or blank stdout is {"action":"continue"}', async () => {
     const r = await chain('preGeneration', ['', '  \n\t ']);
     assert.deepEqual(r.output, { action: 'continue' });
-    assert.deepEqual(r.runs.map((x) => x.decision), ['continue', 'continue']);
+    assert.deepEqual(
+      r.runs.map((x) => x.decision),
+      ['continue', 'continue'],
+    );
   });
 
   test('action: continue by default, also when absent', async () => {
@@ -50,8 +67,15 @@ describe('mm response: the fields', () => {
 
   test('transcript (preAsk): replaces the conversation; "" sends none (the next hook sees no transcript)', async () => {
     const out = tmpDir();
-    const { dir, config } = mmSetup(mmYaml({ preAsk: [{ command: reply({ transcript: '' }) }, { command: `${fx('mm-capture.sh')} ${q(out)}` }] }));
-    const r = await fireMm(config, 'preAsk', { ask: { agent: 'expert', config: '/c', withContext: true, prompt: 'q', transcript: 'user: secret stuff' } }, { cwd: dir });
+    const { dir, config } = mmSetup(
+      mmYaml({ preAsk: [{ command: reply({ transcript: '' }) }, { command: `${fx('mm-capture.sh')} ${q(out)}` }] }),
+    );
+    const r = await fireMm(
+      config,
+      'preAsk',
+      { ask: { agent: 'expert', config: '/c', withContext: true, prompt: 'q', transcript: 'user: secret stuff' } },
+      { cwd: dir },
+    );
     assert.equal(r.output.transcript, '');
     assert.equal('transcript' in JSON.parse(read(path.join(out, 'stdin'))).ask, false);
     const rewritten = await chain('preAsk', [{ transcript: 'user: (redacted)' }]);
@@ -69,7 +93,11 @@ describe('mm response: the fields', () => {
     for (const e of ['preGeneration', 'postToolCall', 'preAsk', 'postAsk'] as const) {
       const r = await chain(e, [{ context: 'note' }, { context: '   ' }]);
       assert.equal(r.output.context, '[context added by a hook]\nnote', e);
-      assert.deepEqual(r.runs.map((x) => x.decision), ['context (4 chars)', 'continue'], e);
+      assert.deepEqual(
+        r.runs.map((x) => x.decision),
+        ['context (4 chars)', 'continue'],
+        e,
+      );
     }
   });
 
@@ -127,7 +155,15 @@ describe('mm actions', () => {
 
   test('stop on preGeneration ends the turn; the next hooks do not run', async () => {
     const log = path.join(tmpDir(), 'log');
-    const { dir, config } = mmSetup(mmYaml({ preGeneration: [{ command: reply({ context: 'kept?' }) }, { command: reply({ action: 'stop', reason: 'no' }) }, { command: `${fx('mm-log.sh')} ${q(log)} after` }] }));
+    const { dir, config } = mmSetup(
+      mmYaml({
+        preGeneration: [
+          { command: reply({ context: 'kept?' }) },
+          { command: reply({ action: 'stop', reason: 'no' }) },
+          { command: `${fx('mm-log.sh')} ${q(log)} after` },
+        ],
+      }),
+    );
     const r = await fireMm(config, 'preGeneration', DATA.preGeneration, { cwd: dir });
     assert.equal(r.output.action, 'stop');
     assert.equal(r.runs.length, 2);
@@ -138,7 +174,9 @@ describe('mm actions', () => {
   test('deny on preToolCall and preAsk ends the chain', async () => {
     for (const e of ['preToolCall', 'preAsk'] as const) {
       const log = path.join(tmpDir(), 'log');
-      const { dir, config } = mmSetup(mmYaml({ [e]: [{ command: reply({ action: 'deny', reason: 'r' }) }, { command: `${fx('mm-log.sh')} ${q(log)} after` }] }));
+      const { dir, config } = mmSetup(
+        mmYaml({ [e]: [{ command: reply({ action: 'deny', reason: 'r' }) }, { command: `${fx('mm-log.sh')} ${q(log)} after` }] }),
+      );
       const r = await fireMm(config, e, DATA[e], { cwd: dir });
       assert.deepEqual(r.output, { action: 'deny', reason: 'r' }, e);
       assert.equal(r.runs[0].decision, 'deny');
@@ -179,7 +217,9 @@ describe('mm effects on the turn', () => {
   });
 
   test('preGeneration chain of two hooks rewriting the prompt and adding context: exactly the text the model receives', async () => {
-    const { dir, config } = mmSetup(mmYaml({ preGeneration: [{ command: `${fx('mm-rewrite.js')} one` }, { command: `${fx('mm-rewrite.js')} two` }] }));
+    const { dir, config } = mmSetup(
+      mmYaml({ preGeneration: [{ command: `${fx('mm-rewrite.js')} one` }, { command: `${fx('mm-rewrite.js')} two` }] }),
+    );
     const r = await fireMm(config, 'preGeneration', { prompt: 'list the files' }, { cwd: dir });
     assert.deepEqual(r.output, {
       action: 'continue',
@@ -212,7 +252,12 @@ describe('mm effects on the turn', () => {
     assert.deepEqual(replaced.output, { action: 'continue', input: { command: 'ls --dry-run' } });
     assert.equal(replaced.runs[0].decision, 'input replaced');
     const g = mmSetup(mmYaml({ preToolCall: [{ command: fx('mm-guard.sh') }] }));
-    const denied = await fireMm(g.config, 'preToolCall', { tool: { id: 'c2', name: 'bash', input: { command: 'rm -rf build' } } }, { cwd: g.dir });
+    const denied = await fireMm(
+      g.config,
+      'preToolCall',
+      { tool: { id: 'c2', name: 'bash', input: { command: 'rm -rf build' } } },
+      { cwd: g.dir },
+    );
     assert.equal(mmDeniedOutput(denied.output.reason), '[denied by a hook: no rm -rf here]');
   });
 
@@ -237,15 +282,31 @@ describe('mm effects on the turn', () => {
   });
 
   test('preAsk: the called agent receives the rewritten question and conversation, then each context (chained)', async () => {
-    const { dir, config } = mmSetup(mmYaml({ preAsk: [{ command: `${fx('mm-rewrite.js')} a` }, { command: reply({ transcript: 'user: short version' }) }, { command: `${fx('mm-rewrite.js')} b` }] }));
-    const r = await fireMm(config, 'preAsk', { ask: { agent: 'expert', config: '/c', withContext: true, prompt: 'why?', transcript: 'user: long version' } }, { cwd: dir });
+    const { dir, config } = mmSetup(
+      mmYaml({
+        preAsk: [
+          { command: `${fx('mm-rewrite.js')} a` },
+          { command: reply({ transcript: 'user: short version' }) },
+          { command: `${fx('mm-rewrite.js')} b` },
+        ],
+      }),
+    );
+    const r = await fireMm(
+      config,
+      'preAsk',
+      { ask: { agent: 'expert', config: '/c', withContext: true, prompt: 'why?', transcript: 'user: long version' } },
+      { cwd: dir },
+    );
     assert.deepEqual(r.output, {
       action: 'continue',
       prompt: 'why? +a +b',
       transcript: 'user: short version',
       context: '[context added by a hook]\na read: why?\n\n[context added by a hook]\nb read: why? +a',
     });
-    assert.equal(mmAskMessage(r.output.prompt!, r.output.transcript, r.contexts), 'user: short version\n\nwhy? +a +b\n\n[context added by a hook]\na read: why?\n\n[context added by a hook]\nb read: why? +a');
+    assert.equal(
+      mmAskMessage(r.output.prompt!, r.output.transcript, r.contexts),
+      'user: short version\n\nwhy? +a +b\n\n[context added by a hook]\na read: why?\n\n[context added by a hook]\nb read: why? +a',
+    );
     assert.equal(mmAskMessage('why?', undefined, []), 'why?');
   });
 
@@ -258,7 +319,10 @@ describe('mm effects on the turn', () => {
     const { dir, config } = mmSetup(mmYaml({ postAsk: [{ command: fx('mm-answer.js') }, { command: fx('mm-answer.js') }] }));
     const r = await fireMm(config, 'postAsk', { ...DATA.postAsk, ask: { ...DATA.postAsk.ask!, depth: 1 } }, { cwd: dir });
     assert.equal(r.output.answer, 'checked: checked: An inode is…');
-    assert.equal(mmAskAnswer(r.output.answer!, r.contexts), 'checked: checked: An inode is…\n\n[context added by a hook]\nasked expert at depth 1\n\n[context added by a hook]\nasked expert at depth 1');
+    assert.equal(
+      mmAskAnswer(r.output.answer!, r.contexts),
+      'checked: checked: An inode is…\n\n[context added by a hook]\nasked expert at depth 1\n\n[context added by a hook]\nasked expert at depth 1',
+    );
     assert.equal(mmAnswerReplacedSummary('expert', r.output.answer!), 'expert answered; a hook replaced the answer (30 characters)');
     const failed = await fireMm(config, 'postAsk', { ask: DATA.postAsk.ask, error: 'model unreachable' }, { cwd: dir });
     assert.equal(failed.output.answer, 'checked: checked: model unreachable');
@@ -300,7 +364,10 @@ describe('mm display', () => {
 
   test('stop is displayed stop; the context text itself is never displayed', async () => {
     const r = await chain('preGeneration', [{ context: 'TOP-SECRET-TEXT' }, { action: 'stop', reason: 'x' }]);
-    assert.deepEqual(r.runs.map((x) => x.decision), ['context (15 chars)', 'stop']);
+    assert.deepEqual(
+      r.runs.map((x) => x.decision),
+      ['context (15 chars)', 'stop'],
+    );
     assert.ok(!r.lines[0].replace(reply({ context: 'TOP-SECRET-TEXT' }), '').includes('TOP-SECRET-TEXT'));
   });
 });

@@ -13,7 +13,11 @@ function project(yaml: string, name = 'agent.yaml'): string {
 }
 // The folders are trusted for one run, as `hookline trust` would do; an own home keeps the real one untouched.
 const env = (trusted = true) => {
-  const e: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI_HOME: tmpDir('hookline-mmcli-home-'), GEMINI_CLI_TRUST_WORKSPACE: trusted ? 'true' : 'false' };
+  const e: NodeJS.ProcessEnv = {
+    ...process.env,
+    GEMINI_CLI_HOME: tmpDir('hookline-mmcli-home-'),
+    GEMINI_CLI_TRUST_WORKSPACE: trusted ? 'true' : 'false',
+  };
   delete e.MM_CONFIG;
   return e;
 };
@@ -21,7 +25,11 @@ const env = (trusted = true) => {
 describe('hookline fire --dialect mm', () => {
   test('agent.yaml in an untrusted folder does not run, and stderr says so', async () => {
     const dir = project(mmYaml({ preGeneration: [{ command: 'touch ran-marker' }] }));
-    const r = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], { cwd: dir, env: env(false), input: '{"prompt": "hi"}' });
+    const r = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], {
+      cwd: dir,
+      env: env(false),
+      input: '{"prompt": "hi"}',
+    });
     assert.equal(r.code, 0);
     assert.equal(fs.existsSync(path.join(dir, 'ran-marker')), false);
     assert.match(r.stderr, /is not a trusted folder: the hooks in .*agent\.yaml do not run/);
@@ -30,10 +38,18 @@ describe('hookline fire --dialect mm', () => {
 
   test('preGeneration from agent.yaml in the folder: the response object after the chain, and the runs', async () => {
     const dir = project(mmYaml({ preGeneration: [{ command: `${fx('mm-rewrite.js')} one` }, { command: `${fx('mm-rewrite.js')} two` }] }));
-    const r = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], { cwd: dir, env: env(), input: '{"prompt": "hi"}' });
+    const r = await runCli(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], {
+      cwd: dir,
+      env: env(),
+      input: '{"prompt": "hi"}',
+    });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
-    assert.deepEqual(out.output, { action: 'continue', prompt: 'hi +one +two', context: '[context added by a hook]\none read: hi\n\n[context added by a hook]\ntwo read: hi +one' });
+    assert.deepEqual(out.output, {
+      action: 'continue',
+      prompt: 'hi +one +two',
+      context: '[context added by a hook]\none read: hi\n\n[context added by a hook]\ntwo read: hi +one',
+    });
     assert.equal(out.runs.length, 2);
     const run = out.runs[0];
     for (const k of ['name', 'command', 'exitCode', 'success', 'durationMs', 'stdout', 'stderr', 'error', 'line']) assert.ok(k in run, k);
@@ -49,14 +65,20 @@ describe('hookline fire --dialect mm', () => {
       mmYaml({ preToolCall: [{ command: `${fx('mm-capture.sh')} ${q(out)}` }, { command: 'echo oops >&2; exit 4', onError: 'fail' }] }),
     );
     const session = tmpDir();
-    const r = await runCli(['fire', 'preToolCall', '--dialect', 'mm', '--config', path.join(conf, 'mm.yaml'), '--cwd', session, '--input', '-'], {
-      env: env(),
-      input: '{"tool": {"id": "c1", "name": "bash", "input": {"command": "a && b"}}}',
-    });
+    const r = await runCli(
+      ['fire', 'preToolCall', '--dialect', 'mm', '--config', path.join(conf, 'mm.yaml'), '--cwd', session, '--input', '-'],
+      {
+        env: env(),
+        input: '{"tool": {"id": "c1", "name": "bash", "input": {"command": "a && b"}}}',
+      },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json().output, { action: 'deny', reason: 'hook failed: exit status 4: oops', error: 'exit status 4: oops' });
     assert.equal(r.stderr, '🪝 preToolCall hook `echo oops >&2; exit 4`: exit status 4: oops\n');
-    assert.equal(read(path.join(out, 'stdin')), `{"event":"preToolCall","cwd":"${session}","tool":{"id":"c1","name":"bash","input":{"command":"a && b"}}}`);
+    assert.equal(
+      read(path.join(out, 'stdin')),
+      `{"event":"preToolCall","cwd":"${session}","tool":{"id":"c1","name":"bash","input":{"command":"a && b"}}}`,
+    );
     assert.equal(read(path.join(out, 'cwd')).trim(), session);
     assert.equal(read(path.join(out, 'env')).split('\n')[1], conf);
   });
@@ -69,7 +91,11 @@ describe('hookline fire --dialect mm', () => {
       input: '{"ask": {"agent": "expert", "config": "/x.yaml", "prompt": "q"}, "answer": "42"}',
     });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.json().output, { action: 'continue', answer: 'checked: 42', context: '[context added by a hook]\nasked expert at depth 0' });
+    assert.deepEqual(r.json().output, {
+      action: 'continue',
+      answer: 'checked: 42',
+      context: '[context added by a hook]\nasked expert at depth 0',
+    });
   });
 
   test('a configuration error: [config error: …] on stderr, exit 1, nothing runs', async () => {
@@ -87,16 +113,30 @@ describe('hookline fire --dialect mm', () => {
       assert.equal(r.code, 1, r.stdout);
       assert.match(r.stderr, re);
     };
-    await bad(['fire', 'BeforeTool', '--dialect', 'mm'], /^hookline: unknown mm event "BeforeTool"; expected one of preGeneration, preToolCall/);
-    await bad(['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'], /^hookline: input for preGeneration: prompt: /, '{"prompt": 5}');
+    await bad(
+      ['fire', 'BeforeTool', '--dialect', 'mm'],
+      /^hookline: unknown mm event "BeforeTool"; expected one of preGeneration, preToolCall/,
+    );
+    await bad(
+      ['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'],
+      /^hookline: input for preGeneration: prompt: /,
+      '{"prompt": 5}',
+    );
     await bad(['fire', 'preGeneration', '--dialect', 'mm', '--config', 'nope.yaml'], /^hookline: mm configuration nope.yaml not found/);
-    await bad(['fire', 'preGeneration', '--dialect', 'cursor'], /^hookline: unknown dialect "cursor"; expected one of gemini, claude, mm, spatialagent/);
+    await bad(
+      ['fire', 'preGeneration', '--dialect', 'cursor'],
+      /^hookline: unknown dialect "cursor"; expected one of gemini, claude, mm, spatialagent/,
+    );
     await bad(['fire', 'BeforeTool', '--config', 'x.json'], /^hookline: --config is for --dialect mm, spatialagent or claude/);
   });
 
   test('an input field the event does not carry is reported and ignored', async () => {
     const dir = project(mmYaml({ preToolCall: [{ command: 'cat > seen.json' }] }));
-    const r = await runCli(['fire', 'preToolCall', '--dialect', 'mm', '--input', '-'], { cwd: dir, env: env(), input: '{"tool": {"name": "bash"}, "prompt": "x"}' });
+    const r = await runCli(['fire', 'preToolCall', '--dialect', 'mm', '--input', '-'], {
+      cwd: dir,
+      env: env(),
+      input: '{"tool": {"name": "bash"}, "prompt": "x"}',
+    });
     assert.equal(r.code, 0);
     assert.match(r.stderr, /input field "prompt" is not part of preToolCall's input \(ignored\)/);
     assert.equal('prompt' in JSON.parse(read(path.join(dir, 'seen.json'))), false);
@@ -105,7 +145,9 @@ describe('hookline fire --dialect mm', () => {
 
 describe('hookline validate --dialect mm', () => {
   test('every error as [config error: <path>: <message>], exit 1', async () => {
-    const dir = project('hooks:\n  preToolcall: []\n  preGeneration:\n    - matcher: x\n      command: a\n  preToolCall:\n    - matcher: (a\n      command: b\n    - command: c\n      timeout: -1s\n      onError: always\n');
+    const dir = project(
+      'hooks:\n  preToolcall: []\n  preGeneration:\n    - matcher: x\n      command: a\n  preToolCall:\n    - matcher: (a\n      command: b\n    - command: c\n      timeout: -1s\n      onError: always\n',
+    );
     const r = await runCli(['validate', '--dialect', 'mm'], { cwd: dir, env: env() });
     assert.equal(r.code, 1);
     assert.equal(
@@ -127,6 +169,10 @@ describe('hookline validate --dialect mm', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `${path.join(dir, 'agent.yaml')}: 3 hook(s) | hooks: preGeneration×2 preToolCall×1\n`);
     const j = await runCli(['validate', '--dialect', 'mm', '--json'], { cwd: dir, env: env() });
-    assert.deepEqual(j.json(), { file: 'agent.yaml', errors: [], hooks: { preGeneration: 2, preToolCall: 1, postToolCall: 0, postGeneration: 0, preAsk: 0, postAsk: 0 } });
+    assert.deepEqual(j.json(), {
+      file: 'agent.yaml',
+      errors: [],
+      hooks: { preGeneration: 2, preToolCall: 1, postToolCall: 0, postGeneration: 0, preAsk: 0, postAsk: 0 },
+    });
   });
 });

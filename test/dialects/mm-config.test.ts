@@ -4,7 +4,15 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseMmConfig, loadMmConfig, formatMmConfigError, mmBannerSuffix, mmHooksFor, defaultMmConfigPath, MmConfigReadError } from '../../src/dialects/mm/config.js';
+import {
+  parseMmConfig,
+  loadMmConfig,
+  formatMmConfigError,
+  mmBannerSuffix,
+  mmHooksFor,
+  defaultMmConfigPath,
+  MmConfigReadError,
+} from '../../src/dialects/mm/config.js';
 import { parseGoDuration, formatGoDuration } from '../../src/dialects/mm/duration.js';
 import { tmpDir } from './util.js';
 
@@ -22,7 +30,14 @@ describe('mm configuration: the hooks: block', () => {
 
   test('each event takes a list, kept in the order written', () => {
     const c = parseMmConfig('hooks:\n  preToolCall:\n    - command: first\n    - command: second\n    - command: third\n', 'agent.yaml');
-    assert.deepEqual(c.hooks.preToolCall.map((h) => [h.command, h.index]), [['first', 0], ['second', 1], ['third', 2]]);
+    assert.deepEqual(
+      c.hooks.preToolCall.map((h) => [h.command, h.index]),
+      [
+        ['first', 0],
+        ['second', 1],
+        ['third', 2],
+      ],
+    );
   });
 
   test("the seed's example loads as written", () => {
@@ -71,14 +86,22 @@ describe('mm configuration: the keys of a hook', () => {
     assert.deepEqual(names('bash'), ['any', 'loose', 'exact']);
     assert.deepEqual(names('my_bash'), ['any', 'loose'], '`bash` also matches `my_bash`');
     assert.deepEqual(names('read_file'), ['any']);
-    assert.deepEqual(mmHooksFor(c, 'preAsk', 'expert').map((h) => h.command), ['ask']);
-    assert.deepEqual(mmHooksFor(c, 'preAsk', 'the-expert').map((h) => h.command), []);
+    assert.deepEqual(
+      mmHooksFor(c, 'preAsk', 'expert').map((h) => h.command),
+      ['ask'],
+    );
+    assert.deepEqual(
+      mmHooksFor(c, 'preAsk', 'the-expert').map((h) => h.command),
+      [],
+    );
   });
 
   test('matcher: RE2 syntax as Go reads it (no lookahead, (?i) flags)', () => {
     const c = parseMmConfig('hooks:\n  postToolCall:\n    - matcher: (?i)^BASH$\n      command: x\n', 'agent.yaml');
     assert.equal(mmHooksFor(c, 'postToolCall', 'bash').length, 1);
-    assert.deepEqual(errorsOf('hooks:\n  postToolCall:\n    - matcher: ^(?!bash)\n      command: x\n'), ['hooks.postToolCall[0]: matcher: error parsing regexp: invalid or unsupported Perl syntax: `(?!`']);
+    assert.deepEqual(errorsOf('hooks:\n  postToolCall:\n    - matcher: ^(?!bash)\n      command: x\n'), [
+      'hooks.postToolCall[0]: matcher: error parsing regexp: invalid or unsupported Perl syntax: `(?!`',
+    ]);
   });
 
   test('timeout: a duration, default 10s, 0 = the default, must be >= 0', () => {
@@ -101,8 +124,14 @@ describe('mm configuration: the keys of a hook', () => {
   });
 
   test('onError: fail, warn or ignore; default warn', () => {
-    const c = parseMmConfig('hooks:\n  preAsk:\n    - command: a\n    - command: b\n      onError: fail\n    - command: c\n      onError: ignore\n', 'agent.yaml');
-    assert.deepEqual(c.hooks.preAsk.map((h) => h.onError), ['warn', 'fail', 'ignore']);
+    const c = parseMmConfig(
+      'hooks:\n  preAsk:\n    - command: a\n    - command: b\n      onError: fail\n    - command: c\n      onError: ignore\n',
+      'agent.yaml',
+    );
+    assert.deepEqual(
+      c.hooks.preAsk.map((h) => h.onError),
+      ['warn', 'fail', 'ignore'],
+    );
   });
 });
 
@@ -148,36 +177,53 @@ describe('mm start-up banner', () => {
 
 describe('mm validation errors: the exact texts', () => {
   test('unknown event', () => {
-    assert.deepEqual(errorsOf('hooks:\n  preToolcall:\n    - command: x\n'), ['hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)']);
-  });
-
-  test('command must not be empty', () => {
-    assert.deepEqual(errorsOf('hooks:\n  preToolCall:\n    - command: ok\n    - command: ""\n'), ['hooks.preToolCall[1]: command must not be empty']);
-  });
-
-  test('matcher is only for the tool and ask events', () => {
-    assert.deepEqual(errorsOf('hooks:\n  preGeneration:\n    - matcher: x\n      command: a\n  postGeneration:\n    - matcher: y\n      command: b\n'), [
-      'hooks.preGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk',
-      'hooks.postGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk',
+    assert.deepEqual(errorsOf('hooks:\n  preToolcall:\n    - command: x\n'), [
+      'hooks: unknown event "preToolcall" (want one of preGeneration, preToolCall, postToolCall, postGeneration, preAsk, postAsk)',
     ]);
   });
 
+  test('command must not be empty', () => {
+    assert.deepEqual(errorsOf('hooks:\n  preToolCall:\n    - command: ok\n    - command: ""\n'), [
+      'hooks.preToolCall[1]: command must not be empty',
+    ]);
+  });
+
+  test('matcher is only for the tool and ask events', () => {
+    assert.deepEqual(
+      errorsOf('hooks:\n  preGeneration:\n    - matcher: x\n      command: a\n  postGeneration:\n    - matcher: y\n      command: b\n'),
+      [
+        'hooks.preGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk',
+        'hooks.postGeneration[0]: matcher is only for preToolCall, postToolCall, preAsk and postAsk',
+      ],
+    );
+  });
+
   test('matcher that does not compile: the Go regexp message', () => {
-    assert.deepEqual(errorsOf('hooks:\n  preToolCall:\n    - matcher: (bash\n      command: a\n'), ['hooks.preToolCall[0]: matcher: error parsing regexp: missing closing ): `(bash`']);
-    assert.deepEqual(errorsOf('hooks:\n  preAsk:\n    - matcher: "*x"\n      command: a\n'), ['hooks.preAsk[0]: matcher: error parsing regexp: missing argument to repetition operator: `*`']);
+    assert.deepEqual(errorsOf('hooks:\n  preToolCall:\n    - matcher: (bash\n      command: a\n'), [
+      'hooks.preToolCall[0]: matcher: error parsing regexp: missing closing ): `(bash`',
+    ]);
+    assert.deepEqual(errorsOf('hooks:\n  preAsk:\n    - matcher: "*x"\n      command: a\n'), [
+      'hooks.preAsk[0]: matcher: error parsing regexp: missing argument to repetition operator: `*`',
+    ]);
   });
 
   test('timeout must be >= 0', () => {
-    assert.deepEqual(errorsOf('hooks:\n  postToolCall:\n    - command: a\n      timeout: -5s\n'), ['hooks.postToolCall[0]: timeout must be >= 0']);
+    assert.deepEqual(errorsOf('hooks:\n  postToolCall:\n    - command: a\n      timeout: -5s\n'), [
+      'hooks.postToolCall[0]: timeout must be >= 0',
+    ]);
   });
 
   test('onError must be fail, warn or ignore', () => {
-    assert.deepEqual(errorsOf('hooks:\n  postAsk:\n    - command: a\n      onError: stop\n'), ['hooks.postAsk[0]: onError must be "fail", "warn" or "ignore"']);
+    assert.deepEqual(errorsOf('hooks:\n  postAsk:\n    - command: a\n      onError: stop\n'), [
+      'hooks.postAsk[0]: onError must be "fail", "warn" or "ignore"',
+    ]);
   });
 
   test('printed [config error: <path>: <message>]; a configuration with errors runs nothing', () => {
     const c = parseMmConfig('hooks:\n  preGeneration:\n    - command: ok\n    - command: ""\n', '../agent.yaml');
-    assert.deepEqual(c.errors.map(formatMmConfigError), ['[config error: ../agent.yaml: hooks.preGeneration[1]: command must not be empty]']);
+    assert.deepEqual(c.errors.map(formatMmConfigError), [
+      '[config error: ../agent.yaml: hooks.preGeneration[1]: command must not be empty]',
+    ]);
     assert.equal(c.hooks.preGeneration.length, 0);
   });
 
@@ -189,7 +235,9 @@ describe('mm validation errors: the exact texts', () => {
   test('wrong shapes are reported, not crashed on', () => {
     assert.deepEqual(errorsOf('hooks:\n  - command: a\n'), ['hooks: want a mapping of events, got a list']);
     assert.deepEqual(errorsOf('hooks:\n  preGeneration:\n    command: a\n'), ['hooks.preGeneration: want a list of hooks, got a mapping']);
-    assert.deepEqual(errorsOf('hooks:\n  preGeneration:\n    - echo hi\n'), ['hooks.preGeneration[0]: want a mapping (command, matcher, timeout, onError), got a string']);
+    assert.deepEqual(errorsOf('hooks:\n  preGeneration:\n    - echo hi\n'), [
+      'hooks.preGeneration[0]: want a mapping (command, matcher, timeout, onError), got a string',
+    ]);
   });
 });
 

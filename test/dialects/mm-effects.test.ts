@@ -36,12 +36,18 @@ describe('mm effect texts', () => {
     assert.equal(fx.mmPromptBlocked('secret'), '[prompt blocked by a hook: secret]');
     assert.equal(fx.mmPromptBlocked(''), '[prompt blocked by a hook]');
     assert.equal(fx.mmStopResponse(undefined, 'secret'), '⛔ This request was blocked by a hook: secret');
-    assert.equal(fx.mmStopResponse(' ', fx.mmHookFailedReason('exit status 1: x')), '⛔ This request was blocked by a hook: hook failed: exit status 1: x');
+    assert.equal(
+      fx.mmStopResponse(' ', fx.mmHookFailedReason('exit status 1: x')),
+      '⛔ This request was blocked by a hook: hook failed: exit status 1: x',
+    );
   });
 
   test('postAsk: the /ask answer label, the replacement notice and the ask_agent summary', () => {
     assert.equal(fx.mmAskAnswerLabel('expert'), "[expert's answer]");
-    assert.equal(fx.mmAnswerReplacedNotice('expert'), "🪝 postAsk: expert's answer was replaced by a hook — the asking agent reads the new one");
+    assert.equal(
+      fx.mmAnswerReplacedNotice('expert'),
+      "🪝 postAsk: expert's answer was replaced by a hook — the asking agent reads the new one",
+    );
     assert.equal(fx.mmAnswerReplacedSummary('expert', 'é🙂 ok'), 'expert answered; a hook replaced the answer (5 characters)');
   });
 
@@ -51,8 +57,14 @@ describe('mm effect texts', () => {
   });
 
   test("display and failure lines, as the seed's example", () => {
-    assert.equal(mmDisplayLine(1, 'preGeneration', undefined, 'node "$MM_CONFIG_DIR/hooks/guards.js"', 'context (178 chars)'), '🪝 1. preGeneration · node "$MM_CONFIG_DIR/hooks/guards.js" → context (178 chars)');
+    assert.equal(
+      mmDisplayLine(1, 'preGeneration', undefined, 'node "$MM_CONFIG_DIR/hooks/guards.js"', 'context (178 chars)'),
+      '🪝 1. preGeneration · node "$MM_CONFIG_DIR/hooks/guards.js" → context (178 chars)',
+    );
     assert.equal(mmDisplayLine(3, 'postAsk', 'expert', 'x', 'continue'), '🪝 3. postAsk [expert] · x → continue');
-    assert.equal(mmFailureLine('preToolCall', './hooks/guard.sh', 'timed out after 10s'), '🪝 preToolCall hook `./hooks/guard.sh`: timed out after 10s');
+    assert.equal(
+      mmFailureLine('preToolCall', './hooks/guard.sh', 'timed out after 10s'),
+      '🪝 preToolCall hook `./hooks/guard.sh`: timed out after 10s',
+    );
   });
 });

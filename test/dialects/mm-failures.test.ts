@@ -67,7 +67,10 @@ describe('mm failures: the messages', () => {
   });
 
   test('action error: the response error, or "the hook reported an error"', async () => {
-    assert.equal((await one('postGeneration', { command: `echo '{"action":"error","error":"quota exceeded"}'` })).runs[0].error, 'quota exceeded');
+    assert.equal(
+      (await one('postGeneration', { command: `echo '{"action":"error","error":"quota exceeded"}'` })).runs[0].error,
+      'quota exceeded',
+    );
     assert.equal((await one('postGeneration', { command: `echo '{"action":"error"}'` })).runs[0].error, 'the hook reported an error');
   });
 
@@ -81,7 +84,9 @@ describe('mm failures: the messages', () => {
   });
 
   test('a command that cannot start still ends in a failure, never a crash', async () => {
-    const r = await fireMm(mmSetup(mmYaml({ preGeneration: [{ command: 'true' }] })).config, 'preGeneration', DATA.preGeneration, { cwd: path.join(tmpDir(), 'gone') });
+    const r = await fireMm(mmSetup(mmYaml({ preGeneration: [{ command: 'true' }] })).config, 'preGeneration', DATA.preGeneration, {
+      cwd: path.join(tmpDir(), 'gone'),
+    });
     assert.equal(r.runs[0].success, false);
     assert.match(r.runs[0].error!, /does not exist/);
   });
@@ -97,7 +102,9 @@ describe('mm onError: each cell of the table', () => {
   /** A failing hook with `onError`, followed by a hook that logs that it ran. */
   async function failThenLog(event: MmEvent, onError: string) {
     const log = path.join(tmpDir(), 'log');
-    const { dir, config } = mmSetup(mmYaml({ [event]: [{ command: `${fx('mm-fail.sh')} 2 boom`, onError }, { command: `${fx('mm-log.sh')} ${q(log)} next` }] }));
+    const { dir, config } = mmSetup(
+      mmYaml({ [event]: [{ command: `${fx('mm-fail.sh')} 2 boom`, onError }, { command: `${fx('mm-log.sh')} ${q(log)} next` }] }),
+    );
     const r = await fireMm(config, event, DATA[event], { cwd: dir });
     return { r, nextRan: fs.existsSync(log) };
   }

@@ -17,7 +17,14 @@ async function capture(event: (typeof MM_EVENTS)[number], data: Parameters<typeo
   assert.equal(r.runs.length, 1, 'the hook ran');
   assert.equal(r.runs[0].success, true, r.runs[0].error);
   const [hookEvent, configDir, bin, mmConfig] = read(path.join(out, 'env')).split('\n');
-  return { r, dir, stdin: read(path.join(out, 'stdin')), input: JSON.parse(read(path.join(out, 'stdin'))), cwd: read(path.join(out, 'cwd')).trim(), env: { hookEvent, configDir, bin, mmConfig } };
+  return {
+    r,
+    dir,
+    stdin: read(path.join(out, 'stdin')),
+    input: JSON.parse(read(path.join(out, 'stdin'))),
+    cwd: read(path.join(out, 'cwd')).trim(),
+    env: { hookEvent, configDir, bin, mmConfig },
+  };
 }
 
 describe('mm execution', () => {
@@ -37,7 +44,12 @@ describe('mm execution', () => {
   test("environment: mm's own (secret-looking names included) plus the hook variables", async () => {
     const out = tmpDir();
     const { dir, config } = mmSetup(mmYaml({ postToolCall: [{ command: `echo "$MY_API_TOKEN $PLAIN_VAR" > ${q(out)}/vars` }] }));
-    await fireMm(config, 'postToolCall', { tool: { name: 'bash' }, output: 'o' }, { cwd: dir, env: { ...process.env, MY_API_TOKEN: 't0k', PLAIN_VAR: 'plain' } });
+    await fireMm(
+      config,
+      'postToolCall',
+      { tool: { name: 'bash' }, output: 'o' },
+      { cwd: dir, env: { ...process.env, MY_API_TOKEN: 't0k', PLAIN_VAR: 'plain' } },
+    );
     assert.equal(read(path.join(out, 'vars')), 't0k plain\n');
   });
 
@@ -54,7 +66,9 @@ describe('mm execution', () => {
   });
 
   test('stdin: one JSON object then end of file; & < > written raw, so a hook can search for && by text', async () => {
-    const c = await capture('preToolCall', { tool: { id: 'call_1', name: 'bash', input: { command: 'make && ./run > out.txt < in.txt' } } });
+    const c = await capture('preToolCall', {
+      tool: { id: 'call_1', name: 'bash', input: { command: 'make && ./run > out.txt < in.txt' } },
+    });
     assert.ok(c.stdin.includes('"command":"make && ./run > out.txt < in.txt"'), c.stdin);
     assert.ok(!c.stdin.includes('\\u0026'));
     assert.ok(!c.stdin.endsWith('\n'), 'exactly the object');
@@ -72,7 +86,11 @@ describe('mm execution', () => {
 
   test("concurrency: one event's hooks run one after another", async () => {
     const log = path.join(tmpDir(), 'log');
-    const { dir, config } = mmSetup(mmYaml({ preToolCall: [{ command: `sleep 0.2; ${fx('mm-log.sh')} ${q(log)} first` }, { command: `${fx('mm-log.sh')} ${q(log)} second` }] }));
+    const { dir, config } = mmSetup(
+      mmYaml({
+        preToolCall: [{ command: `sleep 0.2; ${fx('mm-log.sh')} ${q(log)} first` }, { command: `${fx('mm-log.sh')} ${q(log)} second` }],
+      }),
+    );
     await fireMm(config, 'preToolCall', { tool: { name: 'bash' } }, { cwd: dir });
     assert.equal(read(log), 'preToolCall first\npreToolCall second\n');
   });
@@ -80,7 +98,9 @@ describe('mm execution', () => {
   test('two tool calls of one model response may run their chains in parallel, numbered apart', async () => {
     // The hook answers only once both chains have started it: run one after the other, they never meet.
     const meeting = tmpDir();
-    const { dir, config } = mmSetup(mmYaml({ preToolCall: [{ command: `${fx('meet.sh')} ${q(meeting)} 2 chain '' '{}'`, timeout: '2m' }] }));
+    const { dir, config } = mmSetup(
+      mmYaml({ preToolCall: [{ command: `${fx('meet.sh')} ${q(meeting)} 2 chain '' '{}'`, timeout: '2m' }] }),
+    );
     const counter = { next: 1 };
     const [a, b] = await Promise.all([
       fireMm(config, 'preToolCall', { tool: { name: 'bash' } }, { cwd: dir, counter }),
@@ -93,20 +113,42 @@ describe('mm execution', () => {
 
 describe('mm input object', () => {
   test("the seed's preGeneration example, byte for byte", async () => {
-    const c = await capture('preGeneration', { cwd: '/home/moi/projet', model: 'llmman/hf.co/unsloth/gemma-4-E4B-it-GGUF:Q4_K_M', prompt: 'list the files' });
-    assert.equal(c.stdin, '{"event":"preGeneration","cwd":"/home/moi/projet","model":"llmman/hf.co/unsloth/gemma-4-E4B-it-GGUF:Q4_K_M","prompt":"list the files"}');
+    const c = await capture('preGeneration', {
+      cwd: '/home/moi/projet',
+      model: 'llmman/hf.co/unsloth/gemma-4-E4B-it-GGUF:Q4_K_M',
+      prompt: 'list the files',
+    });
+    assert.equal(
+      c.stdin,
+      '{"event":"preGeneration","cwd":"/home/moi/projet","model":"llmman/hf.co/unsloth/gemma-4-E4B-it-GGUF:Q4_K_M","prompt":"list the files"}',
+    );
   });
 
   test("the seed's preToolCall example, byte for byte", async () => {
-    const c = await capture('preToolCall', { cwd: '/home/moi/projet', model: 'llmman/…', tool: { id: 'call_1', name: 'bash', input: { command: 'rm -rf build' } } });
-    assert.equal(c.stdin, '{"event":"preToolCall","cwd":"/home/moi/projet","model":"llmman/…","tool":{"id":"call_1","name":"bash","input":{"command":"rm -rf build"}}}');
+    const c = await capture('preToolCall', {
+      cwd: '/home/moi/projet',
+      model: 'llmman/…',
+      tool: { id: 'call_1', name: 'bash', input: { command: 'rm -rf build' } },
+    });
+    assert.equal(
+      c.stdin,
+      '{"event":"preToolCall","cwd":"/home/moi/projet","model":"llmman/…","tool":{"id":"call_1","name":"bash","input":{"command":"rm -rf build"}}}',
+    );
   });
 
   test("the seed's postAsk example, byte for byte (withContext false and depth 0 are written, transcript is not)", async () => {
     const c = await capture('postAsk', {
       cwd: '/home/moi/projet',
       model: 'llmman/…',
-      ask: { agent: 'expert', config: '/home/moi/projet/agent.expert.yaml', agentModel: 'llmman/…', via: 'tool', withContext: false, depth: 0, prompt: "Qu'est-ce qu'un inode ?" },
+      ask: {
+        agent: 'expert',
+        config: '/home/moi/projet/agent.expert.yaml',
+        agentModel: 'llmman/…',
+        via: 'tool',
+        withContext: false,
+        depth: 0,
+        prompt: "Qu'est-ce qu'un inode ?",
+      },
       answer: 'Un inode est …',
       durationMs: 25374,
     });
@@ -117,7 +159,16 @@ describe('mm input object', () => {
   });
 
   test('event, cwd, model on every event; each other field only on its events', () => {
-    const all = { model: 'p/m', prompt: 'q', tool: { id: 'c', name: 'bash', input: { a: 1 } }, ask: { agent: 'expert', config: '/c.yaml' }, output: 'out', answer: 'ans', error: 'err', durationMs: 12 };
+    const all = {
+      model: 'p/m',
+      prompt: 'q',
+      tool: { id: 'c', name: 'bash', input: { a: 1 } },
+      ask: { agent: 'expert', config: '/c.yaml' },
+      output: 'out',
+      answer: 'ans',
+      error: 'err',
+      durationMs: 12,
+    };
     const keys = (e: (typeof MM_EVENTS)[number]) => Object.keys(buildMmInput(e, all, '/w'));
     assert.deepEqual(keys('preGeneration'), ['event', 'cwd', 'model', 'prompt']);
     assert.deepEqual(keys('postGeneration'), ['event', 'cwd', 'model', 'prompt', 'answer', 'error']);
@@ -129,11 +180,18 @@ describe('mm input object', () => {
 
   test('empty fields are omitted: no error on success, no answer when there is none, no empty prompt', () => {
     assert.deepEqual(buildMmInput('postGeneration', { prompt: '', answer: '', error: '' }, '/w'), { event: 'postGeneration', cwd: '/w' });
-    assert.deepEqual(buildMmInput('postAsk', { ask: { agent: 'a', config: '/a.yaml', prompt: 'q' }, answer: '', durationMs: 0 }, '/w').durationMs, undefined);
+    assert.deepEqual(
+      buildMmInput('postAsk', { ask: { agent: 'a', config: '/a.yaml', prompt: 'q' }, answer: '', durationMs: 0 }, '/w').durationMs,
+      undefined,
+    );
   });
 
   test('tool: id (may be empty), name, input', () => {
-    assert.deepEqual(buildMmInput('postToolCall', { tool: { name: 'read_file', input: { path: 'a' } }, output: 'x' }, '/w').tool, { id: '', name: 'read_file', input: { path: 'a' } });
+    assert.deepEqual(buildMmInput('postToolCall', { tool: { name: 'read_file', input: { path: 'a' } }, output: 'x' }, '/w').tool, {
+      id: '',
+      name: 'read_file',
+      input: { path: 'a' },
+    });
   });
 
   test('postToolCall output as the model will read it; postGeneration the last answer and the error', async () => {
@@ -144,10 +202,29 @@ describe('mm input object', () => {
   });
 
   test('ask: agent, config, agentModel (absent when unreadable), via, withContext, depth, prompt, transcript (withContext only)', async () => {
-    const c = await capture('preAsk', { ask: { agent: 'expert', config: '/p/agent.expert.yaml', via: 'command', withContext: true, depth: 1, prompt: 'why?', transcript: 'user: hi\nassistant: hello' } });
-    assert.deepEqual(c.input.ask, { agent: 'expert', config: '/p/agent.expert.yaml', via: 'command', withContext: true, depth: 1, prompt: 'why?', transcript: 'user: hi\nassistant: hello' });
+    const c = await capture('preAsk', {
+      ask: {
+        agent: 'expert',
+        config: '/p/agent.expert.yaml',
+        via: 'command',
+        withContext: true,
+        depth: 1,
+        prompt: 'why?',
+        transcript: 'user: hi\nassistant: hello',
+      },
+    });
+    assert.deepEqual(c.input.ask, {
+      agent: 'expert',
+      config: '/p/agent.expert.yaml',
+      via: 'command',
+      withContext: true,
+      depth: 1,
+      prompt: 'why?',
+      transcript: 'user: hi\nassistant: hello',
+    });
     assert.equal('agentModel' in c.input.ask, false);
-    const cli = buildMmInput('preAsk', { ask: { agent: 'e', config: '/e.yaml', agentModel: 'p/m', via: 'cli', prompt: 'q' } }, '/w').ask as Record<string, unknown>;
+    const cli = buildMmInput('preAsk', { ask: { agent: 'e', config: '/e.yaml', agentModel: 'p/m', via: 'cli', prompt: 'q' } }, '/w')
+      .ask as Record<string, unknown>;
     assert.equal(cli.via, 'cli');
     assert.equal(cli.agentModel, 'p/m');
     assert.equal('transcript' in cli, false);
@@ -166,9 +243,15 @@ describe('mm input object', () => {
 
   test('each hook of a chain reads what the previous one left', async () => {
     const out = tmpDir();
-    const { dir, config } = mmSetup(mmYaml({ preToolCall: [{ command: fx('mm-input.js') }, { command: `${fx('mm-capture.sh')} ${q(out)}` }] }));
+    const { dir, config } = mmSetup(
+      mmYaml({ preToolCall: [{ command: fx('mm-input.js') }, { command: `${fx('mm-capture.sh')} ${q(out)}` }] }),
+    );
     await fireMm(config, 'preToolCall', { tool: { id: 'c1', name: 'bash', input: { command: 'rm -rf build' } } }, { cwd: dir });
-    assert.deepEqual(JSON.parse(read(path.join(out, 'stdin'))).tool, { id: 'c1', name: 'bash', input: { command: 'rm -rf build --dry-run' } });
+    assert.deepEqual(JSON.parse(read(path.join(out, 'stdin'))).tool, {
+      id: 'c1',
+      name: 'bash',
+      input: { command: 'rm -rf build --dry-run' },
+    });
     assert.ok(fs.existsSync(path.join(out, 'cwd')));
   });
 });

@@ -16,7 +16,10 @@ const bash = (command: string, extra: Record<string, unknown> = {}) => ({ type: 
 
 async function fire(event: SaEvent, hooks: unknown[], vars: Record<string, unknown>) {
   const { dir, config } = saSetup({ hooks: { [event]: hooks } });
-  assert.deepEqual(config.problems.filter((p) => p.severity === 'error'), []);
+  assert.deepEqual(
+    config.problems.filter((p) => p.severity === 'error'),
+    [],
+  );
   return { dir, r: await fireSpatialAgent(config, event, vars, { cwd: dir }) };
 }
 
@@ -25,17 +28,25 @@ async function envSeen(event: SaEvent, vars: Record<string, unknown>): Promise<R
   const out = path.join(tmpDir(), 'env');
   const names = Object.keys(vars).map((k) => k.toUpperCase());
   await fire(event, [bash(`for v in ${names.join(' ')}; do printf '%s=%s\\0' "$v" "\${!v}"; done > ${q(out)}`)], vars);
-  return Object.fromEntries(read(out).split('\0').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    read(out)
+      .split('\0')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 describe('SpatialAgent events: the context variables reach the hook as environment variables', () => {
   test('agent lifecycle: Start ($QUERY, $THREAD_ID, $MAX_STEP, $TOOLS) and Stop', async () => {
-    assert.deepEqual(await envSeen('Start', { QUERY: 'find cell types', THREAD_ID: 't-1', MAX_STEP: 20, TOOLS: ['execute_bash', 'execute_python'] }), {
-      QUERY: 'find cell types',
-      THREAD_ID: 't-1',
-      MAX_STEP: '20',
-      TOOLS: "['execute_bash', 'execute_python']",
-    });
+    assert.deepEqual(
+      await envSeen('Start', { QUERY: 'find cell types', THREAD_ID: 't-1', MAX_STEP: 20, TOOLS: ['execute_bash', 'execute_python'] }),
+      {
+        QUERY: 'find cell types',
+        THREAD_ID: 't-1',
+        MAX_STEP: '20',
+        TOOLS: "['execute_bash', 'execute_python']",
+      },
+    );
     assert.deepEqual(await envSeen('Stop', { QUERY: 'q', ITERATION_COUNT: 3, CONCLUSION: 'done', FINAL_STATE: { ok: true } }), {
       QUERY: 'q',
       ITERATION_COUNT: '3',
@@ -66,12 +77,27 @@ describe('SpatialAgent events: the context variables reach the hook as environme
       RAW_CODE: '<execute>ls -la</execute>',
       ITERATION: '1',
     });
-    assert.deepEqual(await envSeen('PostAct', { CODE: 'x', CODE_TYPE: 'python', RESULT: 'ok\n', IS_ERROR: false, ITERATION: 2 }), { CODE: 'x', CODE_TYPE: 'python', RESULT: 'ok\n', IS_ERROR: 'False', ITERATION: '2' });
+    assert.deepEqual(await envSeen('PostAct', { CODE: 'x', CODE_TYPE: 'python', RESULT: 'ok\n', IS_ERROR: false, ITERATION: 2 }), {
+      CODE: 'x',
+      CODE_TYPE: 'python',
+      RESULT: 'ok\n',
+      IS_ERROR: 'False',
+      ITERATION: '2',
+    });
   });
 
   test('tool execution: PreToolUse ($TOOL, $CODE or $COMMAND, $CODE_TYPE) and PostToolUse ($RESULT, $SUCCESS)', async () => {
-    assert.deepEqual(await envSeen('PreToolUse', { TOOL: 'execute_bash', COMMAND: 'ls', CODE_TYPE: 'bash' }), { TOOL: 'execute_bash', COMMAND: 'ls', CODE_TYPE: 'bash' });
-    assert.deepEqual(await envSeen('PostToolUse', { TOOL: 'execute_python', CODE: 'print(1)', RESULT: '1', SUCCESS: true }), { TOOL: 'execute_python', CODE: 'print(1)', RESULT: '1', SUCCESS: 'True' });
+    assert.deepEqual(await envSeen('PreToolUse', { TOOL: 'execute_bash', COMMAND: 'ls', CODE_TYPE: 'bash' }), {
+      TOOL: 'execute_bash',
+      COMMAND: 'ls',
+      CODE_TYPE: 'bash',
+    });
+    assert.deepEqual(await envSeen('PostToolUse', { TOOL: 'execute_python', CODE: 'print(1)', RESULT: '1', SUCCESS: true }), {
+      TOOL: 'execute_python',
+      CODE: 'print(1)',
+      RESULT: '1',
+      SUCCESS: 'True',
+    });
   });
 
   test('other: PreRoute and PreConclusion run their hooks (no documented variables)', async () => {
@@ -117,8 +143,17 @@ describe('SpatialAgent bash hooks', () => {
 
   test('$VAR and ${VAR} are filled in; $CODE_TYPE is not $CODE + "_TYPE"; unknown names are left to the shell', async () => {
     const out = path.join(tmpDir(), 'args');
-    await fire('PreAct', [bash(`${fx('sa-capture.sh')} ${q(out)} $CODE "\${CODE}" $CODE_TYPE "x$NOT_A_VAR" "$ITERATION"`)], { CODE: 'print(1)', CODE_TYPE: 'python', ITERATION: 4 });
-    assert.deepEqual(read(out).split('\n').filter((l) => l.startsWith('arg=')), ['arg=print(1)', 'arg=print(1)', 'arg=python', 'arg=x', 'arg=4']);
+    await fire('PreAct', [bash(`${fx('sa-capture.sh')} ${q(out)} $CODE "\${CODE}" $CODE_TYPE "x$NOT_A_VAR" "$ITERATION"`)], {
+      CODE: 'print(1)',
+      CODE_TYPE: 'python',
+      ITERATION: 4,
+    });
+    assert.deepEqual(
+      read(out)
+        .split('\n')
+        .filter((l) => l.startsWith('arg=')),
+      ['arg=print(1)', 'arg=print(1)', 'arg=python', 'arg=x', 'arg=4'],
+    );
   });
 
   test('hooks run in the project folder', async () => {
@@ -128,7 +163,15 @@ describe('SpatialAgent bash hooks', () => {
 });
 
 describe('SpatialAgent: a context variable is never interpreted by the shell (deliberate fix)', () => {
-  const HOSTILE = [`"; touch PWNED; echo "`, '$(touch PWNED)', '`touch PWNED`', "'; touch PWNED; echo '", '\\"; touch PWNED #', 'a\nb; touch PWNED', '$((1+1)) ${HOME} * ?'];
+  const HOSTILE = [
+    `"; touch PWNED; echo "`,
+    '$(touch PWNED)',
+    '`touch PWNED`',
+    "'; touch PWNED; echo '",
+    '\\"; touch PWNED #',
+    'a\nb; touch PWNED',
+    '$((1+1)) ${HOME} * ?',
+  ];
 
   test('every quoting context gives the exact value, and nothing runs', async () => {
     for (const value of HOSTILE) {
@@ -141,7 +184,11 @@ describe('SpatialAgent: a context variable is never interpreted by the shell (de
         `echo "$(printf '%s' "$CODE")" > ${q(out)}/subst`,
         `echo "$(date +%Y): $QUERY" > ${q(out)}/log`,
       ];
-      const { dir, r } = await fire('Start', commands.map((c) => bash(c)), { QUERY: value, CODE: value });
+      const { dir, r } = await fire(
+        'Start',
+        commands.map((c) => bash(c)),
+        { QUERY: value, CODE: value },
+      );
       assert.equal(r.output.decision, 'approve', value);
       assert.deepEqual(findNamed(dir, 'PWNED'), [], `something ran for ${JSON.stringify(value)}`);
       assert.deepEqual(findNamed(out, 'PWNED'), []);
@@ -156,7 +203,10 @@ describe('SpatialAgent: a context variable is never interpreted by the shell (de
   });
 
   test('through $CODE in the Block Dangerous Commands example', async () => {
-    const { dir, r } = await fire('PreAct', [bash(`if echo "$CODE" | grep -qE '^(rm -rf|sudo)'; then exit 1; fi`)], { CODE: '"; touch PWNED; echo "', CODE_TYPE: 'bash' });
+    const { dir, r } = await fire('PreAct', [bash(`if echo "$CODE" | grep -qE '^(rm -rf|sudo)'; then exit 1; fi`)], {
+      CODE: '"; touch PWNED; echo "',
+      CODE_TYPE: 'bash',
+    });
     assert.equal(r.output.decision, 'approve');
     assert.deepEqual(findNamed(dir, 'PWNED'), []);
   });
@@ -181,7 +231,8 @@ describe('SpatialAgent: a context variable is never interpreted by the shell (de
 
 describe('SpatialAgent matchers', () => {
   const hookWith = (matcher: unknown) => [{ type: 'bash', command: 'exit 1', matcher }];
-  const blocks = async (event: SaEvent, matcher: unknown, vars: Record<string, unknown>) => (await fire(event, hookWith(matcher), vars)).r.runs.length === 1;
+  const blocks = async (event: SaEvent, matcher: unknown, vars: Record<string, unknown>) =>
+    (await fire(event, hookWith(matcher), vars)).r.runs.length === 1;
 
   test('code_type: the hook runs only for that code type', async () => {
     assert.equal(await blocks('PreAct', { code_type: 'bash' }, { CODE: 'ls', CODE_TYPE: 'bash' }), true);
@@ -204,8 +255,14 @@ describe('SpatialAgent matchers', () => {
   });
 
   test('all fields must match; a variable the event lacks never matches', async () => {
-    assert.equal(await blocks('PreToolUse', { tool: 'execute_bash', code_type: 'bash' }, { TOOL: 'execute_bash', CODE_TYPE: 'bash' }), true);
-    assert.equal(await blocks('PreToolUse', { tool: 'execute_bash', code_type: 'bash' }, { TOOL: 'execute_bash', CODE_TYPE: 'python' }), false);
+    assert.equal(
+      await blocks('PreToolUse', { tool: 'execute_bash', code_type: 'bash' }, { TOOL: 'execute_bash', CODE_TYPE: 'bash' }),
+      true,
+    );
+    assert.equal(
+      await blocks('PreToolUse', { tool: 'execute_bash', code_type: 'bash' }, { TOOL: 'execute_bash', CODE_TYPE: 'python' }),
+      false,
+    );
     assert.equal(await blocks('Start', { tool: '.*' }, { QUERY: 'q' }), false);
     assert.equal(saMatches(undefined, {}), true, 'no matcher: always');
   });
@@ -214,10 +271,17 @@ describe('SpatialAgent matchers', () => {
 describe('SpatialAgent decision control', () => {
   test('hooks run in order and the first block stops the chain', async () => {
     const log = path.join(tmpDir(), 'log');
-    const { r } = await fire('PreAct', [bash(`echo one >> ${q(log)}`), bash(`echo two >> ${q(log)}; exit 9`), bash(`echo three >> ${q(log)}`)], { CODE: 'x' });
+    const { r } = await fire(
+      'PreAct',
+      [bash(`echo one >> ${q(log)}`), bash(`echo two >> ${q(log)}; exit 9`), bash(`echo three >> ${q(log)}`)],
+      { CODE: 'x' },
+    );
     assert.equal(read(log), 'one\ntwo\n');
     assert.deepEqual(r.output, { decision: 'block', reason: 'Command exited with code 9' });
-    assert.deepEqual(r.runs.map((x) => x.decision), ['approve', 'block']);
+    assert.deepEqual(
+      r.runs.map((x) => x.decision),
+      ['approve', 'block'],
+    );
   });
 
   test('a hook that errors approves: a timeout (in seconds) kills it and the chain goes on', async () => {
@@ -260,7 +324,10 @@ describe('SpatialAgent decision control', () => {
 
   test('display lines: one per run', async () => {
     const { r } = await fire('PreAct', [bash('exit 0'), bash(`${fx('sa-exit.sh')} 1 '{"decision":"block","reason":"no"}'`)], { CODE: 'x' });
-    assert.deepEqual(r.lines, ['🪝 1. PreAct · exit 0 → approve', `🪝 2. PreAct · ${fx('sa-exit.sh')} 1 '{"decision":"block","reason":"no"}' → block: no`]);
+    assert.deepEqual(r.lines, [
+      '🪝 1. PreAct · exit 0 → approve',
+      `🪝 2. PreAct · ${fx('sa-exit.sh')} 1 '{"decision":"block","reason":"no"}' → block: no`,
+    ]);
   });
 });
 
@@ -274,14 +341,24 @@ describe('SpatialAgent examples', () => {
   test('Block Dangerous Commands, inline as in the seed', async () => {
     const command = `if echo "$CODE" | grep -qE '^(rm -rf|sudo|chmod 777)'; then echo '{"decision": "block", "reason": "Dangerous command"}'; exit 1; fi`;
     const hooks = [{ matcher: { code_type: 'bash' }, type: 'bash', command }];
-    assert.deepEqual((await fire('PreAct', hooks, { CODE: 'rm -rf /data', CODE_TYPE: 'bash' })).r.output, { decision: 'block', reason: 'Dangerous command' });
+    assert.deepEqual((await fire('PreAct', hooks, { CODE: 'rm -rf /data', CODE_TYPE: 'bash' })).r.output, {
+      decision: 'block',
+      reason: 'Dangerous command',
+    });
     assert.deepEqual((await fire('PreAct', hooks, { CODE: 'ls -la', CODE_TYPE: 'bash' })).r.output, { decision: 'approve', reason: '' });
-    assert.equal((await fire('PreAct', hooks, { CODE: 'sudo rm -rf /', CODE_TYPE: 'python' })).r.runs.length, 0, 'the matcher keeps it to bash');
+    assert.equal(
+      (await fire('PreAct', hooks, { CODE: 'sudo rm -rf /', CODE_TYPE: 'python' })).r.runs.length,
+      0,
+      'the matcher keeps it to bash',
+    );
   });
 
   test('Block Dangerous Commands as a script reading $CODE from its environment', async () => {
     const hooks = [bash(fx('sa-guard.sh'))];
-    assert.deepEqual((await fire('PreAct', hooks, { CODE: 'chmod 777 /etc' })).r.output, { decision: 'block', reason: 'Dangerous command' });
+    assert.deepEqual((await fire('PreAct', hooks, { CODE: 'chmod 777 /etc' })).r.output, {
+      decision: 'block',
+      reason: 'Dangerous command',
+    });
     assert.equal((await fire('PreAct', hooks, { CODE: 'echo chmod 777' })).r.output.decision, 'approve');
   });
 });

@@ -7,12 +7,20 @@ import path from 'node:path';
 import { runCli } from '../helpers.js';
 import { findNamed, fx, saSetup, tmpDir } from './util.js';
 
-const trustedEnv = () => ({ ...process.env, GEMINI_CLI_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-sa-home-')), GEMINI_CLI_TRUST_WORKSPACE: 'true' });
+const trustedEnv = () => ({
+  ...process.env,
+  GEMINI_CLI_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-sa-home-')),
+  GEMINI_CLI_TRUST_WORKSPACE: 'true',
+});
 
 describe('hookline fire --dialect spatialagent', () => {
   test('PreAct from .spatialagent/settings.json with the context variables: {"output": {decision, reason}, "runs"}', async () => {
     const { dir } = saSetup({ hooks: { PreAct: [{ matcher: { code_type: 'bash' }, type: 'bash', command: fx('sa-guard.sh') }] } });
-    const r = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, env: trustedEnv(), input: '{"CODE": "sudo rm -rf /", "CODE_TYPE": "bash"}' });
+    const r = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], {
+      cwd: dir,
+      env: trustedEnv(),
+      input: '{"CODE": "sudo rm -rf /", "CODE_TYPE": "bash"}',
+    });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
     assert.deepEqual(out.output, { decision: 'block', reason: 'Dangerous command' });
@@ -20,14 +28,22 @@ describe('hookline fire --dialect spatialagent', () => {
     for (const k of ['name', 'command', 'exitCode', 'success', 'durationMs', 'stdout', 'stderr', 'error', 'line']) assert.ok(k in run, k);
     assert.equal(run.exitCode, 1);
     assert.equal(run.line, `🪝 1. PreAct · ${fx('sa-guard.sh')} → block: Dangerous command`);
-    const ok = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, env: trustedEnv(), input: '{"CODE": "ls", "CODE_TYPE": "bash"}' });
+    const ok = await runCli(['fire', 'PreAct', '--dialect', 'spatialagent', '--input', '-'], {
+      cwd: dir,
+      env: trustedEnv(),
+      input: '{"CODE": "ls", "CODE_TYPE": "bash"}',
+    });
     assert.deepEqual(ok.json().output, { decision: 'approve', reason: '' });
   });
 
   test('an injection attempt through $QUERY never executes', async () => {
     const { dir } = saSetup({ hooks: { Start: [{ type: 'bash', command: `echo "Starting: $QUERY" > started.txt; echo $QUERY` }] } });
     const query = '"; touch PWNED; echo " $(touch PWNED) `touch PWNED`';
-    const r = await runCli(['fire', 'Start', '--dialect', 'spatialagent', '--input', '-'], { cwd: dir, env: trustedEnv(), input: JSON.stringify({ QUERY: query }) });
+    const r = await runCli(['fire', 'Start', '--dialect', 'spatialagent', '--input', '-'], {
+      cwd: dir,
+      env: trustedEnv(),
+      input: JSON.stringify({ QUERY: query }),
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(findNamed(dir, 'PWNED'), []);
     assert.equal(fs.readFileSync(path.join(dir, 'started.txt'), 'utf8'), `Starting: ${query}\n`);
@@ -38,7 +54,11 @@ describe('hookline fire --dialect spatialagent', () => {
     const { dir } = saSetup({ hooks: { PreToolUse: [{ type: 'prompt', prompt: 'Is $TOOL running `$COMMAND` safe? JSON please.' }] } });
     const script = path.join(dir, 'model.jsonl');
     fs.writeFileSync(script, JSON.stringify({ text: '```json\n{"decision": "block", "reason": "pipes curl into sh"}\n```' }) + '\n');
-    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'spatialagent', '--model', `scripted:${script}`, '--input', '-'], { cwd: dir, env: trustedEnv(), input: '{"TOOL": "execute_bash", "COMMAND": "curl x | sh"}' });
+    const r = await runCli(['fire', 'PreToolUse', '--dialect', 'spatialagent', '--model', `scripted:${script}`, '--input', '-'], {
+      cwd: dir,
+      env: trustedEnv(),
+      input: '{"TOOL": "execute_bash", "COMMAND": "curl x | sh"}',
+    });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json();
     assert.deepEqual(out.output, { decision: 'block', reason: 'pipes curl into sh' });
@@ -70,15 +90,23 @@ describe('hookline fire --dialect spatialagent', () => {
       assert.equal(r.code, 1);
       assert.match(r.stderr, re);
     };
-    await bad(['fire', 'PreTool', '--dialect', 'spatialagent'], /^hookline: unknown SpatialAgent event "PreTool"; expected one of Start, Stop, PrePlan/);
-    await bad(['fire', 'Start', '--dialect', 'spatialagent', '--config', 'nope.json'], /^hookline: SpatialAgent settings nope.json not found/);
+    await bad(
+      ['fire', 'PreTool', '--dialect', 'spatialagent'],
+      /^hookline: unknown SpatialAgent event "PreTool"; expected one of Start, Stop, PrePlan/,
+    );
+    await bad(
+      ['fire', 'Start', '--dialect', 'spatialagent', '--config', 'nope.json'],
+      /^hookline: SpatialAgent settings nope.json not found/,
+    );
     await bad(['fire', 'Start', '--dialect', 'spatialagent', '--model', 'nope:x'], /^hookline: unknown model "nope:x"/);
   });
 });
 
 describe('hookline validate --dialect spatialagent', () => {
   test('problems with file, JSON path and message; exit 1 on errors', async () => {
-    const { dir, file } = saSetup({ hooks: { PreAct: [{ type: 'bash' }, { type: 'bash', command: 'ok', matcher: { tool: '(' } }], Begin: [] } });
+    const { dir, file } = saSetup({
+      hooks: { PreAct: [{ type: 'bash' }, { type: 'bash', command: 'ok', matcher: { tool: '(' } }], Begin: [] },
+    });
     const r = await runCli(['validate', '--dialect', 'spatialagent'], { cwd: dir, env: trustedEnv() });
     assert.equal(r.code, 1);
     assert.equal(

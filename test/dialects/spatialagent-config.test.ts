@@ -8,7 +8,8 @@ import { formatProblem } from '../../src/config/problems.js';
 import { tmpDir } from './util.js';
 
 const F = '/p/.spatialagent/settings.json';
-const problems = (settings: unknown) => parseSaConfig(typeof settings === 'string' ? settings : JSON.stringify(settings), F).problems.map((p) => [p.severity, p.path, p.message]);
+const problems = (settings: unknown) =>
+  parseSaConfig(typeof settings === 'string' ? settings : JSON.stringify(settings), F).problems.map((p) => [p.severity, p.path, p.message]);
 
 describe('SpatialAgent settings', () => {
   test("the seed's Quick Start loads: a bash Start hook and a prompt PreAct hook with a matcher", () => {
@@ -20,7 +21,8 @@ describe('SpatialAgent settings', () => {
             {
               matcher: { code_type: 'bash' },
               type: 'prompt',
-              prompt: 'Review this bash command for safety: $CODE\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "explanation"}',
+              prompt:
+                'Review this bash command for safety: $CODE\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "explanation"}',
               timeout: 30,
             },
           ],
@@ -30,7 +32,13 @@ describe('SpatialAgent settings', () => {
     );
     assert.deepEqual(c.problems, []);
     assert.equal(saHookCount(c), 2);
-    assert.deepEqual(c.hooks.Start[0], { event: 'Start', path: 'hooks.Start[0]', type: 'bash', command: "echo 'Starting analysis: $QUERY'", timeoutSeconds: 30 });
+    assert.deepEqual(c.hooks.Start[0], {
+      event: 'Start',
+      path: 'hooks.Start[0]',
+      type: 'bash',
+      command: "echo 'Starting analysis: $QUERY'",
+      timeoutSeconds: 30,
+    });
     const pre = c.hooks.PreAct[0];
     assert.equal(pre.type, 'prompt');
     assert.equal(pre.matcher?.[0].key, 'code_type');
@@ -38,32 +46,66 @@ describe('SpatialAgent settings', () => {
   });
 
   test('the ten events, each with its documented variables', () => {
-    assert.deepEqual([...SA_EVENTS], ['Start', 'Stop', 'PrePlan', 'PostPlan', 'PreAct', 'PostAct', 'PreToolUse', 'PostToolUse', 'PreRoute', 'PreConclusion']);
+    assert.deepEqual(
+      [...SA_EVENTS],
+      ['Start', 'Stop', 'PrePlan', 'PostPlan', 'PreAct', 'PostAct', 'PreToolUse', 'PostToolUse', 'PreRoute', 'PreConclusion'],
+    );
     assert.deepEqual(SA_VARIABLES.Start, ['QUERY', 'THREAD_ID', 'MAX_STEP', 'TOOLS']);
     assert.deepEqual(SA_VARIABLES.PostPlan, ['STEP', 'RESPONSE', 'NEXT_STEP', 'HAS_ACT', 'HAS_CONCLUSION']);
     assert.deepEqual(SA_VARIABLES.PreRoute, []);
   });
 
   test('schema: timeout in seconds, default 30; fractions allowed', () => {
-    const c = parseSaConfig(JSON.stringify({ hooks: { Stop: [{ type: 'bash', command: 'a' }, { type: 'bash', command: 'b', timeout: 45 }, { type: 'bash', command: 'c', timeout: 0.5 }] } }), F);
-    assert.deepEqual(c.hooks.Stop.map((h) => h.timeoutSeconds), [30, 45, 0.5]);
+    const c = parseSaConfig(
+      JSON.stringify({
+        hooks: {
+          Stop: [
+            { type: 'bash', command: 'a' },
+            { type: 'bash', command: 'b', timeout: 45 },
+            { type: 'bash', command: 'c', timeout: 0.5 },
+          ],
+        },
+      }),
+      F,
+    );
+    assert.deepEqual(
+      c.hooks.Stop.map((h) => h.timeoutSeconds),
+      [30, 45, 0.5],
+    );
   });
 
   test('a hook without type is a bash hook, as SpatialAgent reads it (with a warning)', () => {
     const c = parseSaConfig(JSON.stringify({ hooks: { Start: [{ command: 'echo hi' }] } }), F);
     assert.equal(c.hooks.Start[0].type, 'bash');
-    assert.deepEqual(problems({ hooks: { Start: [{ command: 'echo hi' }] } }), [['warning', 'hooks.Start[0]', 'no "type": taken as "bash", as SpatialAgent does']]);
+    assert.deepEqual(problems({ hooks: { Start: [{ command: 'echo hi' }] } }), [
+      ['warning', 'hooks.Start[0]', 'no "type": taken as "bash", as SpatialAgent does'],
+    ]);
   });
 
   test("Claude Code's nesting {matcher, hooks: [...]} is read too; an inner matcher wins", () => {
     const c = parseSaConfig(
-      JSON.stringify({ hooks: { PreToolUse: [{ matcher: { tool: 'execute_bash' }, hooks: [{ type: 'bash', command: 'a' }, { type: 'bash', command: 'b', matcher: { tool: 'x' } }] }] } }),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: { tool: 'execute_bash' },
+              hooks: [
+                { type: 'bash', command: 'a' },
+                { type: 'bash', command: 'b', matcher: { tool: 'x' } },
+              ],
+            },
+          ],
+        },
+      }),
       F,
     );
-    assert.deepEqual(c.hooks.PreToolUse.map((h) => [h.path, h.command, h.matcher?.[0].expected]), [
-      ['hooks.PreToolUse[0].hooks[0]', 'a', 'execute_bash'],
-      ['hooks.PreToolUse[0].hooks[1]', 'b', 'x'],
-    ]);
+    assert.deepEqual(
+      c.hooks.PreToolUse.map((h) => [h.path, h.command, h.matcher?.[0].expected]),
+      [
+        ['hooks.PreToolUse[0].hooks[0]', 'a', 'execute_bash'],
+        ['hooks.PreToolUse[0].hooks[1]', 'b', 'x'],
+      ],
+    );
   });
 
   test('errors name the file, the JSON path and the problem; the hook is dropped', () => {
@@ -98,16 +140,26 @@ describe('SpatialAgent settings', () => {
       ],
     );
     const c = parseSaConfig(JSON.stringify({ hooks: { PreAct: [{ type: 'bash' }, { type: 'bash', command: 'kept' }] } }), F);
-    assert.deepEqual(c.hooks.PreAct.map((h) => h.command), ['kept']);
+    assert.deepEqual(
+      c.hooks.PreAct.map((h) => h.command),
+      ['kept'],
+    );
     assert.equal(formatProblem(c.problems[0]), `error: ${F}: hooks.PreAct[0].command: a bash hook needs a command`);
   });
 
   test('warnings: unknown event (skipped), unknown field, undocumented matcher field', () => {
-    assert.deepEqual(problems({ hooks: { PreTool: [], Start: [{ type: 'bash', command: 'x', comand: 'y', matcher: { thread_id: 't' } }] } }), [
-      ['warning', 'hooks.PreTool', `unknown event "PreTool" (ignored); expected one of ${SA_EVENTS.join(', ')}`],
-      ['warning', 'hooks.Start[0].comand', 'unknown field "comand" (ignored)'],
-      ['warning', 'hooks.Start[0].matcher.thread_id', '"thread_id" is not a documented matcher field (tool, code_type, step); it is compared with the context variable THREAD_ID'],
-    ]);
+    assert.deepEqual(
+      problems({ hooks: { PreTool: [], Start: [{ type: 'bash', command: 'x', comand: 'y', matcher: { thread_id: 't' } }] } }),
+      [
+        ['warning', 'hooks.PreTool', `unknown event "PreTool" (ignored); expected one of ${SA_EVENTS.join(', ')}`],
+        ['warning', 'hooks.Start[0].comand', 'unknown field "comand" (ignored)'],
+        [
+          'warning',
+          'hooks.Start[0].matcher.thread_id',
+          '"thread_id" is not a documented matcher field (tool, code_type, step); it is compared with the context variable THREAD_ID',
+        ],
+      ],
+    );
   });
 
   test('invalid JSON loads no hook at all, as SpatialAgent', () => {

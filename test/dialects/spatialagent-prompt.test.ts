@@ -8,7 +8,8 @@ import { fireSpatialAgent } from '../../src/dialects/spatialagent/run.js';
 import { decideFromAnswer, findDecisionJson, keywordBlocks } from '../../src/dialects/spatialagent/decision.js';
 import { parseSaConfig } from '../../src/dialects/spatialagent/config.js';
 
-const REVIEW = 'Review this bash command for safety: $CODE\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "explanation"}';
+const REVIEW =
+  'Review this bash command for safety: $CODE\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "explanation"}';
 
 function config(hooks: unknown[], event = 'PreAct') {
   const c = parseSaConfig(JSON.stringify({ hooks: { [event]: hooks } }), 'settings.json');
@@ -34,24 +35,45 @@ describe('SpatialAgent prompt hooks', () => {
     const model = new ScriptedModel([{ text: '{"decision": "approve", "reason": "read-only"}' }]);
     const code = `ls "$HOME" && echo 'it''s' $(whoami)`;
     const r = await fireSpatialAgent(config([prompt(REVIEW)]), 'PreAct', { CODE: code, CODE_TYPE: 'bash' }, { model });
-    assert.equal(sent(model), `Review this bash command for safety: ${code}\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "explanation"}`);
+    assert.equal(
+      sent(model),
+      `Review this bash command for safety: ${code}\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "explanation"}`,
+    );
     assert.deepEqual(r.output, { decision: 'approve', reason: '' });
     assert.equal(r.runs[0].answer, '{"decision": "approve", "reason": "read-only"}');
     assert.equal(r.runs[0].reason, 'read-only');
   });
 
   test("the seed's LLM Code Review prompt: $CODE_TYPE and $CODE inside a fence", async () => {
-    const review = 'Analyze this code for security issues:\n\nCode type: $CODE_TYPE\n```\n$CODE\n```\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "your analysis"}';
+    const review =
+      'Analyze this code for security issues:\n\nCode type: $CODE_TYPE\n```\n$CODE\n```\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "your analysis"}';
     const model = new ScriptedModel([{ text: '{"decision": "block", "reason": "network access"}' }]);
-    const r = await fireSpatialAgent(config([prompt(review, { timeout: 45 })]), 'PreAct', { CODE: 'import requests', CODE_TYPE: 'python' }, { model });
-    assert.equal(sent(model), 'Analyze this code for security issues:\n\nCode type: python\n```\nimport requests\n```\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "your analysis"}');
+    const r = await fireSpatialAgent(
+      config([prompt(review, { timeout: 45 })]),
+      'PreAct',
+      { CODE: 'import requests', CODE_TYPE: 'python' },
+      { model },
+    );
+    assert.equal(
+      sent(model),
+      'Analyze this code for security issues:\n\nCode type: python\n```\nimport requests\n```\n\nRespond with JSON: {"decision": "approve" or "block", "reason": "your analysis"}',
+    );
     assert.deepEqual(r.output, { decision: 'block', reason: 'network access' });
   });
 
   test('JSON decision: alone, in a ```json fence, or embedded in text', async () => {
-    assert.deepEqual((await answer('{"decision": "block", "reason": "deletes everything"}')).output, { decision: 'block', reason: 'deletes everything' });
-    assert.deepEqual((await answer('Here is my review:\n```json\n{\n  "decision": "block",\n  "reason": "recursive delete of /"\n}\n```')).output, { decision: 'block', reason: 'recursive delete of /' });
-    assert.deepEqual((await answer('I checked it. {"decision": "approve", "reason": "harmless"} Nothing else.')).output, { decision: 'approve', reason: '' });
+    assert.deepEqual((await answer('{"decision": "block", "reason": "deletes everything"}')).output, {
+      decision: 'block',
+      reason: 'deletes everything',
+    });
+    assert.deepEqual(
+      (await answer('Here is my review:\n```json\n{\n  "decision": "block",\n  "reason": "recursive delete of /"\n}\n```')).output,
+      { decision: 'block', reason: 'recursive delete of /' },
+    );
+    assert.deepEqual((await answer('I checked it. {"decision": "approve", "reason": "harmless"} Nothing else.')).output, {
+      decision: 'approve',
+      reason: '',
+    });
   });
 
   test('the JSON decision wins over the keywords', async () => {
@@ -66,7 +88,15 @@ describe('SpatialAgent prompt hooks', () => {
   });
 
   test('keyword fallback without false positives: negations approve', async () => {
-    for (const text of ['Do not block this, it is safe.', "Don't deny it.", 'There is no reason to reject it.', 'Not blocking: read-only.', 'Nothing to block here.', 'I see no need to deny this', 'Safe. I would never reject a plain ls.']) {
+    for (const text of [
+      'Do not block this, it is safe.',
+      "Don't deny it.",
+      'There is no reason to reject it.',
+      'Not blocking: read-only.',
+      'Nothing to block here.',
+      'I see no need to deny this',
+      'Safe. I would never reject a plain ls.',
+    ]) {
       assert.deepEqual((await answer(text)).output, { decision: 'approve', reason: '' }, text);
     }
   });
@@ -106,7 +136,12 @@ describe('SpatialAgent prompt hooks', () => {
 
   test('prompt and bash hooks share one chain: the first block stops it, the model is not asked after', async () => {
     const model = new ScriptedModel([{ text: 'block' }, { text: 'never asked' }]);
-    const r = await fireSpatialAgent(config([prompt('first: $CODE'), { type: 'bash', command: 'exit 0' }, prompt('second')]), 'PreAct', { CODE: 'x' }, { model });
+    const r = await fireSpatialAgent(
+      config([prompt('first: $CODE'), { type: 'bash', command: 'exit 0' }, prompt('second')]),
+      'PreAct',
+      { CODE: 'x' },
+      { model },
+    );
     assert.equal(r.output.decision, 'block');
     assert.equal(model.calls.length, 1);
     assert.equal(model.remaining, 1);
@@ -133,8 +168,31 @@ describe('SpatialAgent decision reading', () => {
   });
 
   test('keywordBlocks: whole words, in any form; negation within three words of the same clause', () => {
-    const yes = ['block', 'Blocking it.', 'denied', 'Rejecting.', 'Do not run this. Block it.', 'No, block it', 'It is not safe, deny', 'not safe but block it anyway', 'I cannot approve; reject'];
-    const no = ['do not block', "don't deny", 'no reason to reject', 'not blocking', 'unblocked', 'blockchain data', 'the denylist', 'never rejected', 'I would not necessarily block', 'nothing to block', 'shouldn’t deny', 'dont block'];
+    const yes = [
+      'block',
+      'Blocking it.',
+      'denied',
+      'Rejecting.',
+      'Do not run this. Block it.',
+      'No, block it',
+      'It is not safe, deny',
+      'not safe but block it anyway',
+      'I cannot approve; reject',
+    ];
+    const no = [
+      'do not block',
+      "don't deny",
+      'no reason to reject',
+      'not blocking',
+      'unblocked',
+      'blockchain data',
+      'the denylist',
+      'never rejected',
+      'I would not necessarily block',
+      'nothing to block',
+      'shouldn’t deny',
+      'dont block',
+    ];
     for (const t of yes) assert.equal(keywordBlocks(t), true, t);
     for (const t of no) assert.equal(keywordBlocks(t), false, t);
   });

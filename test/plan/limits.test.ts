@@ -35,9 +35,21 @@ describe('matchers are linear', () => {
       const m = compileMatcher('BeforeTool', p);
       assert.equal(m('read_file'), false, p);
       assert.equal(m(p), true, p);
-      const r = validateLayer({ hooks: { BeforeTool: [{ matcher: p, hooks: [{ type: 'command', command: 'true' }] }] } }, 'settings.json', 'user');
+      const r = validateLayer(
+        { hooks: { BeforeTool: [{ matcher: p, hooks: [{ type: 'command', command: 'true' }] }] } },
+        'settings.json',
+        'user',
+      );
       assert.equal(r.entries.length, 1, 'the hook is kept');
-      assert.ok(r.problems.some((x) => x.severity === 'warning' && x.path === 'hooks.BeforeTool[0].matcher' && /not supported by the linear-time engine.*exact tool name/.test(x.message)), JSON.stringify(r.problems));
+      assert.ok(
+        r.problems.some(
+          (x) =>
+            x.severity === 'warning' &&
+            x.path === 'hooks.BeforeTool[0].matcher' &&
+            /not supported by the linear-time engine.*exact tool name/.test(x.message),
+        ),
+        JSON.stringify(r.problems),
+      );
     }
   });
 
@@ -47,13 +59,20 @@ describe('matchers are linear', () => {
     const look = compileClaudeMatcher('(?!Bash).*');
     assert.equal(look.kind, 'exact');
     assert.equal(look.reason, 'unsupported');
-    const s = parseClaudeSettings(JSON.stringify({ hooks: { PreToolUse: [{ matcher: '(a)\\1', hooks: [{ type: 'command', command: 'true' }] }] } }), '/p/.claude/settings.json', 'project');
+    const s = parseClaudeSettings(
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '(a)\\1', hooks: [{ type: 'command', command: 'true' }] }] } }),
+      '/p/.claude/settings.json',
+      'project',
+    );
     assert.equal(s.hooks.length, 1);
     assert.ok(s.problems.some((x) => /not supported by the linear-time engine/.test(x.message)));
   });
 
   test('SpatialAgent: object matchers are RE2 and answer at once', () => {
-    const c = parseSaConfig(JSON.stringify({ hooks: { PreAct: [{ type: 'bash', command: 'true', matcher: { code_type: '(a+)+$' } }] } }), 'sa.json');
+    const c = parseSaConfig(
+      JSON.stringify({ hooks: { PreAct: [{ type: 'bash', command: 'true', matcher: { code_type: '(a+)+$' } }] } }),
+      'sa.json',
+    );
     assert.deepEqual(c.problems, []);
     assert.equal(saMatches(c.hooks.PreAct[0].matcher, { CODE_TYPE: LONG }), false);
     assert.equal(saMatches(c.hooks.PreAct[0].matcher, { CODE_TYPE: 'aaa' }), true);
@@ -72,12 +91,33 @@ describe('timeouts are bounded', () => {
   });
 
   test('a command, a function and a persistent hook with a huge timeout are not killed at once', async () => {
-    const r = await runCommand({ command: 'sleep 0.3; echo done', cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' }, stdin: '', timeoutMs: OVER * 4 });
+    const r = await runCommand({
+      command: 'sleep 0.3; echo done',
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? '' },
+      stdin: '',
+      timeoutMs: OVER * 4,
+    });
     assert.equal(r.timedOut, undefined, r.error);
     assert.equal(r.stdout.trim(), 'done');
-    const f = await runFunction({ type: 'runtime', name: 'f', timeout: OVER, action: async () => { await new Promise((res) => setTimeout(res, 50)); return { systemMessage: 'ok' }; } }, {} as never);
+    const f = await runFunction(
+      {
+        type: 'runtime',
+        name: 'f',
+        timeout: OVER,
+        action: async () => {
+          await new Promise((res) => setTimeout(res, 50));
+          return { systemMessage: 'ok' };
+        },
+      },
+      {} as never,
+    );
     assert.equal(f.success, true, f.error);
-    const p = new PersistentProcess({ command: `node ${hook('pers-guard.mjs')}`, cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' } });
+    const p = new PersistentProcess({
+      command: `node ${hook('pers-guard.mjs')}`,
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? '' },
+    });
     try {
       const pr = await p.request({ tool_input: { command: 'slow' } }, OVER);
       assert.equal(pr.timedOut, undefined, pr.error);
@@ -87,14 +127,22 @@ describe('timeouts are bounded', () => {
   });
 
   test('Gemini settings: above the limit is clamped with a warning naming the path and the limit', () => {
-    const r = validateLayer({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'true', timeout: OVER }] }] } }, '/u/settings.json', 'user');
+    const r = validateLayer(
+      { hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'true', timeout: OVER }] }] } },
+      '/u/settings.json',
+      'user',
+    );
     assert.equal(r.entries[0].hook.type === 'command' && r.entries[0].hook.timeout, MAX_TIMEOUT_MS);
     const p = r.problems.find((x) => x.path === 'hooks.BeforeTool[0].hooks[0].timeout');
     assert.ok(p && p.file === '/u/settings.json' && /above the limit of 2147483647 ms/.test(p.message), JSON.stringify(r.problems));
   });
 
   test('Claude Code seconds: clamped with a warning', () => {
-    const s = parseClaudeSettings(JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', timeout: 3e6 }] }] } }), '/p/.claude/settings.json', 'project');
+    const s = parseClaudeSettings(
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', timeout: 3e6 }] }] } }),
+      '/p/.claude/settings.json',
+      'project',
+    );
     assert.equal(s.hooks[0].timeoutSeconds * 1000, MAX_TIMEOUT_MS);
     assert.ok(s.problems.some((x) => x.path === 'hooks.Stop[0].hooks[0].timeout' && /above the limit of 2147483647 ms/.test(x.message)));
   });
@@ -102,12 +150,21 @@ describe('timeouts are bounded', () => {
   test('SpatialAgent seconds: clamped with a warning', () => {
     const c = parseSaConfig(JSON.stringify({ hooks: { PreAct: [{ type: 'bash', command: 'true', timeout: 1e9 }] } }), '/p/sa.json');
     assert.equal(c.hooks.PreAct[0].timeoutSeconds * 1000, MAX_TIMEOUT_MS);
-    assert.ok(c.problems.some((x) => x.file === '/p/sa.json' && /timeout/.test(x.path) && /above the limit of 2147483647 ms/.test(x.message)));
+    assert.ok(
+      c.problems.some((x) => x.file === '/p/sa.json' && /timeout/.test(x.path) && /above the limit of 2147483647 ms/.test(x.message)),
+    );
   });
 
   test('mm Go durations: refused, as mm refuses any bad configuration, naming the hook and the limit', () => {
     const c = parseMmConfig('hooks:\n  preToolCall:\n    - command: "true"\n      timeout: 720h\n', '/p/agent.yaml');
-    assert.ok(c.errors.some((e) => e.file === '/p/agent.yaml' && /hooks\.preToolCall\[0\]: timeout 720h is above Hookline's limit of 596h31m23\.647s/.test(e.message)), JSON.stringify(c.errors));
+    assert.ok(
+      c.errors.some(
+        (e) =>
+          e.file === '/p/agent.yaml' &&
+          /hooks\.preToolCall\[0\]: timeout 720h is above Hookline's limit of 596h31m23\.647s/.test(e.message),
+      ),
+      JSON.stringify(c.errors),
+    );
     const ok = parseMmConfig('hooks:\n  preToolCall:\n    - command: "true"\n      timeout: 596h\n', '/p/agent.yaml');
     assert.deepEqual(ok.errors, []);
   });

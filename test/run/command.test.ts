@@ -25,7 +25,9 @@ describe('stdin and cwd', () => {
 
   test('through the engine: stdin is the fired input and cwd is the input cwd', async () => {
     const out = tmpDir();
-    const p = makeProject({ project: { hooks: { BeforeAgent: [{ hooks: [cmd(fixture('run-capture.sh', q(out)), { timeout: 1500 })] }] } } });
+    const p = makeProject({
+      project: { hooks: { BeforeAgent: [{ hooks: [cmd(fixture('run-capture.sh', q(out)), { timeout: 1500 })] }] } },
+    });
     const sub = path.join(p.dir, 'sub dir');
     fs.mkdirSync(sub);
     const res = await engineFor(p).fire('BeforeAgent', { prompt: 'hi\n"there"' }, { cwd: sub });

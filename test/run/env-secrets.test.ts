@@ -34,7 +34,11 @@ const SECRET_VALUES: Record<string, string> = {
   slackApp: 'xa' + 'pp-1-' + 'A0B1C2D3E4F-1234567890-' + rep('a1b2c3', 30),
   slackWebhook: 'https://hooks.' + 'slack.com/services/T0000AAAA/B0000BBBB/' + rep(ALNUM, 24),
   discordWebhook: 'https://discord.com/api/' + 'webhooks/123456789012345678/' + rep(ALNUM, 60),
-  teamsWebhook: 'https://contoso.webhook.office.com/webhookb2/' + '12345678-1234-1234-1234-123456789abc@12345678-1234-1234-1234-123456789abc/IncomingWebhook/' + rep(HEX, 32) + '/12345678-1234-1234-1234-123456789abc',
+  teamsWebhook:
+    'https://contoso.webhook.office.com/webhookb2/' +
+    '12345678-1234-1234-1234-123456789abc@12345678-1234-1234-1234-123456789abc/IncomingWebhook/' +
+    rep(HEX, 32) +
+    '/12345678-1234-1234-1234-123456789abc',
   anthropic: 'sk' + '-ant-api03-' + rep(ALNUM, 93) + 'AA',
   openaiProject: 'sk' + '-proj-' + rep(ALNUM, 48),
   jwt: 'ey' + 'JhbGciOiJIUzI1NiJ9.' + 'ey' + 'JzdWIiOiIxMjM0NTY3ODkwIn0.' + rep(ALNUM, 43),
@@ -69,9 +73,25 @@ const SECRET_VALUES: Record<string, string> = {
 
 /** Names that are secrets whatever their value. */
 const SECRET_NAMES = [
-  'MYSQL_PWD', 'DB_PASS', 'SMTP_PWD', 'REDIS_PASS', 'APP_CONNECTION_STRING', 'AZURE_STORAGE_CONNECTION_STRING',
-  'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_PARAMETERS', 'GITHUB_TOKEN', 'my_api_key',
-  'AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL', 'DATABASE_URL', 'NPM_AUTH', 'PGPASSWORD',
+  'MYSQL_PWD',
+  'DB_PASS',
+  'SMTP_PWD',
+  'REDIS_PASS',
+  'APP_CONNECTION_STRING',
+  'AZURE_STORAGE_CONNECTION_STRING',
+  'GIT_CONFIG_KEY_0',
+  'GIT_CONFIG_VALUE_0',
+  'GIT_CONFIG_COUNT',
+  'GIT_CONFIG_PARAMETERS',
+  'GITHUB_TOKEN',
+  'my_api_key',
+  'AWS_SECRET_ACCESS_KEY',
+  'DB_PASSWORD',
+  'SENTRY_DSN',
+  'SLACK_WEBHOOK_URL',
+  'DATABASE_URL',
+  'NPM_AUTH',
+  'PGPASSWORD',
 ];
 
 /** Harmless look-alikes: kept. */
@@ -168,13 +188,21 @@ describe('gitleaks rules as data', () => {
 describe('allowed and blocked', () => {
   test('names are compared case-insensitively', () => {
     const env = { MY_API_KEY: 'k', Harmless_Var: 'h', other: 'o' };
-    assert.deepEqual(sanitizeEnv(env, { enabled: true, allowed: ['my_api_key'], blocked: ['HARMLESS_VAR'] }), { MY_API_KEY: 'k', other: 'o' });
-    assert.deepEqual(sanitizeEnv(env, { enabled: true, allowed: ['My_Api_Key'], blocked: ['harmless_var'] }), { MY_API_KEY: 'k', other: 'o' });
+    assert.deepEqual(sanitizeEnv(env, { enabled: true, allowed: ['my_api_key'], blocked: ['HARMLESS_VAR'] }), {
+      MY_API_KEY: 'k',
+      other: 'o',
+    });
+    assert.deepEqual(sanitizeEnv(env, { enabled: true, allowed: ['My_Api_Key'], blocked: ['harmless_var'] }), {
+      MY_API_KEY: 'k',
+      other: 'o',
+    });
   });
 
   test('an allowed name reaches the hook even when its value looks like a token', () => {
     const token = SECRET_VALUES.githubPat;
-    assert.deepEqual(sanitizeEnv({ DEPLOY_TOKEN: token, OTHER: token }, { enabled: true, allowed: ['deploy_token'], blocked: [] }), { DEPLOY_TOKEN: token });
+    assert.deepEqual(sanitizeEnv({ DEPLOY_TOKEN: token, OTHER: token }, { enabled: true, allowed: ['deploy_token'], blocked: [] }), {
+      DEPLOY_TOKEN: token,
+    });
   });
 
   test('blocked wins over the always-kept list only when named; allowed wins over blocked', () => {

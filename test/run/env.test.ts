@@ -19,7 +19,15 @@ const SECRETS = {
 const HARMLESS = { HARMLESS_VAR: 'hello', GEMINI_CLI_TEST_FLAG: 'on', GEMINI_CLI_FOO_TOKEN: 'kept-by-prefix' };
 
 /** Fires BeforeAgent in a project whose capture hook sits in project settings; returns what it saw. */
-async function hookEnv(opts: { user?: unknown; projectExtra?: Record<string, unknown>; hookEnv?: Record<string, string>; env?: Record<string, string>; sessionId?: string } = {}) {
+async function hookEnv(
+  opts: {
+    user?: unknown;
+    projectExtra?: Record<string, unknown>;
+    hookEnv?: Record<string, string>;
+    env?: Record<string, string>;
+    sessionId?: string;
+  } = {},
+) {
   const out = tmpDir();
   const hook = cmd(fixture('run-capture.sh', q(out)), { timeout: 1500, ...(opts.hookEnv ? { env: opts.hookEnv } : {}) });
   const po: ProjectOptions = { project: { ...opts.projectExtra, hooks: { BeforeAgent: [{ hooks: [hook] }] } } };
@@ -73,7 +81,9 @@ describe('hook environment', () => {
   });
 
   test('user settings: allowed and blocked names are matched case-insensitively; allowed passes a token-looking value', async () => {
-    const { env } = await hookEnv({ user: { security: { environmentVariableRedaction: { allowed: ['my_api_key', 'Innocent_Gh'], blocked: ['harmless_var'] } } } });
+    const { env } = await hookEnv({
+      user: { security: { environmentVariableRedaction: { allowed: ['my_api_key', 'Innocent_Gh'], blocked: ['harmless_var'] } } },
+    });
     assert.equal(env.MY_API_KEY, 'plain-value-2');
     assert.equal(env.INNOCENT_GH, GH_TOKEN, 'the user asked for it by name');
     assert.equal(env.HARMLESS_VAR, undefined);
@@ -123,7 +133,10 @@ describe('sanitizeEnv', () => {
   const on = { enabled: true, allowed: [], blocked: [] };
 
   test('secret-looking values are removed whatever the name; a name the user allowed is kept', () => {
-    const out = sanitizeEnv({ A: GH_TOKEN, B: 'sk_live_' + 'a'.repeat(24), C: 'xoxb-123-abc', D: '-----BEGIN PRIVATE KEY-----', E: 'fine' }, { ...on, allowed: ['a'] });
+    const out = sanitizeEnv(
+      { A: GH_TOKEN, B: 'sk_live_' + 'a'.repeat(24), C: 'xoxb-123-abc', D: '-----BEGIN PRIVATE KEY-----', E: 'fine' },
+      { ...on, allowed: ['a'] },
+    );
     assert.deepEqual(out, { A: GH_TOKEN, E: 'fine' });
   });
 
@@ -133,7 +146,17 @@ describe('sanitizeEnv', () => {
   });
 
   test('GIT_CONFIG_COUNT/KEY_n/VALUE_n/PARAMETERS are removed (they can carry an auth header), other GIT_CONFIG_* kept, undefined values dropped', () => {
-    const out = sanitizeEnv({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: 'Authorization: Basic eDp5', GIT_CONFIG_PARAMETERS: "'user.name'='x'", GIT_CONFIG_GLOBAL: '/home/u/.gitconfig', UNDEF: undefined }, on);
+    const out = sanitizeEnv(
+      {
+        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_KEY_0: 'http.extraHeader',
+        GIT_CONFIG_VALUE_0: 'Authorization: Basic eDp5',
+        GIT_CONFIG_PARAMETERS: "'user.name'='x'",
+        GIT_CONFIG_GLOBAL: '/home/u/.gitconfig',
+        UNDEF: undefined,
+      },
+      on,
+    );
     assert.deepEqual(out, { GIT_CONFIG_GLOBAL: '/home/u/.gitconfig' });
   });
 });

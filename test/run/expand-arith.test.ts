@@ -58,7 +58,11 @@ describe('every arithmetic context refuses a value that is not a whole number', 
     for (const [name, form] of forms('$GEMINI_SESSION_ID')) {
       const marker = path.join(dir, `m-${name}`);
       const values = { projectDir: dir, cwd: dir, plansDir: dir, sessionId: `a[$(touch ${marker})]` };
-      assert.throws(() => expandCommand(form, values), (e: unknown) => e instanceof ExpansionError && /\$GEMINI_SESSION_ID is used in a shell arithmetic context/.test(e.message), name);
+      assert.throws(
+        () => expandCommand(form, values),
+        (e: unknown) => e instanceof ExpansionError && /\$GEMINI_SESSION_ID is used in a shell arithmetic context/.test(e.message),
+        name,
+      );
       const ok = expandCommand(form, { ...values, sessionId: '3' });
       assert.ok(!ok.includes('$GEMINI_SESSION_ID'), name);
       bash(ok, dir);
@@ -71,7 +75,15 @@ describe('every arithmetic context refuses a value that is not a whole number', 
     const marker = path.join(dir, 'outside');
     const sessionId = `a[$(touch ${marker})]`;
     const out = path.join(dir, 'out');
-    const safe = ['echo $GEMINI_SESSION_ID', 'echo "$GEMINI_SESSION_ID"', 'echo ${x:-$GEMINI_SESSION_ID}', ': $(( 1 )); echo $GEMINI_SESSION_ID', 'let y=1; echo $GEMINI_SESSION_ID', '[[ -n $GEMINI_SESSION_ID ]] && echo $GEMINI_SESSION_ID', 'declare -r r=$GEMINI_SESSION_ID; echo $r'];
+    const safe = [
+      'echo $GEMINI_SESSION_ID',
+      'echo "$GEMINI_SESSION_ID"',
+      'echo ${x:-$GEMINI_SESSION_ID}',
+      ': $(( 1 )); echo $GEMINI_SESSION_ID',
+      'let y=1; echo $GEMINI_SESSION_ID',
+      '[[ -n $GEMINI_SESSION_ID ]] && echo $GEMINI_SESSION_ID',
+      'declare -r r=$GEMINI_SESSION_ID; echo $r',
+    ];
     for (const form of safe) {
       const text = expandCommand(`${form} > ${out}`, { projectDir: dir, cwd: dir, plansDir: dir, sessionId });
       bash(text, dir);
@@ -104,7 +116,12 @@ describe('every arithmetic context refuses a value that is not a whole number', 
     }
     const settings = { hooks: { Stop: [{ hooks: forms('${CLAUDE_PROJECT_DIR}').map(([, command]) => ({ type: 'command', command })) }] } };
     const parsed = parseClaudeSettings(JSON.stringify(settings), path.join(projectDir, '.claude/settings.json'), 'project');
-    const res = await fireClaude({ files: [], hooks: parsed.hooks, problems: [] }, 'Stop', {}, { projectDir, env: { PATH: process.env.PATH ?? '' } });
+    const res = await fireClaude(
+      { files: [], hooks: parsed.hooks, problems: [] },
+      'Stop',
+      {},
+      { projectDir, env: { PATH: process.env.PATH ?? '' } },
+    );
     assert.equal(res.runs.length, Object.keys(ARITH_FORMS).length);
     for (const r of res.runs) assert.match(r.error ?? '', /arithmetic context/, r.command);
     assert.deepEqual(findNamed(parent, 'PWNED'), []);
@@ -116,7 +133,11 @@ describe('every arithmetic context refuses a value that is not a whole number', 
     const context = { CODE: `a[$(touch ${marker})]`, STEP: 2 };
     for (const [name, form] of forms('$CODE')) {
       assert.throws(() => expandShell(form, context), ExpansionError, name);
-      const outcome = await runSaBashHook({ event: 'PreAct', path: 'hooks.PreAct[0]', type: 'bash', command: form, timeoutSeconds: 5 } as never, context, { cwd: dir });
+      const outcome = await runSaBashHook(
+        { event: 'PreAct', path: 'hooks.PreAct[0]', type: 'bash', command: form, timeoutSeconds: 5 } as never,
+        context,
+        { cwd: dir },
+      );
       assert.equal(outcome.success, false, name);
       assert.match(outcome.error ?? '', /\$CODE is used in a shell arithmetic context/, name);
     }

@@ -44,7 +44,12 @@ describe('expansion through the engine, hostile project folder and session id', 
     });
     // Comments with apostrophes and heredocs must not run anything either.
     const heredocOut = tmpDir();
-    hooks.push(cmd(`# it's a comment, don't parse me\n${fixture('run-capture.sh', q(outs.comment = tmpDir()))} $GEMINI_PROJECT_DIR`, { name: 'comment', timeout: 1500 }));
+    hooks.push(
+      cmd(`# it's a comment, don't parse me\n${fixture('run-capture.sh', q((outs.comment = tmpDir())))} $GEMINI_PROJECT_DIR`, {
+        name: 'comment',
+        timeout: 1500,
+      }),
+    );
     hooks.push(cmd(`cat > ${q(heredocOut + '/h')} <<EOF\n$GEMINI_PROJECT_DIR\nEOF`, { name: 'heredoc', timeout: 1500 }));
 
     const p = makeProject({ name: HOSTILE_DIR, project: { hooks: { BeforeAgent: [{ hooks }] } } });
@@ -79,7 +84,11 @@ describe('expansion through the engine, hostile project folder and session id', 
     const out = tmpDir();
     const hooks = [cmd(`${fixture('run-capture.sh', q(out))} $GEMINI_PROJECT_DIR "$GEMINI_SESSION_ID"`, { timeout: 1500 })];
     const p = makeProject({ name: HOSTILE_DIR, project: { hooks: { BeforeAgent: [{ hooks }] } } });
-    const r = await runCli(['fire', 'BeforeAgent', '--session-id', 'sess-1.A_b', '--input', '-'], { cwd: p.dir, env: p.env, input: '{"prompt":"x"}' });
+    const r = await runCli(['fire', 'BeforeAgent', '--session-id', 'sess-1.A_b', '--input', '-'], {
+      cwd: p.dir,
+      env: p.env,
+      input: '{"prompt":"x"}',
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(readCapture(out).args, [p.dir, 'sess-1.A_b']);
     noPwned(path.dirname(p.dir), out);
@@ -90,11 +99,19 @@ describe('expansion through the engine, hostile project folder and session id', 
     const hooks = [cmd(`${fixture('run-capture.sh', q(out))} "$GEMINI_SESSION_ID"`, { timeout: 1500 })];
     const p = makeProject({ project: { hooks: { BeforeAgent: [{ hooks }] } } });
     for (const id of [HOSTILE_SID, 'a[$(touch PWNED)]', '../x', '-rf', 'x'.repeat(129), '']) {
-      const flag = await runCli(['fire', 'BeforeAgent', '--session-id', id, '--input', '-'], { cwd: p.dir, env: p.env, input: '{"prompt":"x"}' });
+      const flag = await runCli(['fire', 'BeforeAgent', '--session-id', id, '--input', '-'], {
+        cwd: p.dir,
+        env: p.env,
+        input: '{"prompt":"x"}',
+      });
       assert.notEqual(flag.code, 0, id);
       assert.match(flag.stderr, /--session-id .*(letters, digits|empty|at most 128)/);
       assert.equal(flag.stderr.trim().split('\n').length, 1, flag.stderr);
-      const input = await runCli(['fire', 'BeforeAgent', '--input', '-'], { cwd: p.dir, env: p.env, input: JSON.stringify({ prompt: 'x', session_id: id }) });
+      const input = await runCli(['fire', 'BeforeAgent', '--input', '-'], {
+        cwd: p.dir,
+        env: p.env,
+        input: JSON.stringify({ prompt: 'x', session_id: id }),
+      });
       assert.notEqual(input.code, 0, id);
       assert.match(input.stderr, /input session_id .*(letters, digits|empty|at most 128)/);
     }
@@ -146,13 +163,18 @@ describe('expandCommand', () => {
   });
 
   test('text without variables is returned unchanged', () => {
-    for (const c of ['echo hi', 'echo ${GEMINI_PROJECT_DIR} $HOME', "echo '$NOT_OURS' \"$GEMINI\"", 'echo $GEMINI_PROJECT']) {
+    for (const c of ['echo hi', 'echo ${GEMINI_PROJECT_DIR} $HOME', 'echo \'$NOT_OURS\' "$GEMINI"', 'echo $GEMINI_PROJECT']) {
       assert.equal(expandCommand(c, { projectDir: '/a b', cwd: '/c', plansDir: '/p', sessionId: 's' }), c);
     }
   });
 
   test('plain values are inserted as they are', () => {
-    const out = expandCommand('node "$GEMINI_PROJECT_DIR/hook.js" $GEMINI_SESSION_ID', { projectDir: '/home/u/proj-1', cwd: '/c', plansDir: '/p', sessionId: 'abc-123' });
+    const out = expandCommand('node "$GEMINI_PROJECT_DIR/hook.js" $GEMINI_SESSION_ID', {
+      projectDir: '/home/u/proj-1',
+      cwd: '/c',
+      plansDir: '/p',
+      sessionId: 'abc-123',
+    });
     assert.equal(out, 'node "/home/u/proj-1/hook.js" abc-123');
   });
 

@@ -33,10 +33,25 @@ describe('runtime hooks through the engine', () => {
   });
 
   test('a throw is recorded as an error; the other hooks still count', async () => {
-    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`echo '{"systemMessage":"command ran"}'`, { name: 'cmd', timeout: 1500 })] }] } } });
+    const p = makeProject({
+      project: { hooks: { BeforeTool: [{ hooks: [cmd(`echo '{"systemMessage":"command ran"}'`, { name: 'cmd', timeout: 1500 })] }] } },
+    });
     const engine = engineFor(p);
-    engine.register({ event: 'BeforeTool', name: 'thrower', action: () => { throw new Error('boom'); } });
-    engine.register({ event: 'BeforeTool', name: 'async-thrower', action: async () => { await sleep(10); throw new TypeError('late boom'); } });
+    engine.register({
+      event: 'BeforeTool',
+      name: 'thrower',
+      action: () => {
+        throw new Error('boom');
+      },
+    });
+    engine.register({
+      event: 'BeforeTool',
+      name: 'async-thrower',
+      action: async () => {
+        await sleep(10);
+        throw new TypeError('late boom');
+      },
+    });
     engine.register({ event: 'BeforeTool', name: 'fine', action: () => ({ systemMessage: 'fine ran' }) });
     const res = await engine.fire('BeforeTool', TOOL);
     const by = Object.fromEntries(res.runs.map((r) => [r.name, r]));
@@ -104,8 +119,21 @@ describe('runtime hooks through the engine', () => {
   test('the action gets a copy: mutating it changes nothing for other hooks', async () => {
     const engine = engineFor(makeProject());
     const seen: unknown[] = [];
-    engine.register({ event: 'BeforeTool', name: 'mutator', sequential: true, action: (input) => { (input.tool_input as Record<string, unknown>).command = 'rm -rf /'; } });
-    engine.register({ event: 'BeforeTool', name: 'reader', action: (input) => { seen.push(structuredClone(input.tool_input)); } });
+    engine.register({
+      event: 'BeforeTool',
+      name: 'mutator',
+      sequential: true,
+      action: (input) => {
+        (input.tool_input as Record<string, unknown>).command = 'rm -rf /';
+      },
+    });
+    engine.register({
+      event: 'BeforeTool',
+      name: 'reader',
+      action: (input) => {
+        seen.push(structuredClone(input.tool_input));
+      },
+    });
     const res = await engine.fire('BeforeTool', TOOL);
     assert.deepEqual(seen, [{ command: 'ls' }]);
     assert.deepEqual(res.input.tool_input, { command: 'ls' });
@@ -114,10 +142,28 @@ describe('runtime hooks through the engine', () => {
   test('matcher and sequential are honoured', async () => {
     const engine = engineFor(makeProject());
     const calls: string[] = [];
-    engine.register({ event: 'BeforeTool', name: 'shell-only', matcher: 'run_shell', action: () => { calls.push('shell-only'); } });
-    engine.register({ event: 'BeforeAgent', name: 'first', sequential: true, action: () => ({ hookSpecificOutput: { additionalContext: 'ctx1' } }) });
+    engine.register({
+      event: 'BeforeTool',
+      name: 'shell-only',
+      matcher: 'run_shell',
+      action: () => {
+        calls.push('shell-only');
+      },
+    });
+    engine.register({
+      event: 'BeforeAgent',
+      name: 'first',
+      sequential: true,
+      action: () => ({ hookSpecificOutput: { additionalContext: 'ctx1' } }),
+    });
     let prompt = '';
-    engine.register({ event: 'BeforeAgent', name: 'second', action: (input) => { prompt = input.prompt as string; } });
+    engine.register({
+      event: 'BeforeAgent',
+      name: 'second',
+      action: (input) => {
+        prompt = input.prompt as string;
+      },
+    });
     await engine.fire('BeforeTool', { tool_name: 'read_file', tool_input: {} });
     assert.deepEqual(calls, []);
     await engine.fire('BeforeTool', TOOL);
@@ -131,22 +177,40 @@ describe('runtime hooks through the engine', () => {
     const p = makeProject({ user: {} });
     const engine = engineFor(p, { watchConfig: true, configCheckIntervalMs: 0 });
     let n = 0;
-    engine.register({ event: 'SessionStart', name: 'counter', action: () => { n++; } });
+    engine.register({
+      event: 'SessionStart',
+      name: 'counter',
+      action: () => {
+        n++;
+      },
+    });
     engine.reload();
     await engine.fire('SessionStart', { source: 'startup' });
     assert.equal(n, 1);
     // A settings file change makes the engine reload before the next event.
     const userFile = path.join(p.home, '.gemini', 'settings.json');
-    fs.writeFileSync(userFile, JSON.stringify({ hooks: { SessionStart: [{ hooks: [cmd(`echo '{"systemMessage":"from settings"}'`, { timeout: 1500 })] }] } }));
+    fs.writeFileSync(
+      userFile,
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [cmd(`echo '{"systemMessage":"from settings"}'`, { timeout: 1500 })] }] } }),
+    );
     const res = await engine.fire('SessionStart', { source: 'startup' });
     assert.equal(n, 2);
-    assert.deepEqual(res.runs.map((r) => r.source), ['runtime', 'user']);
+    assert.deepEqual(
+      res.runs.map((r) => r.source),
+      ['runtime', 'user'],
+    );
   });
 
   test('the unregister function removes the hook', async () => {
     const engine = engineFor(makeProject());
     let n = 0;
-    const off = engine.register({ event: 'SessionStart', name: 'once', action: () => { n++; } });
+    const off = engine.register({
+      event: 'SessionStart',
+      name: 'once',
+      action: () => {
+        n++;
+      },
+    });
     await engine.fire('SessionStart', { source: 'startup' });
     off();
     await engine.fire('SessionStart', { source: 'startup' });
@@ -154,12 +218,18 @@ describe('runtime hooks through the engine', () => {
   });
 
   test('never fingerprinted: they run in an untrusted folder where project hooks are held', async () => {
-    const p = makeProject({ trusted: false, project: { hooks: { BeforeTool: [{ hooks: [cmd(`echo '{"decision":"deny"}'`, { name: 'project-hook' })] }] } } });
+    const p = makeProject({
+      trusted: false,
+      project: { hooks: { BeforeTool: [{ hooks: [cmd(`echo '{"decision":"deny"}'`, { name: 'project-hook' })] }] } },
+    });
     const engine = engineFor(p);
     assert.equal(engine.trustedFolder, false);
     engine.register({ event: 'BeforeTool', name: 'rt', action: () => ({ systemMessage: 'runtime ran' }) });
     const res = await engine.fire('BeforeTool', TOOL);
-    assert.deepEqual(res.runs.map((r) => r.name), ['rt']);
+    assert.deepEqual(
+      res.runs.map((r) => r.name),
+      ['rt'],
+    );
     assert.equal(res.output?.systemMessage, 'runtime ran');
     assert.ok(engine.heldBack.some((h) => h.entry.hook.name === 'project-hook'));
     const fp = path.join(p.home, '.gemini', 'trusted_hooks.json');
@@ -167,14 +237,19 @@ describe('runtime hooks through the engine', () => {
   });
 
   test('never fingerprinted: a trusted folder with recorded hooks does not hold a new runtime hook', async () => {
-    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`echo '{"systemMessage":"project ran"}'`, { name: 'p', timeout: 1500 })] }] } } });
+    const p = makeProject({
+      project: { hooks: { BeforeTool: [{ hooks: [cmd(`echo '{"systemMessage":"project ran"}'`, { name: 'p', timeout: 1500 })] }] } },
+    });
     const fp = path.join(p.home, '.gemini', 'trusted_hooks.json');
     const before = fs.readFileSync(fp, 'utf8');
     const engine = engineFor(p);
     engine.register({ event: 'BeforeTool', name: 'rt', action: () => ({ systemMessage: 'runtime ran' }) });
     engine.reload();
     const res = await engine.fire('BeforeTool', TOOL);
-    assert.deepEqual(res.runs.map((r) => r.name), ['rt', 'p']);
+    assert.deepEqual(
+      res.runs.map((r) => r.name),
+      ['rt', 'p'],
+    );
     assert.deepEqual(engine.heldBack, []);
     assert.equal(fs.readFileSync(fp, 'utf8'), before);
   });
@@ -203,7 +278,17 @@ describe('runFunction', () => {
     const onUnhandled = (e: unknown) => seen.push(e);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const r = await runFunction({ type: 'runtime', name: 'x', timeout: 1500, action: () => { throw new Error('boom'); } }, input);
+      const r = await runFunction(
+        {
+          type: 'runtime',
+          name: 'x',
+          timeout: 1500,
+          action: () => {
+            throw new Error('boom');
+          },
+        },
+        input,
+      );
       assert.equal(r.error, 'boom');
       await sleep(20);
       assert.deepEqual(seen, []);
@@ -221,14 +306,34 @@ describe('runFunction', () => {
   });
 
   test('a thrown non-Error value is still reported', async () => {
-    const r = await runFunction({ type: 'runtime', name: 'x', action: () => { throw 'plain string'; } }, input);
+    const r = await runFunction(
+      {
+        type: 'runtime',
+        name: 'x',
+        action: () => {
+          throw 'plain string';
+        },
+      },
+      input,
+    );
     assert.equal(r.success, false);
     assert.equal(r.error, 'plain string');
   });
 
   test('a successful action leaves its signal un-aborted', async () => {
     let inner: AbortSignal | undefined;
-    const r = await runFunction({ type: 'runtime', name: 'x', timeout: 1500, action: (_i, ctx) => { inner = ctx.signal; return { decision: 'allow' }; } }, input);
+    const r = await runFunction(
+      {
+        type: 'runtime',
+        name: 'x',
+        timeout: 1500,
+        action: (_i, ctx) => {
+          inner = ctx.signal;
+          return { decision: 'allow' };
+        },
+      },
+      input,
+    );
     assert.equal(r.success, true);
     assert.deepEqual(r.output, { decision: 'allow' });
     assert.equal(inner?.aborted, false);

@@ -227,7 +227,13 @@ describe('timeout', () => {
     const pidFile = tmpFile('pids');
     const log = tmpFile('log');
     const t0 = performance.now();
-    const r = await runCommand({ command: fixture('run-term-logger.sh', `${q(pidFile)} ${q(log)}`), cwd: process.cwd(), env: ENV, stdin: '{}', timeoutMs: 600 });
+    const r = await runCommand({
+      command: fixture('run-term-logger.sh', `${q(pidFile)} ${q(log)}`),
+      cwd: process.cwd(),
+      env: ENV,
+      stdin: '{}',
+      timeoutMs: 600,
+    });
     const wall = performance.now() - t0;
     assert.equal(r.error, 'Hook timed out after 600ms');
     assert.equal(r.success, false);
@@ -242,7 +248,13 @@ describe('timeout', () => {
   });
 
   test('JSON printed before the timeout is not parsed; the run reports the timeout', async () => {
-    const r = await runCommand({ command: `echo '{"decision":"deny","reason":"early"}'; exec sleep 5`, cwd: process.cwd(), env: ENV, stdin: '{}', timeoutMs: 300 });
+    const r = await runCommand({
+      command: `echo '{"decision":"deny","reason":"early"}'; exec sleep 5`,
+      cwd: process.cwd(),
+      env: ENV,
+      stdin: '{}',
+      timeoutMs: 300,
+    });
     assert.equal(r.error, 'Hook timed out after 300ms');
     assert.equal(r.output, undefined);
     assert.equal(r.success, false);
@@ -250,7 +262,13 @@ describe('timeout', () => {
   });
 
   test('a hook that finishes in time is not reported as timed out', async () => {
-    const r = await runCommand({ command: `sleep 0.1; echo '{"decision":"allow"}'`, cwd: process.cwd(), env: ENV, stdin: '{}', timeoutMs: 1500 });
+    const r = await runCommand({
+      command: `sleep 0.1; echo '{"decision":"allow"}'`,
+      cwd: process.cwd(),
+      env: ENV,
+      stdin: '{}',
+      timeoutMs: 1500,
+    });
     assert.equal(r.timedOut, undefined);
     assert.equal(r.success, true);
     assert.deepEqual(r.output, { decision: 'allow' });
@@ -260,7 +278,14 @@ describe('timeout', () => {
     const pidFile = tmpFile('pids');
     const ac = new AbortController();
     // A timeout far past the test's run: the run can only end early through the abort.
-    const running = runCommand({ command: fixture('run-trap-term.sh', q(pidFile)), cwd: process.cwd(), env: ENV, stdin: '{}', timeoutMs: 120_000, signal: ac.signal });
+    const running = runCommand({
+      command: fixture('run-trap-term.sh', q(pidFile)),
+      cwd: process.cwd(),
+      env: ENV,
+      stdin: '{}',
+      timeoutMs: 120_000,
+      signal: ac.signal,
+    });
     // Abort once the hook has started its child.
     assert.ok(await waitUntil(() => readPids(pidFile).length === 2), 'the hook never started its child');
     ac.abort();

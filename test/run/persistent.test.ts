@@ -84,7 +84,10 @@ describe('persistent hook processes', () => {
       await e.fire('BeforeTool', bt('warm up'));
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-meet-'));
       const rs = await Promise.all([e.fire('BeforeTool', bt(`meet ${dir} ${waitMs}`)), e.fire('BeforeTool', bt(`meet ${dir} ${waitMs}`))]);
-      assert.ok(rs.every((r) => r.runs[0].success), String(rs.map((r) => r.runs[0].error)));
+      assert.ok(
+        rs.every((r) => r.runs[0].success),
+        String(rs.map((r) => r.runs[0].error)),
+      );
       return rs.map((r) => String(r.output?.systemMessage).replace(/^pid \d+ /, ''));
     };
     assert.deepEqual(await meet('1', 60_000), ['met', 'met']);
@@ -122,7 +125,13 @@ describe('persistent hook processes', () => {
   });
 
   test('runs in the project folder under bash --norc, with the sanitised environment, HOOKLINE_PERSISTENT=1 and its own env', async () => {
-    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`node ${hook('pers-env.mjs')}`, { name: 'env', persistent: true, env: { FROM_HOOK: 'given' } })] }] } } });
+    const p = makeProject({
+      project: {
+        hooks: {
+          BeforeTool: [{ hooks: [cmd(`node ${hook('pers-env.mjs')}`, { name: 'env', persistent: true, env: { FROM_HOOK: 'given' } })] }],
+        },
+      },
+    });
     // bash started with a socket on stdin and SHLVL unset takes itself for rshd and sources
     // ~/.bashrc; this one would leave a marker, export a variable and print garbage.
     const home = path.join(path.dirname(p.dir), 'rc-home');

@@ -82,16 +82,28 @@ describe('cgroup containment', () => {
     if (!contained.available) assert.ok(contained.reason && contained.reason.length > 0);
   });
 
-  test('a process that dropped its run id and left the group is killed with its run; the cgroup is removed', { skip: noCgroup }, async () => {
+  test('a process that dropped its run id and left the group is killed with its run; the cgroup is removed', {
+    skip: noCgroup,
+  }, async () => {
     const pidFile = tmpFile('pids');
-    const r = decideRun(await runCommand({ command: `${hook('proc-leave.sh')} '${pidFile}' escape`, cwd: '/tmp', env: ENV, stdin: '{}', timeoutMs: 10_000 }));
+    const r = decideRun(
+      await runCommand({ command: `${hook('proc-leave.sh')} '${pidFile}' escape`, cwd: '/tmp', env: ENV, stdin: '{}', timeoutMs: 10_000 }),
+    );
     assert.equal(r.output?.decision, 'allow');
     const pids = readPids(pidFile);
     assert.equal(pids.length, 2);
     assert.deepEqual(await survivors(pids, 2000), []);
     await drain();
-    const own = fs.readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.startsWith('0::'))!.slice(3);
-    const mount = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' ')).find((f) => f[2] === 'cgroup2')![1];
+    const own = fs
+      .readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('0::'))!
+      .slice(3);
+    const mount = fs
+      .readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((l) => l.split(' '))
+      .find((f) => f[2] === 'cgroup2')![1];
     const left = fs.readdirSync(path.join(mount, own)).filter((n) => n.startsWith('hookline-') && n.includes(`-${process.pid}-`));
     assert.deepEqual(left, []);
   });
@@ -116,7 +128,11 @@ describe('persistent hooks are processes like any other', () => {
 
   test('a timed-out process that ignores SIGTERM is killed, with its setsid daemon', async () => {
     const pidFile = tmpFile('pids');
-    const p = new PersistentProcess({ command: `${hook('proc-persistent.sh')} '${pidFile}'`, cwd: '/tmp', env: { ...ENV, HOOKLINE_NO_CGROUP: '1' } });
+    const p = new PersistentProcess({
+      command: `${hook('proc-persistent.sh')} '${pidFile}'`,
+      cwd: '/tmp',
+      env: { ...ENV, HOOKLINE_NO_CGROUP: '1' },
+    });
     procs.push(p);
     const ok = decideRun(await p.request(bt('ls'), 10_000));
     assert.match(String(ok.output?.systemMessage), /^pid \d+ tag none$/);
@@ -139,7 +155,11 @@ describe('persistent hooks are processes like any other', () => {
   });
 
   test('a reply comes back raw and is read by src/decide as a one-shot output would be', async () => {
-    const p = new PersistentProcess({ command: `${hook('proc-persistent.sh')} '${tmpFile('pids')}'`, cwd: '/tmp', env: { ...ENV, TAG: 'x' } });
+    const p = new PersistentProcess({
+      command: `${hook('proc-persistent.sh')} '${tmpFile('pids')}'`,
+      cwd: '/tmp',
+      env: { ...ENV, TAG: 'x' },
+    });
     procs.push(p);
     const raw = await p.request(bt('ls'), 10_000);
     assert.equal('output' in raw, false);
@@ -162,7 +182,18 @@ describe('persistent hooks are processes like any other', () => {
   test('two persistent hooks with the same command and a different env are two processes', async () => {
     const command = `${hook('proc-persistent.sh')} '${tmpFile('pids')}'`;
     const pr = makeProject({
-      project: { hooks: { BeforeTool: [{ hooks: [cmd(command, { name: 'a', persistent: true, env: { TAG: 'a' } }), cmd(command, { name: 'b', persistent: true, env: { TAG: 'b' } })] }] } },
+      project: {
+        hooks: {
+          BeforeTool: [
+            {
+              hooks: [
+                cmd(command, { name: 'a', persistent: true, env: { TAG: 'a' } }),
+                cmd(command, { name: 'b', persistent: true, env: { TAG: 'b' } }),
+              ],
+            },
+          ],
+        },
+      },
     });
     const e = new HookEngine({ cwd: pr.dir, env: pr.env });
     engines.push(e);
@@ -189,7 +220,13 @@ describe('persistent hooks are processes like any other', () => {
 describe("the agent's shell tool runs through the same layer", () => {
   test('a double-forked setsid daemon is reaped by run id when the command is over', async () => {
     const pidFile = tmpFile('pids');
-    const o = await runInGroup(`(setsid sleep 1000 & echo $! >> '${pidFile}') ; echo done`, '/tmp', { ...ENV, HOOKLINE_NO_CGROUP: '1' }, new AbortController().signal, 10_000);
+    const o = await runInGroup(
+      `(setsid sleep 1000 & echo $! >> '${pidFile}') ; echo done`,
+      '/tmp',
+      { ...ENV, HOOKLINE_NO_CGROUP: '1' },
+      new AbortController().signal,
+      10_000,
+    );
     assert.equal(o.output, 'done');
     const pids = readPids(pidFile);
     assert.equal(pids.length, 1);
@@ -199,7 +236,13 @@ describe("the agent's shell tool runs through the same layer", () => {
 
   test('contained: one that dropped its run id is ended too', { skip: noCgroup }, async () => {
     const pidFile = tmpFile('pids');
-    const o = await runInGroup(`(setsid env -u HOOKLINE_RUN_ID sleep 1000 & echo $! >> '${pidFile}') ; echo done`, '/tmp', ENV, new AbortController().signal, 10_000);
+    const o = await runInGroup(
+      `(setsid env -u HOOKLINE_RUN_ID sleep 1000 & echo $! >> '${pidFile}') ; echo done`,
+      '/tmp',
+      ENV,
+      new AbortController().signal,
+      10_000,
+    );
     assert.equal(o.output, 'done');
     const pids = readPids(pidFile);
     assert.deepEqual(await survivors(pids, 2000), []);

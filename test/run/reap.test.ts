@@ -7,7 +7,7 @@ import { alive, tmpFile, waitUntil } from '../helpers.js';
 // The run-id reaper on its own: without a cgroup per run, only the run id finds these.
 process.env.HOOKLINE_NO_CGROUP = '1';
 
-test('processes that left the hook\'s process group (setsid) are killed once the hook is over', async () => {
+test("processes that left the hook's process group (setsid) are killed once the hook is over", async () => {
   const pids = tmpFile('pids');
   // The hook answers only once both daemons have written their pids.
   const command = `setsid sleep 300 & echo $! >> '${pids}'; (setsid bash -c 'sleep 301 & echo $! >> "${pids}"; wait' &); until [ "$(wc -l < '${pids}')" -ge 2 ]; do sleep 0.01; done; echo '{"decision":"allow"}'`;

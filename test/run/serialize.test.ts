@@ -44,7 +44,12 @@ test('approxJsonSize tells large from small and stops counting at the limit', ()
 
 test('a hook gets a large input intact through the temp file, and the file is gone', async () => {
   const value = { hook_event_name: 'AfterTool', tool_response: { llmContent: 'é'.repeat(3 << 20) } };
-  const r = await runCommand({ command: 'wc -c; ls -l /proc/self/fd/0', cwd: '/tmp', env: { PATH: process.env.PATH! }, stdin: { json: value } });
+  const r = await runCommand({
+    command: 'wc -c; ls -l /proc/self/fd/0',
+    cwd: '/tmp',
+    env: { PATH: process.env.PATH! },
+    stdin: { json: value },
+  });
   const [bytes, link] = r.stdout.trim().split('\n');
   assert.equal(Number(bytes), Buffer.byteLength(JSON.stringify(value)));
   assert.match(link, /hookline-input-.* \(deleted\)/);

@@ -73,8 +73,17 @@ export function readCapture(dir: string): Captured {
 }
 
 /** An engine for a test project, reading only that project's settings. */
-export function engineFor(p: Project, opts: { env?: NodeJS.ProcessEnv; sessionId?: string; watchConfig?: boolean; configCheckIntervalMs?: number } = {}): HookEngine {
-  return new HookEngine({ cwd: p.dir, env: { ...p.env, ...opts.env }, sessionId: opts.sessionId, watchConfig: opts.watchConfig ?? false, configCheckIntervalMs: opts.configCheckIntervalMs });
+export function engineFor(
+  p: Project,
+  opts: { env?: NodeJS.ProcessEnv; sessionId?: string; watchConfig?: boolean; configCheckIntervalMs?: number } = {},
+): HookEngine {
+  return new HookEngine({
+    cwd: p.dir,
+    env: { ...p.env, ...opts.env },
+    sessionId: opts.sessionId,
+    watchConfig: opts.watchConfig ?? false,
+    configCheckIntervalMs: opts.configCheckIntervalMs,
+  });
 }
 
 /** Every file or folder under `root` whose name starts with `prefix`. */

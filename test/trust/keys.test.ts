@@ -14,7 +14,13 @@ import type { HookEntry } from '../../src/config/schema.js';
 const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-keys-'));
 
 function entry(hook: Record<string, unknown>, extra: Partial<HookEntry> = {}): HookEntry {
-  return { event: 'BeforeTool', source: 'project', hook: { type: 'command', command: 'true', ...hook } as HookEntry['hook'], enabled: true, ...extra };
+  return {
+    event: 'BeforeTool',
+    source: 'project',
+    hook: { type: 'command', command: 'true', ...hook } as HookEntry['hook'],
+    enabled: true,
+    ...extra,
+  };
 }
 
 describe('fingerprints', () => {
@@ -81,18 +87,41 @@ describe('fingerprints', () => {
     assert.equal(new Set(mmKeysNow).size, 5);
 
     const claude = (handler: Record<string, unknown>, matcher?: string, event = 'PreToolUse') => {
-      const s = parseClaudeSettings(JSON.stringify({ hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: 'echo hi', ...handler }] }] } }), path.join(p, '.claude', 'settings.json'), 'project');
+      const s = parseClaudeSettings(
+        JSON.stringify({
+          hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: 'echo hi', ...handler }] }] },
+        }),
+        path.join(p, '.claude', 'settings.json'),
+        'project',
+      );
       return claudeHookKey(s.hooks[0], p).key;
     };
-    const cKeys = [claude({}), claude({ timeout: 5 }), claude({ async: true }), claude({ shell: 'bash' }), claude({}, 'Bash'), claude({}, undefined, 'PostToolUse')];
+    const cKeys = [
+      claude({}),
+      claude({ timeout: 5 }),
+      claude({ async: true }),
+      claude({ shell: 'bash' }),
+      claude({}, 'Bash'),
+      claude({}, undefined, 'PostToolUse'),
+    ];
     assert.equal(new Set(cKeys).size, cKeys.length);
     assert.equal(claude({ statusMessage: 'checking' }), cKeys[0], 'the status message is only shown');
 
     const sa = (hook: Record<string, unknown>, event = 'PreAct') => {
-      const c = parseSaConfig(JSON.stringify({ hooks: { [event]: [{ type: 'bash', command: 'echo hi', ...hook }] } }), path.join(p, '.spatialagent', 'settings.json'));
+      const c = parseSaConfig(
+        JSON.stringify({ hooks: { [event]: [{ type: 'bash', command: 'echo hi', ...hook }] } }),
+        path.join(p, '.spatialagent', 'settings.json'),
+      );
       return saHookKey(c.hooks[event as 'PreAct'][0], p).key;
     };
-    const sKeys = [sa({}), sa({ timeout: 3 }), sa({ matcher: { code_type: 'bash' } }), sa({ matcher: { code_type: 'python' } }), sa({ type: 'prompt', command: undefined, prompt: 'echo hi' }), sa({}, 'PostAct')];
+    const sKeys = [
+      sa({}),
+      sa({ timeout: 3 }),
+      sa({ matcher: { code_type: 'bash' } }),
+      sa({ matcher: { code_type: 'python' } }),
+      sa({ type: 'prompt', command: undefined, prompt: 'echo hi' }),
+      sa({}, 'PostAct'),
+    ];
     assert.equal(new Set(sKeys).size, sKeys.length);
   });
 });
@@ -102,7 +131,8 @@ describe('the files a command runs', () => {
     const p = dir();
     fs.mkdirSync(path.join(p, '.gemini', 'hooks'), { recursive: true });
     fs.mkdirSync(path.join(p, 'hooks'));
-    for (const f of ['.gemini/hooks/x.mjs', '.gemini/hooks/guard.sh', 'hooks/check.py', 'hooks/x.sh', 'hooks/lib.sh']) fs.writeFileSync(path.join(p, f), `# ${f}\n`);
+    for (const f of ['.gemini/hooks/x.mjs', '.gemini/hooks/guard.sh', 'hooks/check.py', 'hooks/x.sh', 'hooks/lib.sh'])
+      fs.writeFileSync(path.join(p, f), `# ${f}\n`);
     return p;
   }
   const files = (command: string, p: string, vars: Record<string, string> = {}) => {
@@ -110,7 +140,7 @@ describe('the files a command runs', () => {
     return d.ok ? Object.keys(d.files).sort() : d.problem;
   };
 
-  test('followed: interpreters\' scripts, command words, expanded project paths, other words naming project files', () => {
+  test("followed: interpreters' scripts, command words, expanded project paths, other words naming project files", () => {
     const p = project();
     assert.deepEqual(files('node .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs']);
     assert.deepEqual(files('"$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh"', p), ['.gemini/hooks/guard.sh']);

@@ -28,7 +28,11 @@ describe('configOwner decides on real paths', () => {
     const link = path.join(l.base, 'link.yaml');
     fs.symlinkSync(path.join(l.project, 'helper.yaml'), link);
     assert.equal(o(link), 'workspace', 'a symlink into the project');
-    assert.equal(configOwner(link, { projectDir: l.project, referrer: 'user', env: l.env }), 'workspace', 'even when the user\'s file points at it');
+    assert.equal(
+      configOwner(link, { projectDir: l.project, referrer: 'user', env: l.env }),
+      'workspace',
+      "even when the user's file points at it",
+    );
     const inLink = path.join(l.project, 'escape.yaml');
     fs.symlinkSync(path.join(l.other, 'x.yaml'), inLink);
     assert.equal(configOwner(inLink, { projectDir: l.project, referrer: 'user', env: l.env }), 'workspace', 'a project path pointing out');
@@ -45,7 +49,7 @@ describe('configOwner decides on real paths', () => {
     }
   });
 
-  test('outside every workspace: the user\'s only when named, in the config home, or pointed at by the user\'s own file', () => {
+  test("outside every workspace: the user's only when named, in the config home, or pointed at by the user's own file", () => {
     const l = layout();
     const x = path.join(l.other, 'x.yaml');
     assert.equal(configOwner(x, { projectDir: l.project, env: l.env }), 'workspace');
@@ -56,9 +60,12 @@ describe('configOwner decides on real paths', () => {
     assert.equal(configOwner(path.join(l.home, '.gemini', 'missing', 'x.yaml'), { projectDir: l.project, env: l.env }), 'user');
   });
 
-  test('mmConfigs: agents a workspace file points at are the workspace\'s, through any number of hops', () => {
+  test("mmConfigs: agents a workspace file points at are the workspace's, through any number of hops", () => {
     const l = layout();
-    fs.writeFileSync(path.join(l.project, 'agent.yaml'), `mmConfigs:\n  a: ../other-clone/x.yaml\n  b: ${path.join(l.home, '.gemini', 'mine.yaml')}\n`);
+    fs.writeFileSync(
+      path.join(l.project, 'agent.yaml'),
+      `mmConfigs:\n  a: ../other-clone/x.yaml\n  b: ${path.join(l.home, '.gemini', 'mine.yaml')}\n`,
+    );
     fs.writeFileSync(path.join(l.other, 'x.yaml'), `mmConfigs:\n  c: ./y.yaml\n`);
     fs.writeFileSync(path.join(l.other, 'y.yaml'), '');
     const owners = mmConfigOwners(path.join(l.project, 'agent.yaml'), 'workspace', l.project, l.env);

@@ -12,7 +12,9 @@ import { CLI } from '../helpers.js';
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-test('Ctrl-C at "Allow …? [y/N]" cancels the question and the turn; the next line is a prompt', { skip: !hasTmux && 'tmux not installed' }, async (t) => {
+test('Ctrl-C at "Allow …? [y/N]" cancels the question and the turn; the next line is a prompt', {
+  skip: !hasTmux && 'tmux not installed',
+}, async (t) => {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-ctrlc-'));
   const dir = path.join(base, 'project');
   const home = path.join(base, 'home');

@@ -8,11 +8,18 @@ import { makeProject, runCli, ROOT } from '../helpers.js';
 
 const COMMANDS = ['fire', 'list', 'validate', 'enable', 'disable', 'enable-all', 'disable-all', 'trust', 'agent', 'completion'];
 
-test('completion bash: completes commands and each command\'s options', async () => {
+test("completion bash: completes commands and each command's options", async () => {
   const r = await runCli(['completion', 'bash']);
   assert.equal(r.code, 0, r.stderr);
   const ask = (words: string[]) =>
-    spawnSync('bash', ['-c', `${r.stdout}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _hookline; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+    spawnSync(
+      'bash',
+      [
+        '-c',
+        `${r.stdout}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _hookline; echo "\${COMPREPLY[@]}"`,
+      ],
+      { encoding: 'utf8' },
+    );
   const first = ask(['hookline', '']);
   assert.equal(first.status, 0, first.stderr);
   for (const c of COMMANDS) assert.ok(first.stdout.split(/\s+/).includes(c), `${c} in ${first.stdout}`);
@@ -34,10 +41,26 @@ test('completion zsh and fish name every command; an unknown shell is a one-line
 });
 
 test('trust --check --json: the folder, its trust and the untrusted hooks; exit 1 while any is', async () => {
-  const p = makeProject({ trusted: false, project: { hooks: { BeforeTool: [{ matcher: 'glob', hooks: [{ type: 'command', name: 'g', command: 'true' }] }] } } });
+  const p = makeProject({
+    trusted: false,
+    project: { hooks: { BeforeTool: [{ matcher: 'glob', hooks: [{ type: 'command', name: 'g', command: 'true' }] }] } },
+  });
   const r = await runCli(['trust', p.dir, '--check', '--json'], { env: p.env });
   assert.equal(r.code, 1);
-  assert.deepEqual(r.json(), { folder: p.dir, trusted: false, untrusted: [{ name: 'g', event: 'BeforeTool', matcher: 'glob', source: 'gemini', file: path.join(p.dir, '.gemini', 'settings.json'), command: 'true' }] });
+  assert.deepEqual(r.json(), {
+    folder: p.dir,
+    trusted: false,
+    untrusted: [
+      {
+        name: 'g',
+        event: 'BeforeTool',
+        matcher: 'glob',
+        source: 'gemini',
+        file: path.join(p.dir, '.gemini', 'settings.json'),
+        command: 'true',
+      },
+    ],
+  });
   await runCli(['trust', p.dir], { env: p.env });
   const ok = await runCli(['trust', p.dir, '--check', '--json'], { env: p.env });
   assert.equal(ok.code, 0, ok.stderr);
@@ -51,7 +74,9 @@ test('--help lists every environment variable the code reads', async () => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.ts')) for (const m of fs.readFileSync(p, 'utf8').matchAll(/\benv\.([A-Z][A-Z0-9_]+)\b|'([A-Z][A-Z0-9_]*_API_KEY)'/g)) names.add(m[1] ?? m[2]);
+      else if (p.endsWith('.ts'))
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/\benv\.([A-Z][A-Z0-9_]+)\b|'([A-Z][A-Z0-9_]*_API_KEY)'/g))
+          names.add(m[1] ?? m[2]);
     }
   };
   walk(path.join(ROOT, 'src'));

@@ -24,7 +24,10 @@ describe('agent flags', () => {
       const r = await runCli(['agent', '--cwd', p.dir, flag, value, '-p', 'hi'], { env: p.env });
       assert.equal(r.code, 1);
       oneLine(r.stderr);
-      assert.match(r.stderr, new RegExp(`^hookline: ${flag} "${value}": not a whole number of at least 1 — give one, e.g. ${flag} \\d+\\n$`));
+      assert.match(
+        r.stderr,
+        new RegExp(`^hookline: ${flag} "${value}": not a whole number of at least 1 — give one, e.g. ${flag} \\d+\\n$`),
+      );
       assert.equal(r.stdout, '');
     });
   }
@@ -87,8 +90,15 @@ describe('errors that say how to fix them', () => {
     // A project hook whose script is missing is never trusted (it cannot be fingerprinted); the user's own can be wrong too.
     const user = { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'gone', command: './missing.sh' }] }] } };
     fs.writeFileSync(path.join(p.home, '.gemini', 'settings.json'), JSON.stringify(user));
-    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, cwd: p.dir, input: '{"tool_name":"glob","tool_input":{}}' });
-    assert.match(r.stderr, /"noexec" .*\.\/guard\.sh: not executable \(exit 126\) — run: chmod \+x \.\/guard\.sh, or run it as: bash \.\/guard\.sh/);
+    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], {
+      env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+      cwd: p.dir,
+      input: '{"tool_name":"glob","tool_input":{}}',
+    });
+    assert.match(
+      r.stderr,
+      /"noexec" .*\.\/guard\.sh: not executable \(exit 126\) — run: chmod \+x \.\/guard\.sh, or run it as: bash \.\/guard\.sh/,
+    );
     assert.match(r.stderr, /"gone" .*\.\/missing\.sh: no such file \(exit 127\) — check the path/);
   });
 
@@ -99,30 +109,54 @@ describe('errors that say how to fix them', () => {
     fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings));
     const v = await runCli(['validate', '--cwd', p.dir], { env: p.env });
     assert.equal(v.code, 0, v.stdout);
-    assert.match(v.stdout, /^warning: .*settings\.json: hooks\.BeforeTool\[0\]\.hooks\[0\]\.timeout: "timeout" is in milliseconds: 5 ms is probably meant as 5 seconds — write 5000$/m);
-    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, input: '{"tool_name":"glob","tool_input":{}}' });
+    assert.match(
+      v.stdout,
+      /^warning: .*settings\.json: hooks\.BeforeTool\[0\]\.hooks\[0\]\.timeout: "timeout" is in milliseconds: 5 ms is probably meant as 5 seconds — write 5000$/m,
+    );
+    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], {
+      env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+      input: '{"tool_name":"glob","tool_input":{}}',
+    });
     assert.match(r.stderr, /timed out after 5 ms — "timeout" is in milliseconds: 5 ms is probably meant as 5 seconds — write 5000/);
   });
 
-  test("a Claude Code timeout that looks like milliseconds is a validate warning", async () => {
+  test('a Claude Code timeout that looks like milliseconds is a validate warning', async () => {
     const p = makeProject();
     fs.mkdirSync(path.join(p.dir, '.claude'));
-    fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', timeout: 5000 }] }] } }));
+    fs.writeFileSync(
+      path.join(p.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', timeout: 5000 }] }] } }),
+    );
     const v = await runCli(['validate', '--dialect', 'claude', '--cwd', p.dir], { env: { ...p.env, HOME: p.home } });
     assert.equal(v.code, 0, v.stdout);
-    assert.match(v.stdout, /timeout 5000 is in seconds \(about 1\.4 hours\); Claude Code timeouts are seconds, not milliseconds — for 5000 ms write 5$/m);
+    assert.match(
+      v.stdout,
+      /timeout 5000 is in seconds \(about 1\.4 hours\); Claude Code timeouts are seconds, not milliseconds — for 5000 ms write 5$/m,
+    );
   });
 
   test('a matcher that matches no known tool: a warning with "did you mean"; an invalid regex is a warning', async () => {
     const p = makeProject();
-    const settings = { hooks: { BeforeTool: [{ matcher: 'run_shell_comand', hooks: [{ type: 'command', command: 'true' }] }, { matcher: 'read_file(', hooks: [{ type: 'command', command: 'true' }] }, { matcher: 'mcp__github__.*', hooks: [{ type: 'command', command: 'true' }] }, { matcher: 'write_file|replace', hooks: [{ type: 'command', command: 'true' }] }] } };
+    const settings = {
+      hooks: {
+        BeforeTool: [
+          { matcher: 'run_shell_comand', hooks: [{ type: 'command', command: 'true' }] },
+          { matcher: 'read_file(', hooks: [{ type: 'command', command: 'true' }] },
+          { matcher: 'mcp__github__.*', hooks: [{ type: 'command', command: 'true' }] },
+          { matcher: 'write_file|replace', hooks: [{ type: 'command', command: 'true' }] },
+        ],
+      },
+    };
     fs.mkdirSync(path.join(p.dir, '.gemini'));
     fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings));
     const v = await runCli(['validate', '--cwd', p.dir], { env: p.env });
     assert.equal(v.code, 0, v.stdout);
     const lines = v.stdout.trimEnd().split('\n');
     assert.match(lines[0], /^warning: .*hooks\.BeforeTool\[1\]\.matcher: invalid regular expression/);
-    assert.match(lines[1], /^warning: .*hooks\.BeforeTool\[0\]\.matcher: matcher "run_shell_comand" matches no tool the agent knows — did you mean "run_shell_command"\?$/);
+    assert.match(
+      lines[1],
+      /^warning: .*hooks\.BeforeTool\[0\]\.matcher: matcher "run_shell_comand" matches no tool the agent knows — did you mean "run_shell_command"\?$/,
+    );
     assert.equal(lines.length, 3, v.stdout);
   });
 });
@@ -134,7 +168,10 @@ describe('validate checks every configuration it finds', () => {
     fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: 'no' } }));
     fs.writeFileSync(path.join(p.dir, 'agent.yaml'), 'hooks:\n  preGeneration:\n    - command: "true"\n');
     fs.mkdirSync(path.join(p.dir, '.spatialagent'));
-    fs.writeFileSync(path.join(p.dir, '.spatialagent', 'settings.json'), JSON.stringify({ hooks: { Start: [{ type: 'bash', command: 'true' }] } }));
+    fs.writeFileSync(
+      path.join(p.dir, '.spatialagent', 'settings.json'),
+      JSON.stringify({ hooks: { Start: [{ type: 'bash', command: 'true' }] } }),
+    );
     const env = { ...p.env, HOME: p.home };
     const all = await runCli(['validate', '--cwd', p.dir], { env });
     assert.equal(all.code, 1, 'the Claude settings have an error');
@@ -182,10 +219,32 @@ test('node scripts/test.mjs with a filter that matches no file says so and exits
 
 test('a persistent hook that never sends its ready line: the error says so', async () => {
   const p = makeProject({ trusted: false });
-  const settings = { hooks: { BeforeAgent: [{ hooks: [{ type: 'command', name: 'mute', command: `sh '${path.join(ROOT, 'test', 'fixtures', 'hooks', 'pers-never-ready.sh')}'`, persistent: true, timeout: 500 }] }] } };
+  const settings = {
+    hooks: {
+      BeforeAgent: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              name: 'mute',
+              command: `sh '${path.join(ROOT, 'test', 'fixtures', 'hooks', 'pers-never-ready.sh')}'`,
+              persistent: true,
+              timeout: 500,
+            },
+          ],
+        },
+      ],
+    },
+  };
   fs.mkdirSync(path.join(p.dir, '.gemini'));
   fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings));
-  const r = await runCli(['fire', 'BeforeAgent', '--cwd', p.dir, '--input', '-'], { env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, input: '{"prompt":"hi"}' });
+  const r = await runCli(['fire', 'BeforeAgent', '--cwd', p.dir, '--input', '-'], {
+    env: { ...p.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+    input: '{"prompt":"hi"}',
+  });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /"mute" .*timed out after 500ms — it never printed its ready line \{"hookline":"ready"\}, so it was never sent the event/);
+  assert.match(
+    r.stderr,
+    /"mute" .*timed out after 500ms — it never printed its ready line \{"hookline":"ready"\}, so it was never sent the event/,
+  );
 });

@@ -41,7 +41,8 @@ for (const c of CASES) {
     delete env.MM_CONFIG;
     const trusted = await runCli(['trust', dir], { env });
     assert.equal(trusted.code, 0, trusted.stderr);
-    const fire = (command: string) => runCli(['fire', c.event, '--dialect', c.dialect, '--input', '-'], { cwd: dir, env, input: JSON.stringify(c.input(command)) });
+    const fire = (command: string) =>
+      runCli(['fire', c.event, '--dialect', c.dialect, '--input', '-'], { cwd: dir, env, input: JSON.stringify(c.input(command)) });
     const bad = await fire('rm -rf /');
     assert.equal(bad.code, 0, bad.stderr);
     assert.equal(bad.stderr, '');

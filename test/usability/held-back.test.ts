@@ -7,10 +7,34 @@ import path from 'node:path';
 import { makeProject, runCli } from '../helpers.js';
 
 const CASES = [
-  { dialect: 'gemini', file: path.join('.gemini', 'settings.json'), text: JSON.stringify({ hooks: { BeforeAgent: [{ hooks: [{ type: 'command', name: 'greet', command: 'echo {}' }] }] } }), event: 'BeforeAgent', name: 'greet' },
-  { dialect: 'mm', file: 'agent.yaml', text: 'hooks:\n  preGeneration:\n    - command: "echo {}"\n', event: 'preGeneration', name: 'echo {}' },
-  { dialect: 'spatialagent', file: path.join('.spatialagent', 'settings.json'), text: JSON.stringify({ hooks: { Start: [{ type: 'bash', command: 'echo {}' }] } }), event: 'Start', name: 'echo {}' },
-  { dialect: 'claude', file: path.join('.claude', 'settings.json'), text: JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo {}' }] }] } }), event: 'UserPromptSubmit', name: 'echo {}' },
+  {
+    dialect: 'gemini',
+    file: path.join('.gemini', 'settings.json'),
+    text: JSON.stringify({ hooks: { BeforeAgent: [{ hooks: [{ type: 'command', name: 'greet', command: 'echo {}' }] }] } }),
+    event: 'BeforeAgent',
+    name: 'greet',
+  },
+  {
+    dialect: 'mm',
+    file: 'agent.yaml',
+    text: 'hooks:\n  preGeneration:\n    - command: "echo {}"\n',
+    event: 'preGeneration',
+    name: 'echo {}',
+  },
+  {
+    dialect: 'spatialagent',
+    file: path.join('.spatialagent', 'settings.json'),
+    text: JSON.stringify({ hooks: { Start: [{ type: 'bash', command: 'echo {}' }] } }),
+    event: 'Start',
+    name: 'echo {}',
+  },
+  {
+    dialect: 'claude',
+    file: path.join('.claude', 'settings.json'),
+    text: JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo {}' }] }] } }),
+    event: 'UserPromptSubmit',
+    name: 'echo {}',
+  },
 ];
 
 for (const c of CASES) {
@@ -45,6 +69,12 @@ test('a hook changed since it was trusted is held back, and the warning shows th
   fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings('echo "{}"')));
   const r = await runCli(['fire', 'BeforeAgent', '--cwd', p.dir, '--input', '-'], { env: p.env, input: '{}' });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- lint \(BeforeAgent, hooks\.BeforeAgent\[0\]\.hooks\[0\]\): command changed from echo \{\} to echo "\{\}"\n/);
-  assert.deepEqual(r.json().heldBack.map((h: { name: string; reason: string }) => [h.name, h.reason]), [['lint', 'untrusted-hook']]);
+  assert.match(
+    r.stderr,
+    /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- lint \(BeforeAgent, hooks\.BeforeAgent\[0\]\.hooks\[0\]\): command changed from echo \{\} to echo "\{\}"\n/,
+  );
+  assert.deepEqual(
+    r.json().heldBack.map((h: { name: string; reason: string }) => [h.name, h.reason]),
+    [['lint', 'untrusted-hook']],
+  );
 });

@@ -17,7 +17,9 @@ const run = promisify(execFile);
 
 /** Tarballs and packuments for the non-dev packages of package-lock.json, made from node_modules. */
 function localRegistry(base: string): { packuments: Map<string, any>; tarballs: Map<string, string> } {
-  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string; dev?: boolean }> };
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string; dev?: boolean }>;
+  };
   const packuments = new Map<string, any>();
   const tarballs = new Map<string, string>();
   for (const [where, info] of Object.entries(lock.packages)) {
@@ -55,16 +57,28 @@ test('npm pack, npm install -g into a prefix: hookline --version, a fire, and an
     const doc = packuments.get(url.slice(1));
     if (!doc) return res.writeHead(404).end('{}');
     const host = `http://${req.headers.host}`;
-    const versions = Object.fromEntries(Object.entries(doc.versions).map(([v, m]: [string, any]) => [v, { ...m, dist: { ...m.dist, tarball: host + m.dist.tarball } }]));
+    const versions = Object.fromEntries(
+      Object.entries(doc.versions).map(([v, m]: [string, any]) => [v, { ...m, dist: { ...m.dist, tarball: host + m.dist.tarball } }]),
+    );
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ ...doc, versions }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.after(() => server.close());
   const registry = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-  const npmEnv = { ...process.env, npm_config_registry: registry, npm_config_cache: path.join(base, 'cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const npmEnv = {
+    ...process.env,
+    npm_config_registry: registry,
+    npm_config_cache: path.join(base, 'cache'),
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
 
-  const packed = (await run('npm', ['pack', '--silent', '--pack-destination', base], { cwd: ROOT, env: npmEnv })).stdout.trim().split('\n').pop()!;
+  const packed = (await run('npm', ['pack', '--silent', '--pack-destination', base], { cwd: ROOT, env: npmEnv })).stdout
+    .trim()
+    .split('\n')
+    .pop()!;
   const prefix = path.join(base, 'prefix');
   await run('npm', ['install', '-g', '--prefix', prefix, path.join(base, packed)], { env: npmEnv });
 
@@ -73,7 +87,12 @@ test('npm pack, npm install -g into a prefix: hookline --version, a fire, and an
   const home = path.join(base, 'home');
   fs.mkdirSync(away);
   fs.mkdirSync(home);
-  const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}` };
+  const env = {
+    ...process.env,
+    HOME: home,
+    GEMINI_CLI_HOME: home,
+    PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`,
+  };
   const version = await run('hookline', ['--version'], { cwd: away, env });
   assert.equal(version.stdout.trim(), JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
 
@@ -87,7 +106,16 @@ test('npm pack, npm install -g into a prefix: hookline --version, a fire, and an
   );
   fs.writeFileSync(
     path.join(project, '.gemini', 'settings.json'),
-    JSON.stringify({ hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', name: 'guard', command: 'node "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.mjs"' }] }] } }),
+    JSON.stringify({
+      hooks: {
+        BeforeTool: [
+          {
+            matcher: 'run_shell_command',
+            hooks: [{ type: 'command', name: 'guard', command: 'node "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.mjs"' }],
+          },
+        ],
+      },
+    }),
   );
   await run('hookline', ['trust', project], { cwd: away, env });
   const fired = await run('hookline', ['fire', 'BeforeTool', '--cwd', project, '--input', path.join(base, 'input.json')], {

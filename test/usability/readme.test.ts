@@ -31,7 +31,9 @@ test("the command synopsis lists every command and every command's flags", async
   assert.ok(commands.length >= 9, help);
   for (const c of commands) {
     assert.match(synopsis, new RegExp(`\\b${c}\\b`), `command ${c}`);
-    const flags = [...(await runCli([c, '--help'])).stdout.matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]).filter((f) => f !== '--help');
+    const flags = [...(await runCli([c, '--help'])).stdout.matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)]
+      .map((m) => m[1])
+      .filter((f) => f !== '--help');
     for (const f of flags) assert.ok(synopsis.includes(f), `${c} ${f} is not in the synopsis`);
   }
 });

@@ -12,7 +12,8 @@ function lastUserText(prompt: LanguageModelV3Prompt): string {
  * by saying what it received, so the agent and its hooks can be tried with nothing set up.
  */
 export function echoModel(): LanguageModelV3 {
-  const answer = (prompt: LanguageModelV3Prompt) => new ScriptedModel([{ text: `(embedded model, no --model given) You said: ${lastUserText(prompt)}` }], 'embedded');
+  const answer = (prompt: LanguageModelV3Prompt) =>
+    new ScriptedModel([{ text: `(embedded model, no --model given) You said: ${lastUserText(prompt)}` }], 'embedded');
   return {
     specificationVersion: 'v3',
     provider: 'embedded',

@@ -35,17 +35,22 @@ export function createModel(opts: ModelOptions): LanguageModelV3 {
       return ScriptedModel.fromFile(rest, opts.scriptLog);
     case 'openai-compatible': {
       const baseURL = opts.baseUrl ?? env.HOOKLINE_BASE_URL ?? env.OPENAI_BASE_URL;
-      if (!baseURL) throw new ModelConfigError('openai-compatible needs a base URL: --base-url http://localhost:11434/v1 (or HOOKLINE_BASE_URL)');
+      if (!baseURL)
+        throw new ModelConfigError('openai-compatible needs a base URL: --base-url http://localhost:11434/v1 (or HOOKLINE_BASE_URL)');
       if (!rest) throw new ModelConfigError('openai-compatible needs a model name: --model openai-compatible:MODEL');
       const apiKey = env.HOOKLINE_API_KEY ?? env.OPENAI_API_KEY;
       return createOpenAICompatible({ name: 'openai-compatible', baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(rest);
     }
     case 'gemini':
-      return createGoogleGenerativeAI({ apiKey: need(env, ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'gemini') })(rest || 'gemini-2.5-flash');
+      return createGoogleGenerativeAI({ apiKey: need(env, ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'gemini') })(
+        rest || 'gemini-2.5-flash',
+      );
     case 'anthropic':
       return createAnthropic({ apiKey: need(env, ['ANTHROPIC_API_KEY'], 'anthropic') })(rest || 'claude-sonnet-4-5');
     default:
-      throw new ModelConfigError(`unknown model "${opts.spec}": use scripted:FILE, openai-compatible:MODEL, gemini:MODEL or anthropic:MODEL`);
+      throw new ModelConfigError(
+        `unknown model "${opts.spec}": use scripted:FILE, openai-compatible:MODEL, gemini:MODEL or anthropic:MODEL`,
+      );
   }
 }
 

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3Usage, LanguageModelV3Content } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+  LanguageModelV3Content,
+} from '@ai-sdk/provider';
 
 /** One line of a script: what the model answers to one call. */
 export const ScriptLine = z
@@ -11,7 +17,10 @@ export const ScriptLine = z
     toolCalls: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}) })).optional(),
   })
   .strict()
-  .refine((l) => l.text !== undefined || l.chunks !== undefined || l.toolCalls !== undefined, 'a line needs "text", "chunks" or "toolCalls"');
+  .refine(
+    (l) => l.text !== undefined || l.chunks !== undefined || l.toolCalls !== undefined,
+    'a line needs "text", "chunks" or "toolCalls"',
+  );
 export type ScriptLine = z.infer<typeof ScriptLine>;
 
 export class ScriptError extends Error {}
@@ -68,7 +77,11 @@ export class ScriptedModel implements LanguageModelV3 {
   readonly calls: LanguageModelV3CallOptions[] = [];
   private next = 0;
 
-  constructor(private readonly lines: ScriptLine[], readonly source = 'inline script', private readonly log?: string) {
+  constructor(
+    private readonly lines: ScriptLine[],
+    readonly source = 'inline script',
+    private readonly log?: string,
+  ) {
     this.modelId = `scripted:${source}`;
   }
 
@@ -84,10 +97,25 @@ export class ScriptedModel implements LanguageModelV3 {
     this.calls.push(options);
     if (this.log) {
       const { prompt, toolChoice, tools, temperature, maxOutputTokens, topP, topK } = options;
-      fs.appendFileSync(this.log, JSON.stringify({ call: this.next + 1, prompt, toolChoice, tools: tools?.map((t) => t.name), temperature, maxOutputTokens, topP, topK }) + '\n');
+      fs.appendFileSync(
+        this.log,
+        JSON.stringify({
+          call: this.next + 1,
+          prompt,
+          toolChoice,
+          tools: tools?.map((t) => t.name),
+          temperature,
+          maxOutputTokens,
+          topP,
+          topK,
+        }) + '\n',
+      );
     }
     const line = this.lines[this.next];
-    if (!line) throw new ScriptError(`the model script ${this.source} has no line for model call ${this.next + 1} (it has ${this.lines.length} line${this.lines.length === 1 ? '' : 's'})`);
+    if (!line)
+      throw new ScriptError(
+        `the model script ${this.source} has no line for model call ${this.next + 1} (it has ${this.lines.length} line${this.lines.length === 1 ? '' : 's'})`,
+      );
     this.next++;
     return line;
   }
@@ -96,7 +124,9 @@ export class ScriptedModel implements LanguageModelV3 {
     const line = this.take(options);
     const content: LanguageModelV3Content[] = [];
     if (line.text ?? line.chunks) content.push({ type: 'text', text: line.text ?? line.chunks!.join('') });
-    (line.toolCalls ?? []).forEach((c, i) => content.push({ type: 'tool-call', toolCallId: `call_${this.next}_${i}`, toolName: c.name, input: JSON.stringify(c.args) }));
+    (line.toolCalls ?? []).forEach((c, i) =>
+      content.push({ type: 'tool-call', toolCallId: `call_${this.next}_${i}`, toolName: c.name, input: JSON.stringify(c.args) }),
+    );
     const out = chunksOf(line).join('');
     return {
       content,
@@ -116,7 +146,9 @@ export class ScriptedModel implements LanguageModelV3 {
       for (const delta of pieces) parts.push({ type: 'text-delta', id: `t${call}`, delta });
       parts.push({ type: 'text-end', id: `t${call}` });
     }
-    (line.toolCalls ?? []).forEach((c, i) => parts.push({ type: 'tool-call', toolCallId: `call_${call}_${i}`, toolName: c.name, input: JSON.stringify(c.args) }));
+    (line.toolCalls ?? []).forEach((c, i) =>
+      parts.push({ type: 'tool-call', toolCallId: `call_${call}_${i}`, toolName: c.name, input: JSON.stringify(c.args) }),
+    );
     parts.push({
       type: 'finish',
       finishReason: { unified: line.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined },

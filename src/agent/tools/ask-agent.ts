@@ -14,6 +14,10 @@ export function askAgentTool(names: readonly string[]): AgentTool {
     kind: 'execute',
     title: (a) => `AskAgent ${a.agent}`,
     // The loop runs hand-offs itself (it needs the agent); reaching this means no agent could.
-    run: async (a) => ({ llmContent: `ask_agent: no agent "${a.agent}"`, returnDisplay: 'no such agent', error: { message: `no agent "${a.agent}"`, type: 'invalid_tool_params' } }),
+    run: async (a) => ({
+      llmContent: `ask_agent: no agent "${a.agent}"`,
+      returnDisplay: 'no such agent',
+      error: { message: `no agent "${a.agent}"`, type: 'invalid_tool_params' },
+    }),
   });
 }

@@ -81,7 +81,15 @@ export async function readTextFile(file: string): Promise<string> {
 }
 
 /** Lines that are only a "rest of code ..." style placeholder, which would wipe real code if written. */
-const PLACEHOLDER_PREFIXES = new Set(['rest of', 'rest of method', 'rest of methods', 'rest of code', 'unchanged code', 'unchanged method', 'unchanged methods']);
+const PLACEHOLDER_PREFIXES = new Set([
+  'rest of',
+  'rest of method',
+  'rest of methods',
+  'rest of code',
+  'unchanged code',
+  'unchanged method',
+  'unchanged methods',
+]);
 
 export function omissionPlaceholders(text: string): string[] {
   const found: string[] = [];
@@ -91,7 +99,13 @@ export function omissionPlaceholders(text: string): string[] {
     if (t.startsWith('(') && t.endsWith(')')) t = t.slice(1, -1).trim();
     const at = t.indexOf('...');
     if (at < 0) continue;
-    const prefix = t.slice(0, at).trim().toLowerCase().split(/[ \t]+/).filter(Boolean).join(' ');
+    const prefix = t
+      .slice(0, at)
+      .trim()
+      .toLowerCase()
+      .split(/[ \t]+/)
+      .filter(Boolean)
+      .join(' ');
     const rest = t.slice(at + 3).trim();
     if (!PLACEHOLDER_PREFIXES.has(prefix)) continue;
     if (rest.length > 0 && ![...rest].every((c) => c === '.')) continue;

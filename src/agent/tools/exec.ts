@@ -56,7 +56,13 @@ export interface Outcome {
  * (its group and its background jobs) is stopped the same way. A shell that cannot
  * start resolves with `error` set.
  */
-export function runInGroup(command: string, cwd: string, env: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Outcome> {
+export function runInGroup(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Outcome> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-shell-'));
   const pidFile = path.join(tmp, 'bgpids');
   return new Promise((resolve) => {
@@ -157,7 +163,8 @@ export function runInGroup(command: string, cwd: string, env: Record<string, str
       fs.rmSync(tmp, { recursive: true, force: true });
       if (!binary) out.push(decoders.out.decode() + decoders.err.decode());
       let output = binary ? '[Binary output detected. Halting stream...]' : out.text.replace(ANSI, '').trim();
-      if (out.dropped > 0) output = `[Output truncated: showing the last ${MAX_OUTPUT_CHARS} characters; ${out.dropped} earlier characters were dropped.]\n${output}`;
+      if (out.dropped > 0)
+        output = `[Output truncated: showing the last ${MAX_OUTPUT_CHARS} characters; ${out.dropped} earlier characters were dropped.]\n${output}`;
       resolve({ output, exitCode, signal: exitSignal, error, pid, aborted, timedOut, backgroundPids });
     };
 

@@ -12,9 +12,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const parameters = z.object({
   pattern: z.string().describe("The glob pattern to match against (e.g., '**/*.py', 'docs/*.md')."),
-  dir_path: z.string().optional().describe('Optional: The path of the directory to search within. If omitted, searches the workspace root.'),
+  dir_path: z
+    .string()
+    .optional()
+    .describe('Optional: The path of the directory to search within. If omitted, searches the workspace root.'),
   case_sensitive: z.boolean().optional().describe('Optional: match case exactly. Defaults to false.'),
-  respect_git_ignore: z.boolean().optional().describe('Optional: skip files matched by .gitignore (git repositories only). Defaults to true.'),
+  respect_git_ignore: z
+    .boolean()
+    .optional()
+    .describe('Optional: skip files matched by .gitignore (git repositories only). Defaults to true.'),
   respect_gemini_ignore: z.boolean().optional().describe('Optional: skip files matched by .geminiignore. Defaults to true.'),
 });
 
@@ -51,9 +57,15 @@ export const glob = defineTool({
     let pattern = a.pattern;
     if (path.isAbsolute(pattern)) {
       // an absolute pattern must point into the searched directory (as given or with symlinks resolved)
-      const prefix = [dir, path.resolve(ctx.cwd, a.dir_path || '.')].map((d) => (d.endsWith(path.sep) ? d : d + path.sep)).find((d) => pattern.startsWith(d));
+      const prefix = [dir, path.resolve(ctx.cwd, a.dir_path || '.')]
+        .map((d) => (d.endsWith(path.sep) ? d : d + path.sep))
+        .find((d) => pattern.startsWith(d));
       if (!prefix) {
-        return fail(ErrorType.pathNotInWorkspace, `Pattern "${pattern}" is an absolute path outside the searched directory ${dir}. Use a pattern relative to it.`, 'Path not in workspace.');
+        return fail(
+          ErrorType.pathNotInWorkspace,
+          `Pattern "${pattern}" is an absolute path outside the searched directory ${dir}. Use a pattern relative to it.`,
+          'Path not in workspace.',
+        );
       }
       pattern = pattern.slice(prefix.length);
     }
@@ -61,7 +73,12 @@ export const glob = defineTool({
     try {
       // a pattern naming an existing file literally (say `app/[id].tsx`) means that file
       const literal = path.resolve(dir, pattern);
-      const isLiteral = isInside(dir, literal) && (await fs.stat(literal).then((s) => s.isFile(), () => false));
+      const isLiteral =
+        isInside(dir, literal) &&
+        (await fs.stat(literal).then(
+          (s) => s.isFile(),
+          () => false,
+        ));
       const exact = isLiteral ? path.relative(dir, literal).split(path.sep).join('/') : null;
       const compiled = compileGlob(pattern.startsWith('./') ? pattern.slice(2) : pattern, { nocase: !a.case_sensitive });
       match = exact ? (p) => p === exact || compiled(p) : compiled;
@@ -73,7 +90,13 @@ export const glob = defineTool({
     const found: WalkEntry[] = [];
     try {
       for await (const f of walkFiles(
-        { root: r.root, start: dir, respectGitIgnore: a.respect_git_ignore ?? true, respectGeminiIgnore: a.respect_gemini_ignore ?? true, signal: ctx.signal },
+        {
+          root: r.root,
+          start: dir,
+          respectGitIgnore: a.respect_git_ignore ?? true,
+          respectGeminiIgnore: a.respect_gemini_ignore ?? true,
+          signal: ctx.signal,
+        },
         stats,
       )) {
         if (match(f.sub)) found.push(f);

@@ -14,19 +14,43 @@ const SEARCH_TIMEOUT_MS = 30_000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 const parameters = z.object({
-  pattern: z.string().describe("The regular expression (RE2 syntax) to search for within file contents, e.g. 'function\\s+myFunction' or '\\bMatchMe\\b'."),
-  dir_path: z.string().optional().describe("Directory or file to search. Directories are searched recursively. Relative paths are resolved against the workspace root. Defaults to '.'."),
-  include_pattern: z.string().optional().describe("Glob pattern to filter files (e.g. '*.ts', '*.{ts,tsx}', 'src/**'). Defaults to all files."),
-  exclude_pattern: z.string().optional().describe('Optional: A regular expression; lines matching both `pattern` and `exclude_pattern` are left out.'),
-  names_only: z.boolean().optional().describe('Optional: If true, only the paths of files with matches are returned, without line content or numbers.'),
+  pattern: z
+    .string()
+    .describe("The regular expression (RE2 syntax) to search for within file contents, e.g. 'function\\s+myFunction' or '\\bMatchMe\\b'."),
+  dir_path: z
+    .string()
+    .optional()
+    .describe(
+      "Directory or file to search. Directories are searched recursively. Relative paths are resolved against the workspace root. Defaults to '.'.",
+    ),
+  include_pattern: z
+    .string()
+    .optional()
+    .describe("Glob pattern to filter files (e.g. '*.ts', '*.{ts,tsx}', 'src/**'). Defaults to all files."),
+  exclude_pattern: z
+    .string()
+    .optional()
+    .describe('Optional: A regular expression; lines matching both `pattern` and `exclude_pattern` are left out.'),
+  names_only: z
+    .boolean()
+    .optional()
+    .describe('Optional: If true, only the paths of files with matches are returned, without line content or numbers.'),
   case_sensitive: z.boolean().optional().describe('If true, the search is case-sensitive. Defaults to false (ignore case).'),
   fixed_strings: z.boolean().optional().describe('If true, `pattern` is a literal string, not a regular expression. Defaults to false.'),
   context: z.number().int().min(0).optional().describe('Show this many lines of context around each match (like grep -C). Defaults to 0.'),
   after: z.number().int().min(0).optional().describe('Show this many lines after each match (like grep -A). Defaults to 0.'),
   before: z.number().int().min(0).optional().describe('Show this many lines before each match (like grep -B). Defaults to 0.'),
-  no_ignore: z.boolean().optional().describe('If true, also search files that are normally skipped (.gitignore, build/, dist/, *.log, ...). Defaults to false.'),
+  no_ignore: z
+    .boolean()
+    .optional()
+    .describe('If true, also search files that are normally skipped (.gitignore, build/, dist/, *.log, ...). Defaults to false.'),
   max_matches_per_file: z.number().int().min(1).optional().describe('Optional: Maximum number of matches to return per file.'),
-  total_max_matches: z.number().int().min(1).optional().describe(`Optional: Maximum number of matches to return in total. Defaults to ${DEFAULT_TOTAL_MAX_MATCHES}.`),
+  total_max_matches: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Optional: Maximum number of matches to return in total. Defaults to ${DEFAULT_TOTAL_MAX_MATCHES}.`),
 });
 
 type Args = z.infer<typeof parameters>;
@@ -44,7 +68,16 @@ function compile(pattern: string, caseSensitive: boolean): RE2JS {
 }
 
 /** The matching lines of one file plus the requested context, capped by the match budget. */
-function searchLines(lines: string[], file: string, re: RE2JS, exclude: RE2JS | null, before: number, after: number, perFile: number, budget: number): { out: Line[]; matches: number } {
+function searchLines(
+  lines: string[],
+  file: string,
+  re: RE2JS,
+  exclude: RE2JS | null,
+  before: number,
+  after: number,
+  perFile: number,
+  budget: number,
+): { out: Line[]; matches: number } {
   const hits: number[] = [];
   for (let i = 0; i < lines.length && hits.length < Math.min(perFile, budget); i++) {
     if (re.test(lines[i]) && !exclude?.test(lines[i])) hits.push(i);
@@ -65,7 +98,8 @@ function cut(line: string): string {
 
 function format(a: Args, found: Line[], matchCount: number, where: string, limit: number): { llmContent: string; returnDisplay: string } {
   const filter = a.include_pattern ? ` (filter: "${a.include_pattern}")` : '';
-  if (matchCount === 0) return { llmContent: `No matches found for pattern "${a.pattern}" ${where}${filter}.`, returnDisplay: 'No matches found' };
+  if (matchCount === 0)
+    return { llmContent: `No matches found for pattern "${a.pattern}" ${where}${filter}.`, returnDisplay: 'No matches found' };
   const limited = matchCount >= limit;
   const files = [...new Set(found.map((l) => l.file))];
   if (a.names_only) {
@@ -109,7 +143,10 @@ export const grepSearch = defineTool({
       try {
         exclude = compile(a.exclude_pattern, a.case_sensitive ?? false);
       } catch (err) {
-        return fail(ErrorType.invalidParams, `Invalid exclude regular expression pattern provided: ${a.exclude_pattern}. Error: ${errMsg(err)}`);
+        return fail(
+          ErrorType.invalidParams,
+          `Invalid exclude regular expression pattern provided: ${a.exclude_pattern}. Error: ${errMsg(err)}`,
+        );
       }
     }
     let include: Matcher | null = null;
@@ -129,7 +166,12 @@ export const grepSearch = defineTool({
     let isFile: boolean;
     try {
       const st = await fs.stat(r.path);
-      if (!st.isDirectory() && !st.isFile()) return fail(ErrorType.grepError, `Path is not a valid directory or file: ${r.path}`, 'Error: Path is not a valid directory or file.');
+      if (!st.isDirectory() && !st.isFile())
+        return fail(
+          ErrorType.grepError,
+          `Path is not a valid directory or file: ${r.path}`,
+          'Error: Path is not a valid directory or file.',
+        );
       isFile = st.isFile();
     } catch {
       return fail(ErrorType.fileNotFound, `Path does not exist: ${r.path}`, 'Error: Path does not exist.');
@@ -174,13 +216,22 @@ export const grepSearch = defineTool({
         const stats: WalkStats = { ignored: 0, truncated: false };
         const ignore = !a.no_ignore;
         const walk = walkFiles(
-          { root: r.root, start: r.path, skipDirs: ignore ? [...ALWAYS_SKIPPED, ...BUILD_DIRS] : ALWAYS_SKIPPED, respectGitIgnore: ignore, respectGeminiIgnore: ignore, signal: ctx.signal },
+          {
+            root: r.root,
+            start: r.path,
+            skipDirs: ignore ? [...ALWAYS_SKIPPED, ...BUILD_DIRS] : ALWAYS_SKIPPED,
+            respectGitIgnore: ignore,
+            respectGeminiIgnore: ignore,
+            signal: ctx.signal,
+          },
           stats,
         );
         for await (const f of walk) {
           if (ctx.signal.aborted) break;
           if (Date.now() > deadline) {
-            throw new Error(`Operation timed out after ${SEARCH_TIMEOUT_MS}ms. In large repositories, consider narrowing your search scope by specifying a 'dir_path' or an 'include_pattern'.`);
+            throw new Error(
+              `Operation timed out after ${SEARCH_TIMEOUT_MS}ms. In large repositories, consider narrowing your search scope by specifying a 'dir_path' or an 'include_pattern'.`,
+            );
           }
           if (ignore && /\.(log|tmp)$/i.test(f.sub)) continue;
           if (include && !include(f.sub)) continue;

@@ -15,7 +15,10 @@ const parameters = z.object({
   ignore: z.array(z.string()).optional().describe('Optional: glob patterns; entries whose name matches one are left out.'),
   file_filtering_options: z
     .object({
-      respect_git_ignore: z.boolean().optional().describe('Optional: leave out entries matched by .gitignore (git repositories only). Defaults to true.'),
+      respect_git_ignore: z
+        .boolean()
+        .optional()
+        .describe('Optional: leave out entries matched by .gitignore (git repositories only). Defaults to true.'),
       respect_gemini_ignore: z.boolean().optional().describe('Optional: leave out entries matched by .geminiignore. Defaults to true.'),
     })
     .optional()
@@ -30,7 +33,8 @@ interface Entry {
 
 export const listDirectory = defineTool({
   name: 'list_directory',
-  description: 'Lists the names of files and subdirectories directly within a directory of the workspace (directories first, files with their size). Entries matching the optional `ignore` glob patterns are left out.',
+  description:
+    'Lists the names of files and subdirectories directly within a directory of the workspace (directories first, files with their size). Entries matching the optional `ignore` glob patterns are left out.',
   parameters,
   kind: 'read',
   title: (a) => oneLine(`ReadFolder ${a.dir_path}`),
@@ -45,7 +49,8 @@ export const listDirectory = defineTool({
       if (!st.isDirectory()) return bad(ErrorType.pathIsNotDirectory, `Error: Path is not a directory: ${dir}`, 'Path is not a directory.');
       names = await fs.readdir(dir);
     } catch (err) {
-      if (errCode(err) === 'ENOENT') return bad(ErrorType.fileNotFound, `Error: Directory not found or inaccessible: ${dir}`, 'Directory not found or inaccessible.');
+      if (errCode(err) === 'ENOENT')
+        return bad(ErrorType.fileNotFound, `Error: Directory not found or inaccessible: ${dir}`, 'Directory not found or inaccessible.');
       return bad(ErrorType.lsError, `Error listing directory: ${errMsg(err)}`, 'Failed to list directory.');
     }
     if (names.length === 0) return { llmContent: `Directory ${dir} is empty.`, returnDisplay: 'Directory is empty.' };

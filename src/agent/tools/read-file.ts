@@ -12,7 +12,9 @@ export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 /** Media and archives: the model only gets a note that the file is binary (we pass text only). */
 const BINARY_EXTENSIONS = new Set(
-  'png jpg jpeg gif webp bmp ico tif tiff heic avif pdf mp3 wav aiff aac ogg flac m4a mp4 mov avi mkv webm zip tar gz tgz bz2 xz 7z rar jar war exe dll so dylib o a class bin wasm pyc woff woff2 ttf otf eot sqlite db'.split(' '),
+  'png jpg jpeg gif webp bmp ico tif tiff heic avif pdf mp3 wav aiff aac ogg flac m4a mp4 mov avi mkv webm zip tar gz tgz bz2 xz 7z rar jar war exe dll so dylib o a class bin wasm pyc woff woff2 ttf otf eot sqlite db'.split(
+    ' ',
+  ),
 );
 
 const parameters = z.object({
@@ -41,10 +43,20 @@ export const readFile = defineTool({
     try {
       st = await fs.stat(file);
     } catch {
-      return fail(ErrorType.fileNotFound, `File not found: ${file}`, 'File not found.', 'Could not read file because no file was found at the specified path.');
+      return fail(
+        ErrorType.fileNotFound,
+        `File not found: ${file}`,
+        'File not found.',
+        'Could not read file because no file was found at the specified path.',
+      );
     }
     if (st.isDirectory()) {
-      return fail(ErrorType.targetIsDirectory, `Path is a directory, not a file: ${file}`, 'Path is a directory.', 'Could not read file because the provided path is a directory, not a file.');
+      return fail(
+        ErrorType.targetIsDirectory,
+        `Path is a directory, not a file: ${file}`,
+        'Path is a directory.',
+        'Could not read file because the provided path is a directory, not a file.',
+      );
     }
     if (st.size > MAX_FILE_BYTES) {
       const limit = `File size exceeds the ${MAX_FILE_BYTES / 1024 / 1024}MB limit.`;
@@ -66,7 +78,11 @@ export const readFile = defineTool({
     const total = lines.length;
     const start = (a.start_line ?? 1) - 1;
     if (start >= total) {
-      return fail(ErrorType.invalidParams, `start_line ${a.start_line} is past the end of ${r.rel}, which has ${total} lines.`, `Error: start_line is past the end of the file (${total} lines).`);
+      return fail(
+        ErrorType.invalidParams,
+        `start_line ${a.start_line} is past the end of ${r.rel}, which has ${total} lines.`,
+        `Error: start_line is past the end of the file (${total} lines).`,
+      );
     }
     const end = a.end_line !== undefined ? Math.min(a.end_line, total) : Math.min(start + MAX_LINES, total);
     let shortened = false;

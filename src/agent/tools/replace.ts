@@ -19,17 +19,25 @@ const parameters = z.object({
     .describe(
       'The exact literal text to replace, unescaped, including whitespace and indentation. For a single replacement include at least 3 lines of context before and after the target so it matches exactly one place. Empty to create a new file.',
     ),
-  new_string: z.string().describe("The exact literal text to put in place of `old_string`, unescaped. No omission placeholders such as '(rest of methods ...)'."),
+  new_string: z
+    .string()
+    .describe(
+      "The exact literal text to put in place of `old_string`, unescaped. No omission placeholders such as '(rest of methods ...)'.",
+    ),
   allow_multiple: z
     .boolean()
     .optional()
-    .describe('If true, replace every occurrence of `old_string`. If false or omitted, the edit only succeeds when exactly one occurrence is found.'),
+    .describe(
+      'If true, replace every occurrence of `old_string`. If false or omitted, the edit only succeeds when exactly one occurrence is found.',
+    ),
   expected_replacements: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe('Optional (older Gemini CLI argument): the exact number of occurrences to replace; the edit fails if a different number is found.'),
+    .describe(
+      'Optional (older Gemini CLI argument): the exact number of occurrences to replace; the edit fails if a different number is found.',
+    ),
 });
 
 type Args = z.infer<typeof parameters>;
@@ -112,7 +120,10 @@ export const replace = defineTool({
     if (added.length > 0) {
       const before = new Set(omissionPlaceholders(a.old_string));
       if (added.some((p) => !before.has(p))) {
-        return fail(ErrorType.invalidParams, "`new_string` contains an omission placeholder (for example 'rest of methods ...'). Provide exact literal replacement text.");
+        return fail(
+          ErrorType.invalidParams,
+          "`new_string` contains an omission placeholder (for example 'rest of methods ...'). Provide exact literal replacement text.",
+        );
       }
     }
     let raw: string | null = null;
@@ -126,7 +137,11 @@ export const replace = defineTool({
     const bad = (type: string, raw: string, display: string) => fail(type, raw, `Error: ${display}`, raw);
     if (raw === null) {
       if (a.old_string !== '') {
-        return bad(ErrorType.fileNotFound, `File not found: ${file}`, 'File not found. Cannot apply edit. Use an empty old_string to create a new file.');
+        return bad(
+          ErrorType.fileNotFound,
+          `File not found: ${file}`,
+          'File not found. Cannot apply edit. Use an empty old_string to create a new file.',
+        );
       }
       const text = os.EOL === '\r\n' ? a.new_string.replace(/\r?\n/g, '\r\n') : a.new_string;
       try {
@@ -135,10 +150,17 @@ export const replace = defineTool({
       } catch (err) {
         return writeError(file, err);
       }
-      return { llmContent: `Created new file: ${file} with provided content. Here is the updated code:\n${text}`, returnDisplay: `Created ${r.rel}` };
+      return {
+        llmContent: `Created new file: ${file} with provided content. Here is the updated code:\n${text}`,
+        returnDisplay: `Created ${r.rel}`,
+      };
     }
     if (a.old_string === '') {
-      return bad(ErrorType.createExisting, `File already exists, cannot create: ${file}`, 'Failed to edit. Attempted to create a file that already exists.');
+      return bad(
+        ErrorType.createExisting,
+        `File already exists, cannot create: ${file}`,
+        'Failed to edit. Attempted to create a file that already exists.',
+      );
     }
 
     const eol = lineEnding(raw);

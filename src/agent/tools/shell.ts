@@ -18,7 +18,10 @@ const parameters = z.object({
     .string()
     .optional()
     .describe('Optional: the existing workspace directory to run the command in. Defaults to the workspace root.'),
-  is_background: z.boolean().optional().describe('Not supported by this agent: every process the command starts is stopped when the command finishes. Leave unset.'),
+  is_background: z
+    .boolean()
+    .optional()
+    .describe('Not supported by this agent: every process the command starts is stopped when the command finishes. Leave unset.'),
 });
 
 /**
@@ -64,7 +67,9 @@ export function report(o: Outcome, timeoutMs: number): ToolResult {
     const why = o.timedOut
       ? `Command was automatically cancelled because it exceeded the timeout of ${timeoutMs >= 60_000 ? `${(timeoutMs / 60_000).toFixed(1)} minutes` : `${timeoutMs / 1000} seconds`}.`
       : 'Command was cancelled by user before it could complete.';
-    const llm = o.output ? `${why} Below is the output before it was cancelled:\n${o.output}` : `${why} There was no output before it was cancelled.`;
+    const llm = o.output
+      ? `${why} Below is the output before it was cancelled:\n${o.output}`
+      : `${why} There was no output before it was cancelled.`;
     const shown = o.timedOut ? why : 'Command cancelled by user.';
     return { llmContent: untrusted(llm), returnDisplay: o.output ? `${shown}\n\nOutput before cancellation:\n${o.output}` : shown };
   }
@@ -125,7 +130,8 @@ export const runShellCommand = defineTool({
         'Blocked: command substitution detected in shell command.',
       );
     }
-    if (ctx.signal.aborted) return { llmContent: 'Command was cancelled by user before it could start.', returnDisplay: 'Command cancelled by user.' };
+    if (ctx.signal.aborted)
+      return { llmContent: 'Command was cancelled by user before it could start.', returnDisplay: 'Command cancelled by user.' };
     const timeoutMs = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     try {
       return report(await runInGroup(a.command, cwd, ctx.env, ctx.signal, timeoutMs), timeoutMs);

@@ -11,7 +11,9 @@ const parameters = z.object({
   file_path: z.string().describe('The path to the file to write to.'),
   content: z
     .string()
-    .describe("The content to write to the file. Give the complete literal content; never use omission placeholders such as '(rest of methods ...)' or '...'."),
+    .describe(
+      "The content to write to the file. Give the complete literal content; never use omission placeholders such as '(rest of methods ...)' or '...'.",
+    ),
 });
 
 /** Maps a write error to Gemini CLI's message and error type. */
@@ -52,7 +54,10 @@ export const writeFile = defineTool({
     if (isFailure(r)) return { ...r, returnDisplay: 'Error: Path not in workspace.' };
     const file = r.path;
     if (omissionPlaceholders(a.content).length > 0) {
-      return fail(ErrorType.invalidParams, "`content` contains an omission placeholder (for example 'rest of methods ...'). Provide complete file content.");
+      return fail(
+        ErrorType.invalidParams,
+        "`content` contains an omission placeholder (for example 'rest of methods ...'). Provide complete file content.",
+      );
     }
     let original = '';
     let exists = false;

@@ -43,7 +43,13 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     fs.writeFileSync(file, '', { mode: 0o600 });
     return file;
   };
-  const fire = async (event: EventName, fields: Record<string, unknown>, signal?: AbortSignal, toolUseId?: string, envFile?: string): Promise<HookOutput | undefined> => {
+  const fire = async (
+    event: EventName,
+    fields: Record<string, unknown>,
+    signal?: AbortSignal,
+    toolUseId?: string,
+    envFile?: string,
+  ): Promise<HookOutput | undefined> => {
     const s = ctx.session();
     const input = { session_id: s.id, transcript_path: s.transcriptPath, cwd: ctx.cwd, hook_event_name: event, ...fields };
     const claudeEvent = claudeEventFor(event, input);
@@ -81,7 +87,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     async prompt({ prompt, signal }) {
       const e = applyBeforeAgent(await fire('BeforeAgent', { prompt }, signal));
       if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
-      if (e.action === 'deny') return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
+      if (e.action === 'deny')
+        return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
       return { action: 'proceed', blocks: e.context ? [promptBlock(e.context)] : [], systemMessage: e.systemMessage };
     },
     async beforeTool({ id, name, args, signal }) {

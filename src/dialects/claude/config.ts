@@ -14,7 +14,14 @@ import { FileTooLargeError, readLimitedText, textNestsDeeper, tooDeep } from '..
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent, type ClaudeEvent } from './events.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
-import { claudeHome, enabledClaudePlugins, pluginHookSources, readEnabledPlugins, type ClaudePlugin, type EnabledPlugins } from './plugins.js';
+import {
+  claudeHome,
+  enabledClaudePlugins,
+  pluginHookSources,
+  readEnabledPlugins,
+  type ClaudePlugin,
+  type EnabledPlugins,
+} from './plugins.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
@@ -126,8 +133,10 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
     else out.disableAllHooks = root.disableAllHooks;
   }
   if (root.allowManagedHooksOnly !== undefined) {
-    if (typeof root.allowManagedHooksOnly !== 'boolean') problem(['allowManagedHooksOnly'], `must be true or false, got ${kind(root.allowManagedHooksOnly)}`);
-    else if (source !== 'managed') problem(['allowManagedHooksOnly'], 'allowManagedHooksOnly counts only in managed settings (ignored here)', 'warning');
+    if (typeof root.allowManagedHooksOnly !== 'boolean')
+      problem(['allowManagedHooksOnly'], `must be true or false, got ${kind(root.allowManagedHooksOnly)}`);
+    else if (source !== 'managed')
+      problem(['allowManagedHooksOnly'], 'allowManagedHooksOnly counts only in managed settings (ignored here)', 'warning');
     else out.allowManagedHooksOnly = root.allowManagedHooksOnly;
   }
   if (source !== 'plugin') out.enabledPlugins = readEnabledPlugins(root, (at, message) => problem(at, message));
@@ -150,10 +159,14 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
   }
   for (const [event, groups] of Object.entries(root.hooks)) {
     if (!isClaudeEvent(event)) {
-      if (UNSUPPORTED_CLAUDE_EVENTS.includes(event)) problem(['hooks', event], `Claude Code's ${event} event is not supported by Hookline: its hooks never run`, 'warning');
+      if (UNSUPPORTED_CLAUDE_EVENTS.includes(event))
+        problem(['hooks', event], `Claude Code's ${event} event is not supported by Hookline: its hooks never run`, 'warning');
       else {
         const hint = closestClaudeEvent(event);
-        problem(['hooks', event], `unknown event "${event}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${CLAUDE_EVENTS.join(', ')}`);
+        problem(
+          ['hooks', event],
+          `unknown event "${event}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${CLAUDE_EVENTS.join(', ')}`,
+        );
       }
       continue;
     }
@@ -176,14 +189,30 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
       if (match.kind !== 'all' && !CLAUDE_CATALOG[event].matchField) {
         problem([...at, 'matcher'], `${event} ignores matchers: these hooks run for every ${event}`, 'warning');
       } else if (match.kind === 'exact') {
-        const what = match.reason === 'unsupported' ? 'regular expression not supported by the linear-time engine (RE2: no backreferences or lookaround)' : 'invalid regular expression';
+        const what =
+          match.reason === 'unsupported'
+            ? 'regular expression not supported by the linear-time engine (RE2: no backreferences or lookaround)'
+            : 'invalid regular expression';
         problem([...at, 'matcher'], `${what} (${match.error}); it is compared as an exact name instead`);
       }
       const effective = CLAUDE_CATALOG[event].matchField ? match : compileClaudeMatcher(undefined);
       group.hooks.forEach((raw, j) => {
         const hook = readHandler(raw, [...at, 'hooks', j], problem);
-        if (hook && unexpandable(hook.command, source)) return problem([...at, 'hooks', j, 'command'], `${unexpandable(hook.command, source)}: this hook cannot run as written (not loaded)`);
-        if (hook) hooks.push({ event, source, file, path: jsonPath([...at, 'hooks', j]), ...(matcher !== undefined ? { matcher } : {}), match: effective, ...hook });
+        if (hook && unexpandable(hook.command, source))
+          return problem(
+            [...at, 'hooks', j, 'command'],
+            `${unexpandable(hook.command, source)}: this hook cannot run as written (not loaded)`,
+          );
+        if (hook)
+          hooks.push({
+            event,
+            source,
+            file,
+            path: jsonPath([...at, 'hooks', j]),
+            ...(matcher !== undefined ? { matcher } : {}),
+            match: effective,
+            ...hook,
+          });
       });
     });
   }
@@ -201,7 +230,11 @@ function unexpandable(command: string, source: ClaudeSource): string | undefined
 
 type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: ConfigProblem['severity']) => void;
 
-function readHandler(raw: unknown, at: Array<string | number>, problem: Problem): { command: string; timeoutSeconds: number; statusMessage?: string; handler: Record<string, unknown> } | undefined {
+function readHandler(
+  raw: unknown,
+  at: Array<string | number>,
+  problem: Problem,
+): { command: string; timeoutSeconds: number; statusMessage?: string; handler: Record<string, unknown> } | undefined {
   if (!isObject(raw)) {
     problem(at, `a hook must be an object with "type" and "command", got ${kind(raw)}`);
     return undefined;
@@ -215,7 +248,10 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
     return undefined;
   }
   if (raw.type !== 'command') {
-    problem([...at, 'type'], `unknown hook type ${JSON.stringify(raw.type)}; expected "command" (or Claude Code's "http", "prompt", "agent", "mcp_tool")`);
+    problem(
+      [...at, 'type'],
+      `unknown hook type ${JSON.stringify(raw.type)}; expected "command" (or Claude Code's "http", "prompt", "agent", "mcp_tool")`,
+    );
     return undefined;
   }
   for (const k of Object.keys(raw)) if (!COMMAND_KEYS.has(k)) problem([...at, k], `unknown field "${k}" (ignored)`, 'warning');
@@ -225,22 +261,40 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
     problem([...at, key], message);
   };
   if (raw.command === undefined) fail('command', 'missing "command" for a command hook');
-  else if (typeof raw.command !== 'string' || !raw.command.trim()) fail('command', `"command" must be a non-empty string, got ${typeof raw.command === 'string' ? 'an empty string' : kind(raw.command)}`);
+  else if (typeof raw.command !== 'string' || !raw.command.trim())
+    fail('command', `"command" must be a non-empty string, got ${typeof raw.command === 'string' ? 'an empty string' : kind(raw.command)}`);
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (raw.timeout !== undefined) {
-    if (typeof raw.timeout !== 'number' || Number.isNaN(raw.timeout) || raw.timeout <= 0) fail('timeout', `timeout must be a positive number of seconds, got ${JSON.stringify(raw.timeout) ?? kind(raw.timeout)}`);
+    if (typeof raw.timeout !== 'number' || Number.isNaN(raw.timeout) || raw.timeout <= 0)
+      fail('timeout', `timeout must be a positive number of seconds, got ${JSON.stringify(raw.timeout) ?? kind(raw.timeout)}`);
     else if (raw.timeout * 1000 > MAX_TIMEOUT_MS) {
       timeoutSeconds = MAX_TIMEOUT_MS / 1000;
-      problem([...at, 'timeout'], `timeout ${raw.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`, 'warning');
+      problem(
+        [...at, 'timeout'],
+        `timeout ${raw.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`,
+        'warning',
+      );
     } else {
       timeoutSeconds = raw.timeout;
       // Hooks written for Gemini CLI (milliseconds) often carry 5000 or 30000 here.
-      if (raw.timeout >= 1000) problem([...at, 'timeout'], `timeout ${raw.timeout} is in seconds (${formatSeconds(raw.timeout)}); Claude Code timeouts are seconds, not milliseconds — for ${raw.timeout} ms write ${Math.max(1, Math.round(raw.timeout / 1000))}`, 'warning');
+      if (raw.timeout >= 1000)
+        problem(
+          [...at, 'timeout'],
+          `timeout ${raw.timeout} is in seconds (${formatSeconds(raw.timeout)}); Claude Code timeouts are seconds, not milliseconds — for ${raw.timeout} ms write ${Math.max(1, Math.round(raw.timeout / 1000))}`,
+          'warning',
+        );
     }
   }
-  if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string') fail('statusMessage', `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);
-  if (raw.async === true) problem([...at, 'async'], 'async hooks are not supported: this hook runs before the agent goes on, and its output is honoured', 'warning');
-  else if (raw.async !== undefined && typeof raw.async !== 'boolean') fail('async', `"async" must be true or false, got ${kind(raw.async)}`);
+  if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string')
+    fail('statusMessage', `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);
+  if (raw.async === true)
+    problem(
+      [...at, 'async'],
+      'async hooks are not supported: this hook runs before the agent goes on, and its output is honoured',
+      'warning',
+    );
+  else if (raw.async !== undefined && typeof raw.async !== 'boolean')
+    fail('async', `"async" must be true or false, got ${kind(raw.async)}`);
   if (raw.once !== undefined) problem([...at, 'once'], '"once" is not supported (ignored): the hook runs every time', 'warning');
   if (raw.shell !== undefined && raw.shell !== 'bash') {
     ok = false;
@@ -252,7 +306,12 @@ function readHandler(raw: unknown, at: Array<string | number>, problem: Problem)
   }
   if (!ok) return undefined;
   const { statusMessage: _shown, ...handler } = raw;
-  return { command: raw.command as string, timeoutSeconds, ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}), handler };
+  return {
+    command: raw.command as string,
+    timeoutSeconds,
+    ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}),
+    handler,
+  };
 }
 
 function formatSeconds(s: number): string {
@@ -273,7 +332,12 @@ export function loadClaudeSettingsFile(file: string, source: ClaudeSource): Pars
     const x = e as NodeJS.ErrnoException;
     if (x.code === 'ENOENT') return { exists: false, ...EMPTY };
     // Like invalid JSON: this file's hooks are left out, the other files' still run.
-    if (e instanceof FileTooLargeError) return { exists: true, ...EMPTY, problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }] };
+    if (e instanceof FileTooLargeError)
+      return {
+        exists: true,
+        ...EMPTY,
+        problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }],
+      };
     if (x.code === 'EISDIR') throw new ClaudeConfigReadError(`Claude Code settings ${file} is a folder`);
     throw new ClaudeConfigReadError(`cannot read Claude Code settings ${file}: ${x.message}`);
   }
@@ -282,11 +346,16 @@ export function loadClaudeSettingsFile(file: string, source: ClaudeSource): Pars
 
 /** The managed policy file on Linux (`HOOKLINE_CLAUDE_MANAGED_SETTINGS` names another). */
 export function claudeManagedSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.HOOKLINE_CLAUDE_MANAGED_SETTINGS ? path.resolve(env.HOOKLINE_CLAUDE_MANAGED_SETTINGS) : '/etc/claude-code/managed-settings.json';
+  return env.HOOKLINE_CLAUDE_MANAGED_SETTINGS
+    ? path.resolve(env.HOOKLINE_CLAUDE_MANAGED_SETTINGS)
+    : '/etc/claude-code/managed-settings.json';
 }
 
 /** `$HOME/.claude/settings.json`, `<project>/.claude/settings.json`, `<project>/.claude/settings.local.json`. */
-export function claudeSettingsPaths(projectDir: string, env: NodeJS.ProcessEnv = process.env): Array<{ source: ClaudeSource; file: string }> {
+export function claudeSettingsPaths(
+  projectDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Array<{ source: ClaudeSource; file: string }> {
   const home = env.HOME || os.homedir();
   return [
     { source: 'user', file: path.join(claudeHome(home, env), 'settings.json') },
@@ -340,7 +409,10 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
   problems.push(...found.problems);
   for (const plugin of found.plugins) {
     for (const src of pluginHookSources(plugin, problems)) {
-      const r = src.text !== undefined ? { exists: true, ...parseClaudeSettings(src.text, src.file, 'plugin') } : loadClaudeSettingsFile(src.file, 'plugin');
+      const r =
+        src.text !== undefined
+          ? { exists: true, ...parseClaudeSettings(src.text, src.file, 'plugin') }
+          : loadClaudeSettingsFile(src.file, 'plugin');
       problems.push(...r.problems.map((p) => ({ ...p, message: `plugin ${plugin.id}: ${p.message}` })));
       hooks.push(...r.hooks.map((h) => ({ ...h, plugin })));
     }
@@ -398,8 +470,17 @@ export function claudeLegacyKey(h: ClaudeHook): string {
 
 /** A hook's fingerprint in trusted_hooks.json: event, matcher, every field of the handler, and the files the command runs. */
 export function claudeHookKey(h: ClaudeHook, projectDir: string, env?: Record<string, Record<string, string>>): HookFingerprint {
-  const fields = { event: h.event, matcher: h.matcher ?? null, handler: h.handler, ...(h.plugin ? { plugin: h.plugin.id, pluginRoot: h.plugin.root } : {}), ...(env ? { env } : {}) };
-  const vars = { CLAUDE_PROJECT_DIR: projectDir, ...(h.plugin ? { CLAUDE_PLUGIN_ROOT: h.plugin.root, CLAUDE_PLUGIN_DATA: h.plugin.data } : {}) };
+  const fields = {
+    event: h.event,
+    matcher: h.matcher ?? null,
+    handler: h.handler,
+    ...(h.plugin ? { plugin: h.plugin.id, pluginRoot: h.plugin.root } : {}),
+    ...(env ? { env } : {}),
+  };
+  const vars = {
+    CLAUDE_PROJECT_DIR: projectDir,
+    ...(h.plugin ? { CLAUDE_PLUGIN_ROOT: h.plugin.root, CLAUDE_PLUGIN_DATA: h.plugin.data } : {}),
+  };
   return fingerprintHook('claude', fields, h.command, { projectDir, vars }, claudeLegacyKey(h));
 }
 
@@ -415,20 +496,18 @@ const claudeHookId = (h: ClaudeHook) => `${h.file}#${h.path}`;
 export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): DialectHook[] {
   // What the project's env blocks set changes what its hooks do: changing them asks for trust again.
   const env = workspaceEnv(config);
-  return config.hooks
-    .filter(isWorkspace)
-    .map((h) => ({
-      source: 'claude' as const,
-      event: h.event,
-      matcher: h.matcher,
-      name: h.command,
-      command: h.command,
-      file: h.file,
-      path: h.path,
-      id: claudeHookId(h),
-      ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
-      ...claudeHookKey(h, projectDir, env),
-    }));
+  return config.hooks.filter(isWorkspace).map((h) => ({
+    source: 'claude' as const,
+    event: h.event,
+    matcher: h.matcher,
+    name: h.command,
+    command: h.command,
+    file: h.file,
+    path: h.path,
+    id: claudeHookId(h),
+    ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
+    ...claudeHookKey(h, projectDir, env),
+  }));
 }
 
 /** The configuration without the project hooks whose ids are in `held` (the user's keep running). */

@@ -110,7 +110,13 @@ export const CLAUDE_EVENT_FIELDS = {
   Stop: z.object({ stop_hook_active: z.boolean(), last_assistant_message: z.string() }).loose(),
   SubagentStart: z.object({ agent_id: z.string(), agent_type: z.string() }).loose(),
   SubagentStop: z
-    .object({ stop_hook_active: z.boolean(), agent_id: z.string(), agent_type: z.string(), agent_transcript_path: z.string(), last_assistant_message: z.string() })
+    .object({
+      stop_hook_active: z.boolean(),
+      agent_id: z.string(),
+      agent_type: z.string(),
+      agent_transcript_path: z.string(),
+      last_assistant_message: z.string(),
+    })
     .loose(),
   SessionStart: z.object({ source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.string() }).loose(),
   SessionEnd: z.object({ reason: z.string() }).loose(),

@@ -25,7 +25,10 @@ export function compileClaudeMatcher(matcher: string | undefined): ClaudeMatcher
   const m = matcher?.trim() ?? '';
   if (m === '' || m === '*') return { kind: 'all', test: () => true };
   if (NAME_LIST.test(m)) {
-    const names = m.split(/[|,]/).map((n) => n.trim()).filter(Boolean);
+    const names = m
+      .split(/[|,]/)
+      .map((n) => n.trim())
+      .filter(Boolean);
     if (!names.length) return { kind: 'all', test: () => true };
     const set = new Set(names);
     return { kind: 'names', names, test: (v) => set.has(v) };

@@ -81,14 +81,18 @@ export function claudeOutputSchema(event: ClaudeEvent): ReturnType<typeof buildS
 }
 
 /** Validates a parsed JSON value as `event`'s output: the output, or the first problem. */
-export function validateClaudeOutput(event: ClaudeEvent, value: unknown): { ok: true; output: ClaudeHookOutput } | { ok: false; message: string } {
+export function validateClaudeOutput(
+  event: ClaudeEvent,
+  value: unknown,
+): { ok: true; output: ClaudeHookOutput } | { ok: false; message: string } {
   const r = claudeOutputSchema(event).safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
     return { ok: false, message: `${jsonPath(issue.path as Array<string | number>) || 'output'}: ${issue.message}` };
   }
   const name = r.data.hookSpecificOutput?.hookEventName;
-  if (name !== undefined && name !== event) return { ok: false, message: `hookSpecificOutput.hookEventName is "${name}", expected "${event}"` };
+  if (name !== undefined && name !== event)
+    return { ok: false, message: `hookSpecificOutput.hookEventName is "${name}", expected "${event}"` };
   return { ok: true, output: r.data as ClaudeHookOutput };
 }
 
@@ -118,7 +122,11 @@ export function readClaudeRun(event: ClaudeEvent, r: ProcessResult, timeoutSecon
   if (r.exitCode === 2) {
     const reason = r.stderr.trim() || EXIT2_DEFAULT;
     const kind = CLAUDE_CATALOG[event].block;
-    if (kind === 'tool') return { format: 'exit2', response: { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason } } };
+    if (kind === 'tool')
+      return {
+        format: 'exit2',
+        response: { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason } },
+      };
     if (kind === 'none') return { format: 'exit2', response: { systemMessage: reason } };
     return { format: 'exit2', response: { decision: 'block', reason } };
   }
@@ -140,7 +148,8 @@ export function readClaudeRun(event: ClaudeEvent, r: ProcessResult, timeoutSecon
     const v = validateClaudeOutput(event, value);
     return v.ok ? { format: 'json', response: v.output } : { error: `invalid hook output: ${v.message}` };
   }
-  if (CLAUDE_CATALOG[event].plainTextIsContext) return { format: 'text', response: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
+  if (CLAUDE_CATALOG[event].plainTextIsContext)
+    return { format: 'text', response: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
   return { format: 'text', text };
 }
 
@@ -261,7 +270,9 @@ export function aggregateClaude(event: ClaudeEvent, runs: AggregateInput[]): { o
     out.updatedInput = rewrites[rewrites.length - 1].input;
     const distinct = new Set(rewrites.map((w) => JSON.stringify(w.input)));
     if (distinct.size > 1) {
-      warnings.push(`${rewrites.length} ${event} hooks rewrote the tool input differently; the last in configuration order wins (${rewrites[rewrites.length - 1].where})`);
+      warnings.push(
+        `${rewrites.length} ${event} hooks rewrote the tool input differently; the last in configuration order wins (${rewrites[rewrites.length - 1].where})`,
+      );
     }
   }
   if (blocked) {

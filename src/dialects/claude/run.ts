@@ -67,19 +67,27 @@ export interface ClaudeFireResult {
 
 /** The variables a hook's command may name: the project, and for a plugin's hooks its folders. */
 export function claudeHookVariables(hook: Pick<ClaudeHook, 'plugin'>, projectDir: string): Record<string, string> {
-  return { CLAUDE_PROJECT_DIR: projectDir, ...(hook.plugin ? { CLAUDE_PLUGIN_ROOT: hook.plugin.root, CLAUDE_PLUGIN_DATA: hook.plugin.data } : {}) };
+  return {
+    CLAUDE_PROJECT_DIR: projectDir,
+    ...(hook.plugin ? { CLAUDE_PLUGIN_ROOT: hook.plugin.root, CLAUDE_PLUGIN_DATA: hook.plugin.data } : {}),
+  };
 }
 
 /**
  * `$CLAUDE_PROJECT_DIR` and `${CLAUDE_PROJECT_DIR}` (and the other names in `vars`, e.g.
  * `${CLAUDE_PLUGIN_ROOT}`), substituted quoted for where they stand.
  */
-export function expandClaudeCommand(command: string, projectDir: string, vars: Record<string, string> = { CLAUDE_PROJECT_DIR: projectDir }): string {
+export function expandClaudeCommand(
+  command: string,
+  projectDir: string,
+  vars: Record<string, string> = { CLAUDE_PROJECT_DIR: projectDir },
+): string {
   const names = Object.keys(vars).sort((a, b) => b.length - a.length);
   return expandVariables(command, (text, i) => {
     for (const name of names) {
       if (text.startsWith(`\${${name}}`, i)) return { length: name.length + 3, value: vars[name] };
-      if (text.startsWith(`$${name}`, i) && !/[A-Za-z0-9_]/.test(text[i + name.length + 1] ?? '')) return { length: name.length + 1, value: vars[name] };
+      if (text.startsWith(`$${name}`, i) && !/[A-Za-z0-9_]/.test(text[i + name.length + 1] ?? ''))
+        return { length: name.length + 1, value: vars[name] };
     }
     return undefined;
   });
@@ -130,17 +138,26 @@ function outcomeOf(event: ClaudeEvent, run: Pick<ClaudeRun, 'error' | 'response'
   if (r.continue === false) return 'stop';
   const s: Record<string, unknown> = r.hookSpecificOutput ?? {};
   if (event === 'PreToolUse') {
-    const d = (s.permissionDecision as string | undefined) ?? (r.decision === 'approve' ? 'allow' : r.decision === 'block' ? 'deny' : undefined);
+    const d =
+      (s.permissionDecision as string | undefined) ?? (r.decision === 'approve' ? 'allow' : r.decision === 'block' ? 'deny' : undefined);
     return d ?? 'ok';
   }
   return r.decision === 'block' && CLAUDE_CATALOG[event].block !== 'none' ? 'block' : 'ok';
 }
 
 /** Fires one event. Never throws for a hook's failure. */
-export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, fields: Record<string, unknown> = {}, opts: ClaudeFireOptions = {}): Promise<ClaudeFireResult> {
+export async function fireClaude(
+  config: ClaudeConfig,
+  event: ClaudeEvent,
+  fields: Record<string, unknown> = {},
+  opts: ClaudeFireOptions = {},
+): Promise<ClaudeFireResult> {
   const projectDir = path.resolve(opts.projectDir ?? process.cwd());
   const input = buildClaudeInput(event, fields, projectDir);
-  const env: Record<string, string> = { ...envFrom(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] })), CLAUDE_PROJECT_DIR: projectDir };
+  const env: Record<string, string> = {
+    ...envFrom(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] })),
+    CLAUDE_PROJECT_DIR: projectDir,
+  };
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const stdin = JSON.stringify(input);
   const hooks = claudeHooksFor(config, event, input);
@@ -156,14 +173,17 @@ export async function fireClaude(config: ClaudeConfig, event: ClaudeEvent, field
         }
       }
       const command = tryExpand(expandClaudeCommand, hook.command, projectDir, vars);
-      const r = typeof command !== 'string' ? command : await runCommand({
-        command,
-        cwd: projectDir,
-        env: { ...env, ...vars },
-        stdin,
-        timeoutMs: hook.timeoutSeconds * 1000,
-        signal: opts.signal,
-      });
+      const r =
+        typeof command !== 'string'
+          ? command
+          : await runCommand({
+              command,
+              cwd: projectDir,
+              env: { ...env, ...vars },
+              stdin,
+              timeoutMs: hook.timeoutSeconds * 1000,
+              signal: opts.signal,
+            });
       const reading = readClaudeRun(event, r, hook.timeoutSeconds);
       return {
         command: hook.command,

@@ -19,7 +19,15 @@ import {
   withoutProjectHooks,
   type ClaudeConfig,
 } from './config.js';
-import { CLAUDE_EVENTS, CLAUDE_EVENT_FIELDS, ClaudeBaseInput, TOOL_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent } from './events.js';
+import {
+  CLAUDE_EVENTS,
+  CLAUDE_EVENT_FIELDS,
+  ClaudeBaseInput,
+  TOOL_EVENTS,
+  UNSUPPORTED_CLAUDE_EVENTS,
+  closestClaudeEvent,
+  isClaudeEvent,
+} from './events.js';
 import { fireClaude } from './run.js';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
@@ -32,19 +40,27 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
     if (e instanceof ClaudeConfigReadError) throw new UsageError(e.message);
     throw e;
   }
-  if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists) throw new UsageError(`Claude Code settings ${config} not found`);
+  if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists)
+    throw new UsageError(`Claude Code settings ${config} not found`);
   return loaded;
 }
 
 function claudeEvent(name: string) {
   if (isClaudeEvent(name)) return name;
-  if (UNSUPPORTED_CLAUDE_EVENTS.includes(name)) throw new UsageError(`Claude Code's ${name} event is not supported by Hookline; supported: ${CLAUDE_EVENTS.join(', ')}`);
+  if (UNSUPPORTED_CLAUDE_EVENTS.includes(name))
+    throw new UsageError(`Claude Code's ${name} event is not supported by Hookline; supported: ${CLAUDE_EVENTS.join(', ')}`);
   const hint = closestClaudeEvent(name);
-  throw new UsageError(`unknown Claude Code event "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${CLAUDE_EVENTS.join(', ')}`);
+  throw new UsageError(
+    `unknown Claude Code event "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${CLAUDE_EVENTS.join(', ')}`,
+  );
 }
 
 /** The configuration without the workspace hooks that may not run here, and why. */
-function gated(config: ClaudeConfig, projectDir: string, env: NodeJS.ProcessEnv): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string>; heldBack: HeldBack[] } {
+function gated(
+  config: ClaudeConfig,
+  projectDir: string,
+  env: NodeJS.ProcessEnv,
+): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string>; heldBack: HeldBack[] } {
   const ctx = loadContext({ cwd: projectDir, env });
   const workspace = claudeWorkspaceHooks(config, projectDir);
   const { held, warning } = heldDialectHooks(projectDir, workspace, ctx.trust, env);
@@ -69,11 +85,14 @@ export const claudeSystem: HookSystem = {
       const first = parsed.error.issues[0];
       throw new UsageError(`input for ${event}: ${jsonPath(first.path as Array<string | number>) || 'value'}: ${first.message}`);
     }
-    if (TOOL_EVENTS.has(event) && typeof fields.tool_name !== 'string') throw new UsageError(`input for ${event}: "tool_name" is required (e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}})`);
+    if (TOOL_EVENTS.has(event) && typeof fields.tool_name !== 'string')
+      throw new UsageError(`input for ${event}: "tool_name" is required (e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}})`);
     const warnings: string[] = [];
     const known = new Set([...Object.keys(ClaudeBaseInput.shape), ...Object.keys(CLAUDE_EVENT_FIELDS[event].shape)]);
-    for (const k of Object.keys(fields)) if (!known.has(k)) warnings.push(`input field "${k}" is not part of ${event}'s documented input (passed to the hooks as given)`);
-    if (typeof fields.hook_event_name === 'string' && fields.hook_event_name !== event) warnings.push(`input hook_event_name "${fields.hook_event_name}" replaced by "${event}"`);
+    for (const k of Object.keys(fields))
+      if (!known.has(k)) warnings.push(`input field "${k}" is not part of ${event}'s documented input (passed to the hooks as given)`);
+    if (typeof fields.hook_event_name === 'string' && fields.hook_event_name !== event)
+      warnings.push(`input hook_event_name "${fields.hook_event_name}" replaced by "${event}"`);
     const projectDir = opts.cwd;
     const loaded = load(projectDir, opts.config, opts.env, opts.pluginDirs);
     warnings.push(...loaded.problems.map(formatProblem));
@@ -112,7 +131,10 @@ export const claudeSystem: HookSystem = {
     const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
-      lines: [...loaded.problems.map(formatProblem), `${files.length} settings file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`],
+      lines: [
+        ...loaded.problems.map(formatProblem),
+        `${files.length} settings file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`,
+      ],
       json: { files, problems: loaded.problems, hooks: claudeHookCounts(loaded) },
       errors,
     };

@@ -34,7 +34,12 @@ export function claudeToolName(geminiName: string): string {
 
 function toolFailed(input: Record<string, unknown> | undefined): boolean {
   const r = input?.tool_response;
-  return typeof r === 'object' && r !== null && (r as Record<string, unknown>).error !== undefined && (r as Record<string, unknown>).error !== null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    (r as Record<string, unknown>).error !== undefined &&
+    (r as Record<string, unknown>).error !== null
+  );
 }
 
 /**
@@ -90,7 +95,12 @@ export function geminiEventFor(claudeEvent: ClaudeEvent): EventName | undefined 
 }
 
 /** The reference agent's approval modes as Claude Code's permission modes. */
-export const PERMISSION_MODES: Readonly<Record<string, string>> = { default: 'default', auto_edit: 'acceptEdits', yolo: 'bypassPermissions', plan: 'plan' };
+export const PERMISSION_MODES: Readonly<Record<string, string>> = {
+  default: 'default',
+  auto_edit: 'acceptEdits',
+  yolo: 'bypassPermissions',
+  plan: 'plan',
+};
 
 export interface ToClaudeInputOptions {
   /** `permission_mode`: Claude's name, or the agent's approval mode (default, auto_edit, yolo). Default: `default`. */
@@ -127,7 +137,11 @@ function snake(s: string): string {
  * - PreCompress: `trigger`, `custom_instructions: ""`.
  * - Notification: `message`, `notification_type` (`ToolPermission` → `permission_prompt`), `title` from details.
  */
-export function toClaudeInput(geminiEvent: EventName, geminiInput: Record<string, unknown>, opts: ToClaudeInputOptions = {}): Record<string, unknown> | undefined {
+export function toClaudeInput(
+  geminiEvent: EventName,
+  geminiInput: Record<string, unknown>,
+  opts: ToClaudeInputOptions = {},
+): Record<string, unknown> | undefined {
   const event = claudeEventFor(geminiEvent, geminiInput);
   if (!event) return undefined;
   const mode = opts.permissionMode ?? 'default';
@@ -146,7 +160,7 @@ export function toClaudeInput(geminiEvent: EventName, geminiInput: Record<string
       const tool = {
         tool_name: claudeToolName(str(g.tool_name)),
         tool_input: (g.tool_input as Record<string, unknown> | undefined) ?? {},
-        tool_use_id: typeof g.tool_use_id === 'string' ? g.tool_use_id : opts.toolUseId ?? '',
+        tool_use_id: typeof g.tool_use_id === 'string' ? g.tool_use_id : (opts.toolUseId ?? ''),
       };
       if (event === 'PreToolUse') return { ...base, ...tool };
       if (event === 'PostToolUse') return { ...base, ...tool, tool_response: g.tool_response };
@@ -208,7 +222,10 @@ export interface ToGeminiOutputOptions {
  * - SessionStart: `additionalContext`. PreCompact → PreCompress: block → `decision: "deny"`
  *   (PreCompress is advisory in Hookline: it is reported, not enforced).
  */
-export function toGeminiOutput(result: { event: ClaudeEvent; output: ClaudeOutput }, opts: ToGeminiOutputOptions = {}): HookOutput | undefined {
+export function toGeminiOutput(
+  result: { event: ClaudeEvent; output: ClaudeOutput },
+  opts: ToGeminiOutputOptions = {},
+): HookOutput | undefined {
   const { event, output: o } = result;
   const gemini = geminiEventFor(event);
   const out: HookOutput = {};

@@ -19,7 +19,12 @@ import { hookLine } from './display.js';
 export function geminiAdapter(engine: HookEngine, ctx: AdapterContext): Adapter {
   // Gemini hook runs are numbered across the session.
   let count = 0;
-  const fire = async <E extends EventName>(event: E, fields: FireFields<E>, signal?: AbortSignal, subject?: string): Promise<FireResult> => {
+  const fire = async <E extends EventName>(
+    event: E,
+    fields: FireFields<E>,
+    signal?: AbortSignal,
+    subject?: string,
+  ): Promise<FireResult> => {
     const s = ctx.session();
     engine.sessionId = s.id;
     engine.transcriptPath = s.transcriptPath;
@@ -42,7 +47,8 @@ export function geminiAdapter(engine: HookEngine, ctx: AdapterContext): Adapter 
     async prompt({ prompt, signal }) {
       const e = applyBeforeAgent((await fire('BeforeAgent', { prompt }, signal)).output);
       if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
-      if (e.action === 'deny') return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
+      if (e.action === 'deny')
+        return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
       return { action: 'proceed', blocks: e.context ? [promptBlock(e.context)] : [], systemMessage: e.systemMessage };
     },
     async modelRequest({ request, signal }) {

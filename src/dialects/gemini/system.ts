@@ -32,12 +32,17 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { e
   const folder = ctx.held.filter((h) => h.reason === 'untrusted-folder');
   const hooks = ctx.held.filter((h) => h.reason === 'untrusted-hook');
   if (folder.length) {
-    out.push(`${ctx.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`);
+    out.push(
+      `${ctx.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`,
+    );
   }
   if (hooks.length) {
     const known = [...trustedKeys(ctx.projectDir, (ctx.env ?? process.env) as Env)];
-    const line = (h: HeldHook) => `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${h.problem ? ` [cannot be trusted: ${h.problem}]` : whatChanged(h.entry, known)}`;
-    out.push(`new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map(line).join('\n')}`);
+    const line = (h: HeldHook) =>
+      `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${h.problem ? ` [cannot be trusted: ${h.problem}]` : whatChanged(h.entry, known)}`;
+    out.push(
+      `new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map(line).join('\n')}`,
+    );
   }
   return out;
 }
@@ -89,11 +94,14 @@ export const geminiSystem: HookSystem = {
   describeConfig: '.gemini/settings.json, ~/.gemini/settings.json, system settings, extensions',
   events: EVENT_NAMES,
   async fire(eventArg, fields, opts) {
-    if (opts.config !== undefined) throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
+    if (opts.config !== undefined)
+      throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
     if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
     if (!isEventName(eventArg)) {
       const hint = closestEvent(eventArg);
-      throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${EVENT_NAMES.join(', ')}`);
+      throw new UsageError(
+        `unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${EVENT_NAMES.join(', ')}`,
+      );
     }
     const event = eventArg;
     checkFields(event, fields);
@@ -102,7 +110,11 @@ export const geminiSystem: HookSystem = {
     // A server keeps one engine per folder (settings re-read when they change, persistent hooks
     // kept); the session is then the event's, not the engine's.
     const engine = opts.warm
-      ? opts.warm.get(`gemini\0${opts.cwd}`, () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0 }), (e) => e.close())
+      ? opts.warm.get(
+          `gemini\0${opts.cwd}`,
+          () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0 }),
+          (e) => e.close(),
+        )
       : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false });
     const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
     // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
@@ -134,17 +146,27 @@ export const geminiSystem: HookSystem = {
     }));
     const heldBack = engine.context.held
       .filter((h) => h.entry.event === event)
-      .map((h) => ({ name: displayName(h.entry.hook), event: h.entry.event, source: h.entry.source, file: h.entry.file ?? '', reason: h.reason }));
+      .map((h) => ({
+        name: displayName(h.entry.hook),
+        event: h.entry.event,
+        source: h.entry.source,
+        file: h.entry.file ?? '',
+        reason: h.reason,
+      }));
     return { output: result.output ?? null, runs, heldBack, warnings };
   },
   validate({ cwd, config, env }) {
-    if (config !== undefined) throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
+    if (config !== undefined)
+      throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
     const ctx = loadContext({ cwd, env });
     const problems = [...ctx.config.problems, ...settingsHints(ctx.config.entries)];
     const errors = problems.filter((p) => p.severity === 'error').length;
     const files = ctx.config.files.filter((f) => f.exists);
     return {
-      lines: [...problems.map(formatProblem), `${files.length} settings file(s), ${ctx.config.entries.length} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)`],
+      lines: [
+        ...problems.map(formatProblem),
+        `${files.length} settings file(s), ${ctx.config.entries.length} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)`,
+      ],
       json: { problems, files: files.map((f) => f.file) },
       errors,
     };
@@ -170,7 +192,11 @@ export function geminiControl(engine: HookEngine): HookControl {
       if (!engine.hooks().some((e) => displayName(e.hook) === name)) return `no hook named "${name}"`;
       const isRuntime = runtime().some((e) => displayName(e.hook) === name);
       const verb = enabled ? 'enable' : 'disable';
-      const msg = isRuntime ? `${verb}d runtime hook "${name}"` : enabled ? enableHook(name, engine.projectDir) : disableHook(name, engine.projectDir);
+      const msg = isRuntime
+        ? `${verb}d runtime hook "${name}"`
+        : enabled
+          ? enableHook(name, engine.projectDir)
+          : disableHook(name, engine.projectDir);
       engine.reload();
       engine.setEnabled(name, enabled);
       return msg;

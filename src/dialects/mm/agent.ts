@@ -23,7 +23,12 @@ export function mmAdapter(opts: MmAdapterOptions, ctx: AdapterContext): Adapter 
   const fire = async (event: MmEvent, data: MmEventData, signal?: AbortSignal, quiet = false): Promise<MmFireResult> => {
     // mm names models `<provider>/<model>`; Hookline's spec is `<provider>:<model>`.
     const asked = ctx.depth > 0 ? { asked: { depth: ctx.depth } } : {};
-    const r = await fireMm(config, event, { model: ctx.modelName.replace(':', '/'), ...asked, ...data }, { cwd: ctx.cwd, env: opts.env, counter: ctx.counter, signal });
+    const r = await fireMm(
+      config,
+      event,
+      { model: ctx.modelName.replace(':', '/'), ...asked, ...data },
+      { cwd: ctx.cwd, env: opts.env, counter: ctx.counter, signal },
+    );
     if (opts.display && !quiet) for (const l of r.lines) ctx.io.notice(`  ${l}`);
     for (const f of r.failures) ctx.io.notice(f);
     return r;
@@ -74,12 +79,22 @@ export function mmAdapter(opts: MmAdapterOptions, ctx: AdapterContext): Adapter 
     adapter.handOff = async ({ ask, quiet }): Promise<HandOffEffect> => {
       const r = await fire('preAsk', { ask: ask as MmEventData['ask'] }, undefined, quiet);
       if (r.output.action === 'deny') return { action: 'deny', reason: r.output.reason ?? r.output.error };
-      return { action: 'send', prompt: r.output.prompt ?? ask.prompt, ...(ask.transcript !== undefined ? { transcript: r.output.transcript ?? ask.transcript } : {}), contexts: r.contexts };
+      return {
+        action: 'send',
+        prompt: r.output.prompt ?? ask.prompt,
+        ...(ask.transcript !== undefined ? { transcript: r.output.transcript ?? ask.transcript } : {}),
+        contexts: r.contexts,
+      };
     };
   }
   if (has('postAsk')) {
     adapter.handOffDone = async ({ ask, answer, error, durationMs, quiet }) => {
-      const r = await fire('postAsk', { ask: ask as MmEventData['ask'], answer, ...(error ? { error } : {}), durationMs }, undefined, quiet);
+      const r = await fire(
+        'postAsk',
+        { ask: ask as MmEventData['ask'], answer, ...(error ? { error } : {}), durationMs },
+        undefined,
+        quiet,
+      );
       return { ...(r.output.answer !== undefined ? { answer: r.output.answer } : {}), contexts: r.contexts };
     };
   }

@@ -88,10 +88,20 @@ export interface MmFireResult {
 
 /** Go's names for the signals a hook is likely to die of (`signal: killed`). */
 const SIGNAL_NAMES: Record<string, string> = {
-  SIGKILL: 'killed', SIGTERM: 'terminated', SIGINT: 'interrupt', SIGHUP: 'hangup', SIGQUIT: 'quit',
-  SIGABRT: 'aborted', SIGSEGV: 'segmentation fault', SIGPIPE: 'broken pipe', SIGBUS: 'bus error',
-  SIGFPE: 'floating point exception', SIGILL: 'illegal instruction', SIGUSR1: 'user defined signal 1',
-  SIGUSR2: 'user defined signal 2', SIGALRM: 'alarm clock',
+  SIGKILL: 'killed',
+  SIGTERM: 'terminated',
+  SIGINT: 'interrupt',
+  SIGHUP: 'hangup',
+  SIGQUIT: 'quit',
+  SIGABRT: 'aborted',
+  SIGSEGV: 'segmentation fault',
+  SIGPIPE: 'broken pipe',
+  SIGBUS: 'bus error',
+  SIGFPE: 'floating point exception',
+  SIGILL: 'illegal instruction',
+  SIGUSR1: 'user defined signal 1',
+  SIGUSR2: 'user defined signal 2',
+  SIGALRM: 'alarm clock',
 };
 
 /** The first `max` bytes of `s`, cut on a character boundary. */
@@ -200,7 +210,11 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
       }
     } else if (action === 'stop') {
       decision = 'stop';
-      ended = { action: 'stop', ...(response!.reason ? { reason: response!.reason } : {}), response: mmStopResponse(response!.response, response!.reason) };
+      ended = {
+        action: 'stop',
+        ...(response!.reason ? { reason: response!.reason } : {}),
+        response: mmStopResponse(response!.response, response!.reason),
+      };
     } else if (action === 'deny') {
       decision = 'deny';
       ended = { action: 'deny', ...(response!.reason ? { reason: response!.reason } : {}) };
@@ -279,7 +293,7 @@ function apply(
 /** The continue output: the fields hooks replaced, and the accumulated context. */
 function survivors(event: MmEvent, state: MmEventData, changed: ReadonlySet<string>, contexts: string[]): MmOutput {
   const out: MmOutput = { action: 'continue' };
-  if (changed.has('prompt')) out.prompt = event === 'preAsk' ? state.ask?.prompt ?? '' : state.prompt ?? '';
+  if (changed.has('prompt')) out.prompt = event === 'preAsk' ? (state.ask?.prompt ?? '') : (state.prompt ?? '');
   if (changed.has('transcript')) out.transcript = state.ask?.transcript ?? '';
   if (changed.has('answer')) out.answer = state.answer ?? '';
   if (changed.has('input')) out.input = state.tool?.input;

@@ -126,7 +126,8 @@ function parseHook(event: MmEvent, index: number, value: unknown, configDir: str
     const d = parseGoDuration(t);
     if (!d.ok) fail(`timeout: ${d.message}`);
     else if (d.ns < 0) fail('timeout must be >= 0');
-    else if (d.ns > MAX_TIMEOUT_MS * 1e6) fail(`timeout ${t} is above Hookline's limit of ${formatGoDuration(MAX_TIMEOUT_MS * 1e6)} (${MAX_TIMEOUT_TEXT})`);
+    else if (d.ns > MAX_TIMEOUT_MS * 1e6)
+      fail(`timeout ${t} is above Hookline's limit of ${formatGoDuration(MAX_TIMEOUT_MS * 1e6)} (${MAX_TIMEOUT_TEXT})`);
     else if (d.ns > 0) timeoutNs = d.ns;
   } else if (t !== undefined && t !== null && t !== '') fail(`timeout: want a duration such as 5s, got ${kind(t)}`);
 
@@ -164,7 +165,10 @@ export function parseMmConfig(text: string, file: string): MmConfig {
     // Aliases are expanded by toJS: a "billion laughs" document is refused, not expanded.
     root = doc.errors.length ? undefined : doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (e) {
-    const message = e instanceof ReferenceError && /alias/i.test(e.message) ? `too many alias expansions (more than ${MAX_YAML_ALIASES} per alias; an alias bomb?)` : (e as Error).message;
+    const message =
+      e instanceof ReferenceError && /alias/i.test(e.message)
+        ? `too many alias expansions (more than ${MAX_YAML_ALIASES} per alias; an alias bomb?)`
+        : (e as Error).message;
     err(`yaml: ${message.split('\n')[0]}`);
     return config;
   }
@@ -218,7 +222,8 @@ export function loadMmConfig(file: string): MmConfig {
   } catch (e) {
     const x = e as NodeJS.ErrnoException;
     // A configuration error like any other: mm starts with no hook, and says why.
-    if (e instanceof FileTooLargeError) return { file, absFile: path.resolve(file), hooks: emptyHooks(), errors: [{ file, message: `not read: ${x.message}` }], raw: {} };
+    if (e instanceof FileTooLargeError)
+      return { file, absFile: path.resolve(file), hooks: emptyHooks(), errors: [{ file, message: `not read: ${x.message}` }], raw: {} };
     if (x.code === 'ENOENT') throw new MmConfigReadError(`mm configuration ${file} not found`);
     if (x.code === 'EISDIR') throw new MmConfigReadError(`mm configuration ${file} is a folder`);
     throw new MmConfigReadError(`cannot read mm configuration ${file}: ${x.message}`);
@@ -248,8 +253,21 @@ export function mmLegacyKey(h: MmHook): string {
  * or that folder.
  */
 export function mmHookKey(h: MmHook, projectDir: string): HookFingerprint {
-  const fields = { event: h.event, matcher: h.matcher ?? null, command: h.command, timeoutNs: h.timeoutNs, onError: h.onError, configDir: path.relative(projectDir, h.configDir) };
-  return fingerprintHook('mm', fields, h.command, { projectDir, roots: [h.configDir], vars: { MM_CONFIG_DIR: h.configDir } }, mmLegacyKey(h));
+  const fields = {
+    event: h.event,
+    matcher: h.matcher ?? null,
+    command: h.command,
+    timeoutNs: h.timeoutNs,
+    onError: h.onError,
+    configDir: path.relative(projectDir, h.configDir),
+  };
+  return fingerprintHook(
+    'mm',
+    fields,
+    h.command,
+    { projectDir, roots: [h.configDir], vars: { MM_CONFIG_DIR: h.configDir } },
+    mmLegacyKey(h),
+  );
 }
 
 const mmHookId = (config: MmConfig, h: MmHook) => `${config.absFile}#hooks.${h.event}[${h.index}]`;

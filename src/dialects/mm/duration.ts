@@ -7,7 +7,7 @@ const NS = 1;
 const US = 1_000;
 const MS = 1_000_000;
 const S = 1_000_000_000;
-const UNITS: Record<string, number> = { ns: NS, us: US, 'µs': US, 'μs': US, ms: MS, s: S, m: 60 * S, h: 3600 * S };
+const UNITS: Record<string, number> = { ns: NS, us: US, µs: US, μs: US, ms: MS, s: S, m: 60 * S, h: 3600 * S };
 const MAX = 2 ** 63 - 1;
 
 export type DurationResult = { ok: true; ns: number } | { ok: false; message: string };

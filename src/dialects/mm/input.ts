@@ -85,5 +85,7 @@ export function buildMmInput(event: MmEvent, data: MmEventData, cwd: string): Re
  * U+2029 escaped as Go's encoder always does, so a line-oriented reader never splits the object.
  */
 export function encodeMmJson(value: unknown): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

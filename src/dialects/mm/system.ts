@@ -65,7 +65,15 @@ function read(file: string, asUsage: boolean): MmConfig {
 }
 
 /** The configuration ready to run: refused on errors, its held-back workspace hooks removed. */
-function runnable(config: MmConfig, dir: string, workspace: boolean, trust: FolderTrust, env: NodeJS.ProcessEnv, warn: (l: string) => void, heldBack: HeldBack[] = []): MmConfig {
+function runnable(
+  config: MmConfig,
+  dir: string,
+  workspace: boolean,
+  trust: FolderTrust,
+  env: NodeJS.ProcessEnv,
+  warn: (l: string) => void,
+  heldBack: HeldBack[] = [],
+): MmConfig {
   if (config.errors.length) throw new ConfigRefusal(config.errors.map(formatMmConfigError).join('\n'));
   if (!workspace) return config;
   const hooks = mmWorkspaceHooks(config, dir);
@@ -80,7 +88,12 @@ function runnable(config: MmConfig, dir: string, workspace: boolean, trust: Fold
  * decided on real paths (trust/owner.ts): an agent file a workspace configuration points at is
  * workspace configuration wherever it is, unless it is in the user's config home.
  */
-export function mmConfigOwners(root: string, rootOwner: ConfigOwner, projectDir: string, env: NodeJS.ProcessEnv = process.env): Map<string, ConfigOwner> {
+export function mmConfigOwners(
+  root: string,
+  rootOwner: ConfigOwner,
+  projectDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Map<string, ConfigOwner> {
   const owners = new Map<string, ConfigOwner>([[path.resolve(root), rootOwner]]);
   const queue = [path.resolve(root)];
   while (queue.length) {
@@ -131,7 +144,8 @@ export const mmSystem: HookSystem = {
     // Named as the user wrote it, as mm's messages show it.
     const file = opts.config ?? defaultMmConfigPath(opts.cwdFlag ?? '', opts.env);
     const loaded = read(file, true);
-    if (loaded.errors.length) return { output: null, runs: [], heldBack: [], warnings, raw: loaded.errors.map(formatMmConfigError), exitCode: 1 };
+    if (loaded.errors.length)
+      return { output: null, runs: [], heldBack: [], warnings, raw: loaded.errors.map(formatMmConfigError), exitCode: 1 };
     // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
     const named = Boolean(opts.config || opts.env.MM_CONFIG);
     const dir = path.dirname(loaded.absFile);
@@ -140,7 +154,12 @@ export const mmSystem: HookSystem = {
     const heldBack: HeldBack[] = [];
     const config = runnable(loaded, dir, workspace, trust, opts.env, (l) => warnings.push(l), heldBack);
     const { event: _e, ...data } = parsed.data;
-    const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv, signal: opts.signal });
+    const result = await fireMm(
+      config,
+      event,
+      { ...(data as MmEventData), cwd },
+      { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv, signal: opts.signal },
+    );
     for (const r of result.runs) {
       const start = startFailure(r.command, r.exitCode, r.stderr);
       if (start) warnings.push(`${event} hook ${r.command} (${config.file}): ${start}`);
@@ -204,7 +223,9 @@ export const mmSystem: HookSystem = {
     const owner = called ? (mmConfigOwners(top.file, topOwner, setup.cwd).get(path.resolve(file)) ?? 'workspace') : topOwner;
     const workspace = owner === 'workspace';
     if (workspace && setup.trust === 'untrusted') {
-      setup.warn(`${setup.cwd} is not a trusted folder: the mm hooks in ${file} do not run (run: hookline trust ${JSON.stringify(setup.cwd)})`);
+      setup.warn(
+        `${setup.cwd} is not a trusted folder: the mm hooks in ${file} do not run (run: hookline trust ${JSON.stringify(setup.cwd)})`,
+      );
       return undefined;
     }
     const config = runnable(read(file, false), setup.cwd, workspace, setup.trust, process.env, setup.warn);

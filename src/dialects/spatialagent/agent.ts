@@ -21,7 +21,10 @@ export interface SaAdapterOptions {
 }
 
 /** How a tool call looks to SpatialAgent: code tools carry CODE and CODE_TYPE. */
-function codeOf(name: string, args: Record<string, unknown>): { isCode: boolean; code: string; type: string; vars: Record<string, unknown> } {
+function codeOf(
+  name: string,
+  args: Record<string, unknown>,
+): { isCode: boolean; code: string; type: string; vars: Record<string, unknown> } {
   if (name === 'run_shell_command') {
     const command = String(args.command ?? '');
     return { isCode: true, code: command, type: 'bash', vars: { CODE: command, COMMAND: command, CODE_TYPE: 'bash' } };
@@ -40,7 +43,13 @@ export function spatialAgentAdapter(opts: SaAdapterOptions, ctx: AdapterContext)
   let query: string | undefined;
   const fire = async (event: SaEvent, variables: Record<string, unknown>, signal?: AbortSignal) => {
     if (!config.hooks[event].length) return undefined;
-    const r = await fireSpatialAgent(config, event, variables, { cwd: ctx.cwd, env: opts.env, model: opts.model, counter: ctx.counter, signal });
+    const r = await fireSpatialAgent(config, event, variables, {
+      cwd: ctx.cwd,
+      env: opts.env,
+      model: opts.model,
+      counter: ctx.counter,
+      signal,
+    });
     if (opts.display) for (const l of r.lines) ctx.io.notice(`  ${l}`);
     for (const run of r.runs) if (run.error) ctx.io.notice(`⚠ SpatialAgent ${run.event} hook ${run.path}: ${run.error} (approved)`);
     return r;
@@ -66,7 +75,11 @@ export function spatialAgentAdapter(opts: SaAdapterOptions, ctx: AdapterContext)
     },
     async modelResponse({ step, text, toolCalls, signal }) {
       const acts = toolCalls > 0;
-      const post = await blocks('PostPlan', { STEP: step, RESPONSE: text, NEXT_STEP: acts ? 'act' : 'conclude', HAS_ACT: acts, HAS_CONCLUSION: !acts }, signal);
+      const post = await blocks(
+        'PostPlan',
+        { STEP: step, RESPONSE: text, NEXT_STEP: acts ? 'act' : 'conclude', HAS_ACT: acts, HAS_CONCLUSION: !acts },
+        signal,
+      );
       const route = post ?? (await blocks('PreRoute', {}, signal));
       return { block: route ?? (acts ? undefined : await blocks('PreConclusion', {}, signal)) };
     },
@@ -85,7 +98,11 @@ export function spatialAgentAdapter(opts: SaAdapterOptions, ctx: AdapterContext)
       const isError = Boolean(result.error) || (result.exitCode ?? 0) !== 0;
       const code = codeOf(name, args);
       if (code.isCode) {
-        const act = await blocks('PostAct', { CODE: code.code, CODE_TYPE: code.type, RESULT: llmContent, IS_ERROR: isError, ITERATION: step }, signal);
+        const act = await blocks(
+          'PostAct',
+          { CODE: code.code, CODE_TYPE: code.type, RESULT: llmContent, IS_ERROR: isError, ITERATION: step },
+          signal,
+        );
         if (act) return { action: 'replace', llmContent: `Tool result blocked by hook: ${act}` };
       }
       const use = await blocks('PostToolUse', { TOOL: name, ...code.vars, RESULT: llmContent, SUCCESS: !isError }, signal);

@@ -85,7 +85,11 @@ class Parser {
     for (const [key, expected] of Object.entries(value)) {
       const here = [...at, key];
       if (!(SA_MATCHER_FIELDS as readonly string[]).includes(key)) {
-        this.problem(here, `"${key}" is not a documented matcher field (${SA_MATCHER_FIELDS.join(', ')}); it is compared with the context variable ${key.toUpperCase()}`, 'warning');
+        this.problem(
+          here,
+          `"${key}" is not a documented matcher field (${SA_MATCHER_FIELDS.join(', ')}); it is compared with the context variable ${key.toUpperCase()}`,
+          'warning',
+        );
       }
       if (typeof expected === 'string') {
         try {
@@ -117,7 +121,8 @@ class Parser {
       value.hooks.forEach((h, i) => this.hook(event, [...at, 'hooks', i], h, value.matcher ?? parentMatcher, out));
       return;
     }
-    for (const key of Object.keys(value)) if (!HOOK_KEYS.has(key)) this.problem([...at, key], `unknown field "${key}" (ignored)`, 'warning');
+    for (const key of Object.keys(value))
+      if (!HOOK_KEYS.has(key)) this.problem([...at, key], `unknown field "${key}" (ignored)`, 'warning');
     let ok = true;
     const fail = (where: string, message: string) => {
       ok = false;
@@ -137,10 +142,15 @@ class Parser {
     }
     let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
     if (value.timeout !== undefined && value.timeout !== null) {
-      if (typeof value.timeout !== 'number' || Number.isNaN(value.timeout) || value.timeout <= 0) fail('timeout', `must be a positive number of seconds, got ${JSON.stringify(value.timeout)}`);
+      if (typeof value.timeout !== 'number' || Number.isNaN(value.timeout) || value.timeout <= 0)
+        fail('timeout', `must be a positive number of seconds, got ${JSON.stringify(value.timeout)}`);
       else if (value.timeout * 1000 > MAX_TIMEOUT_MS) {
         timeoutSeconds = MAX_TIMEOUT_MS / 1000;
-        this.problem([...at, 'timeout'], `timeout ${value.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`, 'warning');
+        this.problem(
+          [...at, 'timeout'],
+          `timeout ${value.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`,
+          'warning',
+        );
       } else timeoutSeconds = value.timeout;
     }
     const own = value.matcher !== undefined;
@@ -207,7 +217,13 @@ export function loadSaConfig(file: string): SaConfig {
     const x = e as NodeJS.ErrnoException;
     if (x.code === 'ENOENT') return { file, exists: false, hooks: emptyHooks(), problems: [] };
     // Like invalid JSON: no hook of this file is loaded.
-    if (e instanceof FileTooLargeError) return { file, exists: true, hooks: emptyHooks(), problems: [{ file, path: '', message: `not read: ${x.message} (no hook is loaded)`, severity: 'error' }] };
+    if (e instanceof FileTooLargeError)
+      return {
+        file,
+        exists: true,
+        hooks: emptyHooks(),
+        problems: [{ file, path: '', message: `not read: ${x.message} (no hook is loaded)`, severity: 'error' }],
+      };
     if (x.code === 'EISDIR') throw new SaConfigReadError(`SpatialAgent settings ${file} is a folder`);
     throw new SaConfigReadError(`cannot read SpatialAgent settings ${file}: ${x.message}`);
   }

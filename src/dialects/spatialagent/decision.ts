@@ -83,7 +83,24 @@ export function findDecisionJson(text: string): Decision | undefined {
  * block. Words that merely contain a keyword (unblocked, blockchain, denylist) do not count.
  */
 const KEYWORD = /\b(?:block(?:s|ed|ing)?|den(?:y|ies|ied|ying)|reject(?:s|ed|ing)?)\b/gi;
-const NEGATIONS = new Set(['not', 'no', 'never', 'nothing', 'none', 'neither', 'nor', 'without', 'cannot', 'dont', 'doesnt', 'didnt', 'isnt', 'shouldnt', 'wont', 'cant']);
+const NEGATIONS = new Set([
+  'not',
+  'no',
+  'never',
+  'nothing',
+  'none',
+  'neither',
+  'nor',
+  'without',
+  'cannot',
+  'dont',
+  'doesnt',
+  'didnt',
+  'isnt',
+  'shouldnt',
+  'wont',
+  'cant',
+]);
 
 function isNegation(word: string): boolean {
   const w = word.toLowerCase().replace(/’/g, "'");

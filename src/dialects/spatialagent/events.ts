@@ -11,7 +11,18 @@
  * - PreAct / PostAct: around code execution only: the shell tool (CODE_TYPE `bash`) and a
  *   code-execution tool (CODE_TYPE `python`), inside PreToolUse / PostToolUse.
  */
-export const SA_EVENTS = ['Start', 'Stop', 'PrePlan', 'PostPlan', 'PreAct', 'PostAct', 'PreToolUse', 'PostToolUse', 'PreRoute', 'PreConclusion'] as const;
+export const SA_EVENTS = [
+  'Start',
+  'Stop',
+  'PrePlan',
+  'PostPlan',
+  'PreAct',
+  'PostAct',
+  'PreToolUse',
+  'PostToolUse',
+  'PreRoute',
+  'PreConclusion',
+] as const;
 export type SaEvent = (typeof SA_EVENTS)[number];
 
 export function isSaEvent(name: string): name is SaEvent {

@@ -78,17 +78,43 @@ export async function runSaBashHook(hook: SaHook, context: SaContext, opts: SaFi
   const expanded = typeof command === 'string' ? command : hook.command!;
   const env = envFrom(opts.env ?? process.env);
   Object.assign(env, contextEnv(context));
-  if (typeof command !== 'string') return { expanded, exitCode: null, durationMs: 0, stdout: '', stderr: '', success: false, error: command.error!, decision: 'approve', reason: command.error! };
-  const r = await runCommand({ command: expanded, cwd: opts.cwd ?? process.cwd(), env, stdin: '', timeoutMs: hook.timeoutSeconds * 1000, signal: opts.signal, shell: 'bash' });
+  if (typeof command !== 'string')
+    return {
+      expanded,
+      exitCode: null,
+      durationMs: 0,
+      stdout: '',
+      stderr: '',
+      success: false,
+      error: command.error!,
+      decision: 'approve',
+      reason: command.error!,
+    };
+  const r = await runCommand({
+    command: expanded,
+    cwd: opts.cwd ?? process.cwd(),
+    env,
+    stdin: '',
+    timeoutMs: hook.timeoutSeconds * 1000,
+    signal: opts.signal,
+    shell: 'bash',
+  });
   const base = { expanded, exitCode: r.exitCode, durationMs: Math.round(r.durationMs * 1000) / 1000, stdout: r.stdout, stderr: r.stderr };
-  const errored = (error: string): Outcome => ({ ...base, success: false, error, ...(r.timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error });
+  const errored = (error: string): Outcome => ({
+    ...base,
+    success: false,
+    error,
+    ...(r.timedOut ? { timedOut: true } : {}),
+    decision: 'approve',
+    reason: error,
+  });
   if (r.timedOut) return errored(`Hook timed out after ${hook.timeoutSeconds}s`);
   // Killed by us (cancel, stdout flood) or never started: an error. Killed by anything else: a non-zero exit.
   if (r.error && !r.error.startsWith('Hook killed by signal')) return errored(`Hook error: ${r.error}`);
   // As SpatialAgent: the decision is looked for in stdout then stderr, and wins over the exit code.
   const json = findDecisionJson(r.stdout + r.stderr);
   if (json) return { ...base, success: true, ...json };
-  const code = r.signal ? signalCode(r.signal) : r.exitCode ?? 0;
+  const code = r.signal ? signalCode(r.signal) : (r.exitCode ?? 0);
   // Output nested too deep to read is an error; the exit code still decides (a failing hook still blocks).
   const unreadable = textNestsDeeper(r.stdout + r.stderr) ? { success: false, error: `Hook error: ${tooDeep('output')}; not read` } : {};
   if (code === 0) return { ...base, success: true, decision: 'approve', reason: '', ...unreadable };
@@ -100,14 +126,25 @@ export async function runSaPromptHook(hook: SaHook, context: SaContext, opts: Sa
   const started = performance.now();
   const base = { expanded, exitCode: null, stdout: '', stderr: '' };
   const took = () => Math.round((performance.now() - started) * 1000) / 1000;
-  if (!opts.model) return { ...base, durationMs: 0, success: false, error: 'No LLM for prompt hook', decision: 'approve', reason: 'No LLM for prompt hook' };
+  if (!opts.model)
+    return {
+      ...base,
+      durationMs: 0,
+      success: false,
+      error: 'No LLM for prompt hook',
+      decision: 'approve',
+      reason: 'No LLM for prompt hook',
+    };
   // A ref'd timer, not AbortSignal.timeout: that one would let the process exit mid-wait.
   const ac = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ac.abort(new Error('timeout'));
-  }, boundedTimeoutMs(hook.timeoutSeconds * 1000, 1));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      ac.abort(new Error('timeout'));
+    },
+    boundedTimeoutMs(hook.timeoutSeconds * 1000, 1),
+  );
   const onCancel = () => ac.abort(new Error('cancelled'));
   if (opts.signal?.aborted) onCancel();
   else opts.signal?.addEventListener('abort', onCancel, { once: true });
@@ -120,7 +157,15 @@ export async function runSaPromptHook(hook: SaHook, context: SaContext, opts: Sa
     return { ...base, durationMs: took(), success: true, answer, stdout: answer, ...decideFromAnswer(answer) };
   } catch (e) {
     const error = timedOut ? `Hook timed out after ${hook.timeoutSeconds}s` : `Hook error: ${(e as Error)?.message ?? String(e)}`;
-    return { ...base, durationMs: took(), success: false, error, ...(timedOut ? { timedOut: true } : {}), decision: 'approve', reason: error };
+    return {
+      ...base,
+      durationMs: took(),
+      success: false,
+      error,
+      ...(timedOut ? { timedOut: true } : {}),
+      decision: 'approve',
+      reason: error,
+    };
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCancel);
@@ -136,12 +181,18 @@ function firstLine(s: string, max = 60): string {
 /** `🪝 <n>. <Event> · <command, or prompt: its first line> → approve | block: <reason> | approve (<error>)`. */
 export function saDisplayLine(n: number, event: SaEvent, hook: SaHook, o: Pick<Outcome, 'decision' | 'reason' | 'error'>): string {
   const label = hook.type === 'bash' ? hook.command! : `prompt: ${firstLine(hook.prompt!)}`;
-  const decision = o.decision === 'block' ? `block${o.reason ? `: ${firstLine(o.reason, 200)}` : ''}` : o.error ? `approve (${o.error})` : 'approve';
+  const decision =
+    o.decision === 'block' ? `block${o.reason ? `: ${firstLine(o.reason, 200)}` : ''}` : o.error ? `approve (${o.error})` : 'approve';
   return `🪝 ${n}. ${event} · ${visible(label)} → ${decision}`;
 }
 
 /** Fires one event: the matching hooks in order, until one blocks. Never throws for a hook's failure. */
-export async function fireSpatialAgent(config: SaConfig, event: SaEvent, variables: Record<string, unknown>, opts: SaFireOptions = {}): Promise<SaFireResult> {
+export async function fireSpatialAgent(
+  config: SaConfig,
+  event: SaEvent,
+  variables: Record<string, unknown>,
+  opts: SaFireOptions = {},
+): Promise<SaFireResult> {
   const context = normalizeContext(variables);
   const counter = opts.counter ?? { next: 1 };
   const runs: SaRun[] = [];

@@ -44,7 +44,8 @@ export const spatialAgentSystem: HookSystem = {
     const loaded = read(file, opts.config !== undefined);
     warnings.push(...loaded.problems.map(formatProblem));
     const model = await opts.model?.();
-    if (!model && loaded.hooks[event].some((h) => h.type === 'prompt')) warnings.push(`${event} has prompt hooks and no --model: they approve ("No LLM for prompt hook")`);
+    if (!model && loaded.hooks[event].some((h) => h.type === 'prompt'))
+      warnings.push(`${event} has prompt hooks and no --model: they approve ("No LLM for prompt hook")`);
     const ctx = loadContext({ cwd, env: opts.env });
     let config = loaded;
     let heldBack: HeldBack[] = [];
@@ -115,6 +116,9 @@ export const spatialAgentSystem: HookSystem = {
     if (warning) setup.warn(warning);
     if (setup.trust === 'untrusted') return undefined;
     for (const p of loaded.problems ?? []) setup.warn(formatProblem(p));
-    return spatialAgentAdapter({ config: saWithout(loaded, held), model: setup.model, display: setup.displayHooks, env: setup.hookEnv, system: setup.system }, setup.ctx);
+    return spatialAgentAdapter(
+      { config: saWithout(loaded, held), model: setup.model, display: setup.displayHooks, env: setup.hookEnv, system: setup.system },
+      setup.ctx,
+    );
   },
 };

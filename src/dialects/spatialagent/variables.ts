@@ -48,18 +48,24 @@ export function pyStr(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : v > 0 ? 'inf' : v < 0 ? '-inf' : 'nan';
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${pyReprString(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${pyReprString(k)}: ${pyRepr(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
 /** Python's `json.dumps(value)`: `", "` and `": "` separators, non-ASCII as `\uXXXX`. */
 export function pyJsonDumps(v: unknown): string {
   if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (typeof v === 'string')
+    return JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : v > 0 ? 'Infinity' : v < 0 ? '-Infinity' : 'NaN';
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(', ')}]`;
-  return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${pyJsonDumps(k)}: ${pyJsonDumps(x)}`).join(', ')}}`;
+  return `{${Object.entries(v as Record<string, unknown>)
+    .map(([k, x]) => `${pyJsonDumps(k)}: ${pyJsonDumps(x)}`)
+    .join(', ')}}`;
 }
 
 /** The variables as environment variables. */

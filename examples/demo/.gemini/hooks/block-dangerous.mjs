@@ -9,4 +9,6 @@ const rules = [
   [/\b(curl|wget)\b[^|]*\|\s*(ba|z)?sh\b/, 'piping a download into a shell'],
 ];
 const hit = rules.find(([re]) => re.test(command));
-process.stdout.write(JSON.stringify(hit ? { decision: 'deny', reason: `${hit[1]} is not allowed here (${command})` } : { decision: 'allow' }));
+process.stdout.write(
+  JSON.stringify(hit ? { decision: 'deny', reason: `${hit[1]} is not allowed here (${command})` } : { decision: 'allow' }),
+);

@@ -7,9 +7,11 @@ const secret = /\b(sk|pk|rk)[-_](live|test|demo)[-_][A-Za-z0-9]{8,}\b/g;
 const text = parts.join('');
 if (!secret.test(text)) process.exit(0);
 const redacted = text.replace(secret, '[REDACTED]');
-process.stdout.write(JSON.stringify({
-  hookSpecificOutput: {
-    hookEventName: 'AfterModel',
-    llm_response: { candidates: [{ content: { role: 'model', parts: [redacted] }, finishReason: 'STOP' }] },
-  },
-}));
+process.stdout.write(
+  JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: 'AfterModel',
+      llm_response: { candidates: [{ content: { role: 'model', parts: [redacted] }, finishReason: 'STOP' }] },
+    },
+  }),
+);
