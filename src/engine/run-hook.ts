@@ -12,6 +12,7 @@ import { expandExtensionCommand } from '../run/extension-vars.js';
 import { PersistentProcess } from '../run/persistent.js';
 import type { RunResult } from '../run/result.js';
 import { decideRun } from '../decide/run.js';
+import { expandEnvRefs } from '../run/env-refs.js';
 import { approxJsonSize } from '../run/serialize.js';
 import { msTimeoutHint, startFailure } from './advice.js';
 
@@ -74,7 +75,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     GEMINI_CWD: cwd,
     GEMINI_SESSION_ID: input.session_id,
     CLAUDE_PROJECT_DIR: deps.projectDir,
-    ...entry.hook.env,
+    ...(entry.hook.env ? expandEnvRefs(entry.hook.env, deps.env) : {}),
   };
   // An extension's `${extensionPath}` and friends, then the Gemini variables; a value that cannot be
   // substituted safely (e.g. into arithmetic) fails the hook before it runs.

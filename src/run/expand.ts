@@ -1,5 +1,6 @@
 /**
- * `$GEMINI_PROJECT_DIR` and friends are replaced in the command text before the shell sees it.
+ * `$GEMINI_PROJECT_DIR` and friends (and their `${…}` form) are replaced in the command text
+ * before the shell sees it.
  * The value is written for the quoting context it lands in (bare, '…', "…", $'…'), tracked
  * through `$(…)` and backticks, so a path with spaces or quotes is one literal word. Whatever
  * the context, an unusual value only ever appears as `$'…'` with `\xHH` escapes: if the
@@ -22,7 +23,8 @@ export interface ExpandValues {
   sessionId: string;
 }
 
-const VARS = /\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)/y;
+const VARS =
+  /\$(?:(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)|\{(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\})/y;
 
 function variableValue(name: string, v: ExpandValues): string {
   switch (name) {
@@ -107,12 +109,12 @@ export function tryExpand<A extends unknown[]>(expand: (...args: A) => string, .
   }
 }
 
-/** Replaces `$GEMINI_PROJECT_DIR` and friends, each escaped for the quoting context it lands in. */
+/** Replaces `$GEMINI_PROJECT_DIR`, `${GEMINI_PROJECT_DIR}` and friends, each escaped for the quoting context it lands in. */
 export function expandCommand(command: string, values: ExpandValues): string {
   return expandVariables(command, (text, i) => {
     VARS.lastIndex = i;
     const m = VARS.exec(text);
-    return m ? { length: m[0].length, value: variableValue(m[1], values) } : undefined;
+    return m ? { length: m[0].length, value: variableValue(m[1] ?? m[2], values) } : undefined;
   });
 }
 

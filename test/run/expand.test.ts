@@ -70,7 +70,7 @@ describe('expansion through the engine, hostile project folder and session id', 
     assert.deepEqual(args('sessionDq'), ['id=' + HOSTILE_SID]);
     assert.deepEqual(args('plans'), [engine.plansDir()]);
     assert.deepEqual(args('suffix'), [p.dir + '_X'], 'no word boundary: $GEMINI_PROJECT_DIR_X is <dir>_X');
-    assert.deepEqual(args('braced'), ['/from/hook/env', p.dir], '${GEMINI_PROJECT_DIR} is left to the shell');
+    assert.deepEqual(args('braced'), [p.dir, p.dir], '${GEMINI_PROJECT_DIR} is substituted and quoted like $GEMINI_PROJECT_DIR');
     assert.deepEqual(args('dirname'), [path.dirname(p.dir)]);
     assert.deepEqual(args('backticks'), [p.dir]);
     assert.deepEqual(args('ansi'), ["a'b", p.dir]);
@@ -163,7 +163,7 @@ describe('expandCommand', () => {
   });
 
   test('text without variables is returned unchanged', () => {
-    for (const c of ['echo hi', 'echo ${GEMINI_PROJECT_DIR} $HOME', 'echo \'$NOT_OURS\' "$GEMINI"', 'echo $GEMINI_PROJECT']) {
+    for (const c of ['echo hi', 'echo ${HOME} $HOME', 'echo \'$NOT_OURS\' "$GEMINI"', 'echo $GEMINI_PROJECT', 'echo ${GEMINI_PROJECT}']) {
       assert.equal(expandCommand(c, { projectDir: '/a b', cwd: '/c', plansDir: '/p', sessionId: 's' }), c);
     }
   });
