@@ -3,23 +3,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CLI, alive, cmd, hook, makeProject, tmpFile, type Project } from '../helpers.js';
-import { readPids, sleep, survivors } from '../run/util.js';
+import { pidsReady, readPids, survivors } from '../run/util.js';
 import { containment } from '../../src/run/cgroup.js';
 
 const contained = containment();
 const noCgroup = contained.available ? false : `runs cannot be contained on this machine: ${contained.reason}`;
-
-/** Waits until `file` lists `n` pids (the fixture is then running). */
-async function pidsReady(file: string, n: number): Promise<number[]> {
-  // A safety net for a fixture that never starts, not a measure of speed.
-  const giveUp = Date.now() + 60_000;
-  for (;;) {
-    const pids = readPids(file);
-    if (pids.length >= n) return pids;
-    if (Date.now() > giveUp) throw new Error(`${file} never listed ${n} pids`);
-    await sleep(20);
-  }
-}
 
 function project(command: string, extra: Record<string, unknown> = {}): Project {
   return makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(command, { name: 'h', ...extra })] }] } } });

@@ -11,21 +11,10 @@ import { decideRun } from '../../src/decide/run.js';
 import { runInGroup } from '../../src/agent/tools/exec.js';
 import { HookEngine } from '../../src/engine/index.js';
 import { cmd, hook, makeProject, tmpFile } from '../helpers.js';
-import { readPids, sleep, survivors, tmpDir } from './util.js';
+import { pidsReady, readPids, survivors, tmpDir } from './util.js';
 
 const contained = containment();
 const noCgroup = contained.available ? false : `runs cannot be contained on this machine: ${contained.reason}`;
-
-async function pidsReady(file: string, n: number): Promise<number[]> {
-  // A safety net for a fixture that never starts, not a measure of speed.
-  const giveUp = Date.now() + 60_000;
-  for (;;) {
-    const pids = readPids(file);
-    if (pids.length >= n) return pids;
-    if (Date.now() > giveUp) throw new Error(`${file} never listed ${n} pids`);
-    await sleep(20);
-  }
-}
 
 const ENV = { PATH: process.env.PATH! };
 const bt = (command: string) => ({ tool_name: 'run_shell_command', tool_input: { command } });

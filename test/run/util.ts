@@ -21,6 +21,18 @@ export function readPids(file: string): number[] {
 }
 
 /** Pids still alive `withinMs` after the call (polls, as a SIGKILL takes a moment to land). */
+/** Waits until `file` lists `n` pids (the fixture is then running). */
+export async function pidsReady(file: string, n: number): Promise<number[]> {
+  // A safety net for a fixture that never starts, not a measure of speed.
+  const giveUp = Date.now() + 60_000;
+  for (;;) {
+    const pids = readPids(file);
+    if (pids.length >= n) return pids;
+    if (Date.now() > giveUp) throw new Error(`${file} never listed ${n} pids`);
+    await sleep(20);
+  }
+}
+
 export async function survivors(pids: number[], withinMs = 5000): Promise<number[]> {
   const end = Date.now() + withinMs;
   let left = pids.filter(alive);
