@@ -45,3 +45,16 @@ export function processFields(r: ProcessRun) {
     ...(r.timedOut ? { timedOut: true } : {}),
   };
 }
+
+/** A finished process as a dialect reports its run: `error` is the dialect's reading of it (none: success by exit 0). */
+export function processRunOf(r: ProcessResult, error: string | undefined): ProcessRun {
+  return {
+    exitCode: r.exitCode,
+    success: r.exitCode === 0 && !error,
+    durationMs: Math.round(r.durationMs * 1000) / 1000,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    ...(error ? { error } : {}),
+    ...(r.timedOut ? { timedOut: true } : {}),
+  };
+}

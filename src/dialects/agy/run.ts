@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { runCommand } from '../../run/command.js';
 import { sanitizeEnv } from '../../run/env.js';
-import type { ProcessRun } from '../../run/result.js';
+import { processRunOf, type ProcessRun } from '../../run/result.js';
 import type { AgyConfig, AgyEvent, AgyHook, AgySource } from './config.js';
 import { TOOL_EVENTS } from './config.js';
 import { aggregateDecisions, failure, readJsonObject, readPreToolUse, type AgyDecision } from './decision.js';
@@ -109,13 +109,7 @@ export async function fireAgy(
       suite: hook.suite,
       ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
       timeoutSeconds: hook.timeoutSeconds,
-      exitCode: r.exitCode,
-      success: r.exitCode === 0 && !reading.error,
-      durationMs: Math.round(r.durationMs * 1000) / 1000,
-      stdout: r.stdout,
-      stderr: r.stderr,
-      ...(reading.error ? { error: reading.error } : {}),
-      ...(r.timedOut ? { timedOut: true } : {}),
+      ...processRunOf(r, reading.error),
       ...(reading.decision ? { decision: reading.decision } : {}),
       ...(reading.reason !== undefined ? { reason: reading.reason } : {}),
       ...(reading.response ? { response: reading.response } : {}),

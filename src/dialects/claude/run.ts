@@ -13,7 +13,7 @@ import { expandVariables, tryExpand } from '../../run/expand.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
 import { aggregateClaude, readClaudeRun, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
-import type { ProcessRun } from '../../run/result.js';
+import { processRunOf, type ProcessRun } from '../../run/result.js';
 
 export interface ClaudeFireOptions {
   /** The project folder: hooks run here, and it is `$CLAUDE_PROJECT_DIR`. Default: process.cwd(). */
@@ -193,13 +193,7 @@ export async function fireClaude(
         path: hook.path,
         ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
         timeoutSeconds: hook.timeoutSeconds,
-        exitCode: r.exitCode,
-        success: r.exitCode === 0 && !reading.error,
-        durationMs: Math.round(r.durationMs * 1000) / 1000,
-        stdout: r.stdout,
-        stderr: r.stderr,
-        ...(reading.error ? { error: reading.error } : {}),
-        ...(r.timedOut ? { timedOut: true } : {}),
+        ...processRunOf(r, reading.error),
         ...(reading.response ? { response: reading.response } : {}),
         ...(reading.format ? { format: reading.format } : {}),
         ...(reading.text !== undefined ? { text: reading.text } : {}),

@@ -150,16 +150,13 @@ export const mmSystem: HookSystem = {
     const named = Boolean(opts.config || opts.env.MM_CONFIG);
     const dir = path.dirname(loaded.absFile);
     const workspace = configOwner(loaded.absFile, { projectDir: dir, named, env: opts.env }) === 'workspace';
-    const trust = loadContext({ cwd: dir, env: opts.env }).trust;
+    // One load: the folder's trust and the environment its hooks start from.
+    const ctx = loadContext({ cwd: dir, env: opts.env });
+    const trust = ctx.trust;
     const heldBack: HeldBack[] = [];
     const config = runnable(loaded, dir, workspace, trust, opts.env, (l) => warnings.push(l), heldBack);
     const { event: _e, ...data } = parsed.data;
-    const result = await fireMm(
-      config,
-      event,
-      { ...(data as MmEventData), cwd },
-      { cwd, env: loadContext({ cwd: dir, env: opts.env }).baseEnv, signal: opts.signal },
-    );
+    const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: ctx.baseEnv, signal: opts.signal });
     for (const r of result.runs) {
       const start = startFailure(r.command, r.exitCode, r.stderr);
       if (start) warnings.push(`${event} hook ${r.command} (${config.file}): ${start}`);
