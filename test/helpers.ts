@@ -8,8 +8,8 @@ import { geminiSystem } from '../src/dialects/gemini/system.js';
 import { mmSystem } from '../src/dialects/mm/system.js';
 import { spatialAgentSystem } from '../src/dialects/spatialagent/system.js';
 import { agySystem } from '../src/dialects/agy/system.js';
-import { keysToWrite } from '../src/trust/dialects.js';
-import { trustKeys } from '../src/trust/fingerprints.js';
+import { keysToWrite, trustWorkspaceHooks } from '../src/trust/dialects.js';
+import { rememberReviewed } from '../src/trust/reviewed.js';
 
 /** The workspace hooks of every hook system in a folder, as `hookline trust` finds them. */
 function findWorkspaceHooks(dir: string, env: NodeJS.ProcessEnv) {
@@ -72,8 +72,10 @@ export function makeProject(opts: ProjectOptions = {}): Project {
 export function trustProject(dir: string, home: string): void {
   const real = fs.realpathSync(dir);
   fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [real]: 'TRUST_FOLDER' }));
-  const keys = findWorkspaceHooks(dir, homeEnv(home)).flatMap((h) => keysToWrite(h).write);
+  const hooks = findWorkspaceHooks(dir, homeEnv(home));
+  const keys = hooks.flatMap((h) => keysToWrite(h).write);
   fs.writeFileSync(path.join(home, '.gemini', 'trusted_hooks.json'), JSON.stringify({ [dir]: keys, [real]: keys }));
+  rememberReviewed(dir, hooks, { GEMINI_CLI_HOME: home });
 }
 
 /** An environment whose home (Gemini's and Claude's) is `home`, with no system settings. */
@@ -86,11 +88,7 @@ function homeEnv(home: string): NodeJS.ProcessEnv {
  * that write agent.yaml, .spatialagent/ or .claude/ after trusting the project.
  */
 export function trustDialectHooks(dir: string, home: string): void {
-  trustKeys(
-    dir,
-    findWorkspaceHooks(dir, homeEnv(home)).flatMap((h) => keysToWrite(h).write),
-    { GEMINI_CLI_HOME: home },
-  );
+  trustWorkspaceHooks(dir, findWorkspaceHooks(dir, homeEnv(home)), { GEMINI_CLI_HOME: home });
 }
 
 /** A command hook entry for settings. */

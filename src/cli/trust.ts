@@ -2,10 +2,11 @@ import path from 'node:path';
 import { loadContext } from '../engine/index.js';
 import { findWorkspaceHooks } from '../dialects/registry.js';
 import { writeTrustedFolder } from '../trust/folders.js';
-import { trustedKeys, trustKeys } from '../trust/fingerprints.js';
-import { describeDialectHook, isDialectHookTrusted, keysToWrite } from '../trust/dialects.js';
+import { trustedKeys } from '../trust/fingerprints.js';
+import { describeDialectHook, isDialectHookTrusted, trustWorkspaceHooks } from '../trust/dialects.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { visible } from '../config/display.js';
+import { describeChange } from '../trust/reviewed.js';
 
 /** `hookline trust [DIR]`: trusts the folder and every workspace hook of every hook system in it. */
 export async function trust(dirArg: string | undefined, opts: { check?: boolean; json?: boolean }): Promise<number> {
@@ -14,7 +15,11 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const hooks = await findWorkspaceHooks(dir);
   const known = trustedKeys(dir);
   const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
-  const lines = pending.map((h) => `  - ${describeDialectHook(h, dir)}`);
+  const change = (h: (typeof pending)[number]) => (h.key ? describeChange(dir, h) : undefined);
+  const lines = pending.map((h) => {
+    const c = change(h);
+    return `  - ${describeDialectHook(h, dir)}${c ? `: ${c}` : ''}`;
+  });
   const unkeyed = pending.filter((h) => !h.key).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
@@ -26,6 +31,7 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
       source: h.source,
       file: h.file,
       command: h.command,
+      change: change(h) ?? h.problem ?? null,
     }));
     process.stdout.write(JSON.stringify({ folder: dir, trusted, untrusted: hooksOut }, null, 2) + '\n');
     return trusted && !pending.length ? 0 : 1;
@@ -43,14 +49,7 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   }
   try {
     writeTrustedFolder(dir, 'TRUST_FOLDER');
-    // Old keys of these hooks are rewritten in the new form (Gemini CLI's own keys are kept).
-    const keys = hooks.map(keysToWrite);
-    trustKeys(
-      dir,
-      keys.flatMap((k) => k.write),
-      process.env,
-      new Set(keys.flatMap((k) => k.drop)),
-    );
+    trustWorkspaceHooks(dir, hooks);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -17,6 +17,8 @@ import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { recordKeys } from '../trust/gate.js';
+import { geminiReviewed } from '../trust/fingerprints.js';
+import { rememberReviewed } from '../trust/reviewed.js';
 import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
 import { keysToRecord, loadContext, type HeldHook, type HookContext } from './context.js';
 import { filesStamp } from '../trust/scripts.js';
@@ -252,7 +254,12 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       const names = this.ctx.unrecorded.map((e) => `  - ${displayName(e.hook)}`).join('\n');
       this.warn(`new or changed workspace hooks in ${this.projectDir} (they will run):\n${names}`);
     }
-    recordKeys(this.projectDir, keysToRecord(this.ctx), this.env as Env);
+    if (recordKeys(this.projectDir, keysToRecord(this.ctx), this.env as Env))
+      rememberReviewed(
+        this.projectDir,
+        this.ctx.unrecorded.map((e) => geminiReviewed(e, this.projectDir)),
+        this.env as Env,
+      );
   }
 
   private warn(message: string): void {

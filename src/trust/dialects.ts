@@ -7,10 +7,11 @@
 import path from 'node:path';
 import type { Env } from '../config/paths.js';
 import type { FolderTrust } from './folders.js';
-import { trustedKeys } from './fingerprints.js';
+import { trustedKeys, trustKeys } from './fingerprints.js';
 import { gate, recordKeys } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
 import { visible } from '../config/display.js';
+import { describeChange, rememberReviewed } from './reviewed.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
 
@@ -63,6 +64,26 @@ export function keysToWrite(h: DialectHook): { write: string[]; drop: string[] }
 }
 
 /**
+ * Trusts workspace hooks as `hookline trust` does: their keys recorded (old keys rewritten in the
+ * new form, Gemini CLI's own kept) and what the user reviewed remembered, so a later change can
+ * be shown. Throws when trusted_hooks.json cannot be read or written.
+ */
+export function trustWorkspaceHooks(projectDir: string, hooks: readonly DialectHook[], env: Env = process.env): void {
+  const keys = hooks.map(keysToWrite);
+  trustKeys(
+    projectDir,
+    keys.flatMap((k) => k.write),
+    env,
+    new Set(keys.flatMap((k) => k.drop)),
+  );
+  rememberReviewed(
+    projectDir,
+    hooks.filter((h) => h.key),
+    env,
+  );
+}
+
+/**
  * The ids of the workspace hooks that must not run, through the one trust gate (gate.ts): in an
  * untrusted folder none runs; in a folder the user trusted a new or changed hook is held back
  * until `hookline trust`; when trust is assumed it runs, reported and recorded. A hook that
@@ -86,7 +107,13 @@ export function heldDialectHooks(
   });
   const held = new Set(g.held.map((h) => h.item.id));
   const record = opts.record !== false;
-  const list = (hs: readonly DialectHook[]) => hs.map((h) => `  - ${describeDialectHook(h, projectDir)}`).join('\n');
+  const list = (hs: readonly DialectHook[], changes = false) =>
+    hs
+      .map((h) => {
+        const change = changes && h.key ? describeChange(projectDir, h, env) : undefined;
+        return `  - ${describeDialectHook(h, projectDir)}${change ? `: ${change}` : ''}`;
+      })
+      .join('\n');
   if (trust === 'untrusted') {
     const files = [...new Set(hooks.map((h) => (h.plugin ? `plugin ${h.plugin}` : path.relative(projectDir, h.file) || h.file)))].join(
       ', ',
@@ -99,24 +126,33 @@ export function heldDialectHooks(
   // Hooks trusted by an old key are pinned in the new form: a later change to what they run holds them back.
   const migrate = hooks.filter((h) => trustedByLegacy(h.source, h, known));
   if (record && trust === 'trusted' && migrate.length)
-    recordKeys(
-      projectDir,
-      migrate.map((h) => h.key!),
-      env,
-      new Set(migrate.map((h) => h.legacy!)),
-    );
+    if (
+      recordKeys(
+        projectDir,
+        migrate.map((h) => h.key!),
+        env,
+        new Set(migrate.map((h) => h.legacy!)),
+      )
+    )
+      rememberReviewed(projectDir, migrate, env);
   const warnings: string[] = [];
   if (g.held.length)
     warnings.push(
-      `new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(projectDir)}):\n${list(g.held.map((h) => h.item))}`,
+      `new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(projectDir)}):\n${list(
+        g.held.map((h) => h.item),
+        true,
+      )}`,
     );
   if (g.unrecorded.length) {
-    if (record)
+    if (
+      record &&
       recordKeys(
         projectDir,
         g.unrecorded.map((h) => h.key!),
         env,
-      );
+      )
+    )
+      rememberReviewed(projectDir, g.unrecorded, env);
     warnings.push(`new or changed dialect workspace hooks in ${projectDir} (they will run):\n${list(g.unrecorded)}`);
   }
   return warnings.length ? { held, warning: warnings.join('\n') } : { held };

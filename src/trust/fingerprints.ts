@@ -3,6 +3,7 @@ import { trustedHooksPath, type Env } from '../config/paths.js';
 import { readTrustFile } from './store.js';
 import { lockedUpdate, writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/schema.js';
+import type { ReviewedHook } from './reviewed.js';
 import { fingerprintHook, isTrusted, trustedByLegacy, type HookFingerprint } from './keys.js';
 
 type TrustedHooks = Record<string, string[]>;
@@ -48,6 +49,17 @@ export function geminiFingerprint(entry: HookEntry, projectDir: string): HookFin
   const fields = { event: entry.event, matcher: entry.matcher ?? null, sequential: entry.sequential === true, hook };
   const vars = { ...hook.env, GEMINI_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir };
   return fingerprintHook('gemini', fields, hook.command, { projectDir, vars }, hookKey(entry.hook));
+}
+
+/** A Gemini project hook as the reviewed-hooks record sees it (its id is the one `hookline list` shows). */
+export function geminiReviewed(entry: HookEntry, projectDir: string): ReviewedHook {
+  return {
+    id: `${entry.file ?? ''}#${entry.path ?? ''}`,
+    event: entry.event,
+    ...(entry.matcher ? { matcher: entry.matcher } : {}),
+    command: entry.hook.type === 'command' ? entry.hook.command : null,
+    files: geminiFingerprint(entry, projectDir).files,
+  };
 }
 
 /** What trust makes of a project's Gemini hooks. */

@@ -122,12 +122,15 @@ for (const c of CASES) {
       assert.deepEqual(p.ran().sort(), ['one', 'other', 'other']);
       assert.equal(
         r.stderr,
-        `hookline: new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n  - ${c.file} (${c.event}): ${p.mark('two')}\n`,
+        `hookline: new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n  - ${c.file} (${c.event}): ${p.mark('two')}: command was ${JSON.stringify(p.mark('one'))}\n`,
       );
 
       t = await runCli(['trust', '--check', p.dir], { env: p.env });
       assert.equal(t.code, 1);
-      assert.equal(t.stdout, `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - ${c.file} (${c.event}): ${p.mark('two')}\n`);
+      assert.equal(
+        t.stdout,
+        `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - ${c.file} (${c.event}): ${p.mark('two')}: command was ${JSON.stringify(p.mark('one'))}\n`,
+      );
 
       t = await runCli(['trust'], { env: p.env, cwd: p.dir });
       assert.equal(t.code, 0, t.stderr);
@@ -200,9 +203,9 @@ describe('hookline agent', () => {
     assert.deepEqual(p.ran().sort(), ['claude-b', 'mm-b', 'spatialagent-b']);
     // Each hook system reports its own held-back hooks.
     for (const line of [
-      `  - agent.yaml (preGeneration): ${p.mark('mm-changed')}\n`,
-      `  - ${path.join('.claude', 'settings.json')} (UserPromptSubmit): ${p.mark('claude-changed')}\n`,
-      `  - ${path.join('.spatialagent', 'settings.json')} (Start): ${p.mark('spatialagent-changed')}\n`,
+      `  - agent.yaml (preGeneration): ${p.mark('mm-changed')}: command was ${JSON.stringify(p.mark('mm-a'))}\n`,
+      `  - ${path.join('.claude', 'settings.json')} (UserPromptSubmit): ${p.mark('claude-changed')}: command was ${JSON.stringify(p.mark('claude-a'))}\n`,
+      `  - ${path.join('.spatialagent', 'settings.json')} (Start): ${p.mark('spatialagent-changed')}: command was ${JSON.stringify(p.mark('spatialagent-a'))}\n`,
     ]) {
       assert.ok(
         r.stderr.includes(
@@ -324,7 +327,7 @@ describe('hookline list', () => {
     assert.equal(out.summary, 'hooks: BeforeTool×1 PreToolUse×1 preGeneration×1');
     assert.match(
       r.stderr,
-      /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.spatialagent\/settings\.json \(PreAct \{"code_type":"bash"\}\): echo sa\n$/,
+      /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.spatialagent\/settings\.json \(PreAct \{"code_type":"bash"\}\): echo sa: new hook\n$/,
     );
 
     const text = await runCli(['list', '--cwd', p.dir], { env });

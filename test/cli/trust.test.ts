@@ -68,7 +68,7 @@ describe('hookline trust', () => {
     assert.equal(r.code, 1);
     assert.equal(
       r.stdout,
-      `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - lint (BeforeTool run_shell): ${mark(p.ws, 'lint2').command}\n`,
+      `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - lint (BeforeTool run_shell): ${mark(p.ws, 'lint2').command}: command was ${JSON.stringify(mark(p.ws, 'lint').command)}\n`,
     );
 
     r = await runCli(['trust'], { env: p.env, cwd: p.dir });

@@ -5,10 +5,10 @@ import { EVENT_NAMES, isEventName } from '../../events/names.js';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { closestEvent } from '../../config/validate.js';
 import { displayName, type HookEntry } from '../../config/schema.js';
-import { geminiFingerprint } from '../../trust/fingerprints.js';
+import { geminiFingerprint, geminiReviewed } from '../../trust/fingerprints.js';
+import { describeChange } from '../../trust/reviewed.js';
 import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
 import type { DialectHook } from '../../trust/dialects.js';
-import { trustedKeys } from '../../trust/fingerprints.js';
 import type { Env } from '../../config/paths.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
@@ -17,15 +17,6 @@ import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
 
 /** For a held-back hook: the command trusted before under the same name, and the one now; or that it is new. */
-function whatChanged(entry: HookEntry, known: readonly string[]): string {
-  if (entry.hook.type !== 'command') return '';
-  const name = displayName(entry.hook);
-  if (name === entry.hook.command) return `: new command ${entry.hook.command}`;
-  const before = known.filter((k) => k.startsWith(`${name}:`)).map((k) => k.slice(name.length + 1));
-  if (!before.length) return `: new hook, command ${entry.hook.command}`;
-  return `: command changed from ${before.join(' or ')} to ${entry.hook.command}`;
-}
-
 /** Says which workspace hooks will not run here, and how to change that. */
 export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { env?: NodeJS.ProcessEnv }): string[] {
   const out: string[] = [];
@@ -37,9 +28,13 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { e
     );
   }
   if (hooks.length) {
-    const known = [...trustedKeys(ctx.projectDir, (ctx.env ?? process.env) as Env)];
-    const line = (h: HeldHook) =>
-      `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${h.problem ? ` [cannot be trusted: ${h.problem}]` : whatChanged(h.entry, known)}`;
+    const env = (ctx.env ?? process.env) as Env;
+    const line = (h: HeldHook) => {
+      const change = h.problem
+        ? ` [cannot be trusted: ${h.problem}]`
+        : describeChange(ctx.projectDir, geminiReviewed(h.entry, ctx.projectDir), env);
+      return `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${change ? (h.problem ? change : `: ${change}`) : ''}`;
+    };
     out.push(
       `new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map(line).join('\n')}`,
     );
