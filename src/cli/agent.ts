@@ -76,11 +76,11 @@ export async function agentCommand(opts: AgentCliOptions): Promise<number> {
 async function run(opts: AgentCliOptions): Promise<number> {
   const cwd = resolveDir(opts.cwd);
   const mode = (opts.approvalMode ?? 'default') as ApprovalMode;
-  if (!MODES.includes(mode)) throw new UsageError(`--approval-mode must be one of ${MODES.join(', ')}`);
+  if (!MODES.includes(mode)) throw new UsageError(`--approval-mode ${mode}: unknown mode — use one of ${MODES.join(', ')}`);
   const maxSteps = positiveInt('--max-steps', opts.maxSteps, '25');
   const compressThreshold = positiveInt('--compress-threshold', opts.compressThreshold, '20000');
   if (opts.ask !== undefined && opts.prompt === undefined)
-    throw new UsageError('--ask <agent> needs the question: hookline agent --ask <agent> "question"');
+    throw new UsageError('--ask <agent> needs the question — hookline agent --ask <agent> "question"');
   const spec = opts.model ?? process.env.HOOKLINE_MODEL;
   let model: LanguageModelV3 = spec ? await modelFromFlags(spec, opts.baseUrl, process.env.HOOKLINE_SCRIPT_LOG) : echoModel();
   if (opts.record) model = recording(model, opts.record);

@@ -19,7 +19,8 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
   // With HOOKLINE_SOCKET a running `hookline serve` fires it from a warm engine (here when unreachable).
   const socket = opts.model === undefined && !opts.pluginDir?.length ? process.env.HOOKLINE_SOCKET : undefined;
   const system = socket ? undefined : await systemNamed(opts.dialect);
-  if (opts.pluginDir?.length && system?.name !== 'claude') throw new UsageError('--plugin-dir is for --dialect claude');
+  if (opts.pluginDir?.length && system?.name !== 'claude')
+    throw new UsageError('--plugin-dir loads Claude Code plugins — add --dialect claude, or drop it');
   const fields = readInput(opts.input);
   const badId = sessionIdsProblem(opts.sessionId, fields);
   if (badId) throw new UsageError(badId);

@@ -16,8 +16,9 @@ export function readInput(source: string | undefined): Record<string, unknown> {
     text = source === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(source, 'utf8');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT') throw new UsageError(`${label} not found (${path.resolve(source)})`);
-    if (e.code === 'EISDIR') throw new UsageError(`${label} is a folder, not a JSON file`);
+    if (e.code === 'ENOENT')
+      throw new UsageError(`${label} not found (${path.resolve(source)}) — check the path, or use --input - to read stdin`);
+    if (e.code === 'EISDIR') throw new UsageError(`${label} is a folder — name a JSON file`);
     throw new UsageError(`cannot read ${label}: ${e.message}`);
   }
   if (!text.trim()) return {};
@@ -27,7 +28,9 @@ export function readInput(source: string | undefined): Record<string, unknown> {
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    throw new UsageError(`${label} must be a JSON object with the event's fields, got ${got}`);
+    throw new UsageError(
+      `${label} is ${got} — give a JSON object with the event's fields, e.g. {"tool_name": "run_shell_command", "tool_input": {}}`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -38,9 +41,9 @@ export function resolveDir(dir: string | undefined): string {
   try {
     st = fs.statSync(d);
   } catch {
-    throw new UsageError(`no such folder: ${d}`);
+    throw new UsageError(`${d}: no such folder — check the path`);
   }
-  if (!st.isDirectory()) throw new UsageError(`not a folder: ${d}`);
+  if (!st.isDirectory()) throw new UsageError(`${d}: not a folder — name the project folder`);
   return d;
 }
 

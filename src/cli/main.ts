@@ -154,7 +154,7 @@ program
   .argument('[question]', 'with --ask: the question (or give it with -p)')
   .action(async (question: string | undefined, opts) => {
     if (question !== undefined && opts.ask === undefined)
-      throw new UsageError(`unexpected argument "${question}": use -p "prompt", or --ask <agent> "question"`);
+      throw new UsageError(`unexpected argument "${question}" — use -p "prompt", or --ask <agent> "question"`);
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
     const { agentCommand } = await import('./agent.js');
     process.exitCode = await agentCommand({

@@ -28,9 +28,11 @@ export async function validate(opts: ValidateOptions): Promise<number> {
       : (await allSystems()).filter((s) => s.configured({ cwd, env: process.env }));
   const single = systems[0];
   if (opts.dialect !== undefined && opts.config !== undefined && single.name === 'gemini')
-    throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
+    throw new UsageError(
+      '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
+    );
   if (opts.pluginDir?.length && (opts.dialect === undefined || single.name !== 'claude'))
-    throw new UsageError('--plugin-dir is for --dialect claude');
+    throw new UsageError('--plugin-dir loads Claude Code plugins — add --dialect claude, or drop it');
   const results = systems.map((s) => ({
     name: s.name,
     describe: s.describeConfig,

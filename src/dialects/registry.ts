@@ -19,7 +19,7 @@ export const DIALECTS: readonly string[] = LOADERS.map(([name]) => name);
 
 export function systemNamed(name: string | undefined): Promise<HookSystem> {
   const found = LOADERS.find(([n]) => n === (name ?? 'gemini'));
-  if (!found) throw new UsageError(`unknown dialect "${name}"; expected one of ${DIALECTS.join(', ')}`);
+  if (!found) throw new UsageError(`unknown dialect "${name}" — use one of ${DIALECTS.join(', ')}`);
   return found[1]();
 }
 

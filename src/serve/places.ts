@@ -19,7 +19,7 @@ const MAX_SOCKET_PATH = 107;
 /** Makes the socket's folder (0700) and checks only this user can enter it; fails closed. */
 export function socketFolder(socket: string): void {
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH)
-    throw new UsageError(`socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes; pick a shorter --socket`);
+    throw new UsageError(`socket path ${socket} is longer than ${MAX_SOCKET_PATH} bytes — pick a shorter --socket`);
   const dir = path.dirname(socket);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -28,13 +28,13 @@ export function socketFolder(socket: string): void {
   }
   const st = fs.statSync(dir);
   const uid = process.getuid?.();
-  if (!st.isDirectory()) throw new UsageError(`the socket's folder ${dir} is not a folder`);
+  if (!st.isDirectory()) throw new UsageError(`the socket's folder ${dir} is not a folder — pick another --socket`);
   if (uid !== undefined && st.uid !== uid)
-    throw new UsageError(`the socket's folder ${dir} belongs to another user; pick a folder of your own with --socket`);
+    throw new UsageError(`the socket's folder ${dir} belongs to another user — pick a folder of your own with --socket`);
   if (st.mode & 0o077) {
     const mode = (st.mode & 0o777).toString(8);
     throw new UsageError(
-      `the socket's folder ${dir} can be entered by other users (mode ${mode}); run chmod 700 on it or pick another --socket`,
+      `the socket's folder ${dir} can be entered by other users (mode ${mode}) — run chmod 700 on it, or pick another --socket`,
     );
   }
 }
@@ -47,7 +47,7 @@ export async function clearStaleSocket(socket: string): Promise<void> {
   } catch {
     return;
   }
-  if (!st.isSocket()) throw new UsageError(`${socket} exists and is not a socket; remove it or pick another --socket`);
+  if (!st.isSocket()) throw new UsageError(`${socket} exists and is not a socket — remove it, or pick another --socket`);
   const live = await new Promise<boolean>((resolve) => {
     const c = net.connect(socket);
     c.once('connect', () => {
@@ -56,23 +56,26 @@ export async function clearStaleSocket(socket: string): Promise<void> {
     });
     c.once('error', () => resolve(false));
   });
-  if (live) throw new UsageError(`a server is already listening on ${socket}`);
+  if (live)
+    throw new UsageError(
+      `a server is already listening on ${socket} — use it (HOOKLINE_SOCKET), stop it (shutdown), or pick another --socket`,
+    );
   fs.unlinkSync(socket);
 }
 
 /** `--http HOST:PORT` with a loopback HOST (127.0.0.0/8, ::1 or localhost); anything else is refused. */
 export function loopback(spec: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(spec);
-  if (!m) throw new UsageError(`--http ${spec}: expected HOST:PORT, e.g. 127.0.0.1:7337`);
+  if (!m) throw new UsageError(`--http ${spec}: not HOST:PORT — e.g. --http 127.0.0.1:7337`);
   const host = m[1] ?? m[2];
   const port = Number(m[3]);
-  if (port > 65535) throw new UsageError(`--http ${spec}: port ${port} is out of range`);
+  if (port > 65535) throw new UsageError(`--http ${spec}: port ${port} is out of range — use a port from 1 to 65535`);
   if (host === 'localhost') return { host: '127.0.0.1', port };
   const v = net.isIP(host);
   const isLoopback = (v === 4 && host.startsWith('127.')) || (v === 6 && /^(0*:){2,7}0*1$|^::1$/.test(host));
   if (!isLoopback)
     throw new UsageError(
-      `--http ${spec}: only a loopback address is allowed (127.0.0.1, ::1); the server runs hooks for whoever reaches it`,
+      `--http ${spec}: only a loopback address is allowed, as the server runs hooks for whoever reaches it — use 127.0.0.1 or ::1`,
     );
   return { host, port };
 }
@@ -93,9 +96,9 @@ export function readToken(file: string): string {
     throw new UsageError(`cannot read the token file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   if (mode & 0o077)
-    throw new UsageError(`the token file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); run chmod 600 on it`);
+    throw new UsageError(`the token file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}) — run chmod 600 on it`);
   const token = text.trim();
-  if (!token) throw new UsageError(`the token file ${file} is empty`);
+  if (!token) throw new UsageError(`the token file ${file} is empty — write the bearer token clients will send into it`);
   return token;
 }
 

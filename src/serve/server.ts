@@ -24,8 +24,9 @@ const TOO_LONG = JSON.stringify(errorResponse(null, INVALID_REQUEST, `invalid re
 
 export async function serve(opts: ServeOptions): Promise<void> {
   if (opts.http !== undefined && opts.tokenFile === undefined)
-    throw new UsageError('--http needs --token-file FILE (the bearer token clients send)');
-  if (opts.tokenFile !== undefined && opts.http === undefined) throw new UsageError('--token-file is for --http');
+    throw new UsageError('--http needs a bearer token — add --token-file FILE (a file only you can read)');
+  if (opts.tokenFile !== undefined && opts.http === undefined)
+    throw new UsageError('--token-file is only used with --http — add --http 127.0.0.1:PORT, or drop it');
   const address = opts.http === undefined ? undefined : loopback(opts.http);
   const token = opts.tokenFile === undefined ? undefined : readToken(opts.tokenFile);
   const socket = path.resolve(opts.socket ?? defaultSocketPath());

@@ -28,7 +28,7 @@ describe('hookline fire: usage errors exit 1 with one clear line on stderr', () 
   };
 
   test('unknown event', () =>
-    usage(['BeforeTools'], /^hookline: unknown event "BeforeTools" \(did you mean "BeforeTool"\?\); expected one of BeforeTool, /));
+    usage(['BeforeTools'], /^hookline: unknown event "BeforeTools" \(did you mean "BeforeTool"\?\) — use one of BeforeTool, /));
 
   test('input that is not JSON: where and what', () => {
     const f = file('bad.json', '{\n  "tool_name": "x",\n  "tool_input": {,}\n}\nnot json\n');
@@ -41,9 +41,9 @@ describe('hookline fire: usage errors exit 1 with one clear line on stderr', () 
   test('input that is not an object', async () => {
     await usage(
       ['BeforeTool', '--input', file('arr.json', '[{"tool_name": "x"}]')],
-      /must be a JSON object with the event's fields, got an array$/m,
+      / is an array — give a JSON object with the event's fields/m,
     );
-    await usage(['BeforeTool', '--input', '-'], /input \(stdin\) must be a JSON object with the event's fields, got a number$/m, '42');
+    await usage(['BeforeTool', '--input', '-'], /input \(stdin\) is a number — give a JSON object with the event's fields/m, '42');
   });
 
   test('missing --input file', () =>
@@ -52,12 +52,17 @@ describe('hookline fire: usage errors exit 1 with one clear line on stderr', () 
       new RegExp(`^hookline: input file nowhere.json not found \\(${path.join(fs.realpathSync(p.dir), 'nowhere.json')}\\)`),
     ));
 
-  test('--input naming a folder', () => usage(['BeforeTool', '--input', p.dir], /^hookline: input file .* is a folder, not a JSON file$/m));
+  test('--input naming a folder', () =>
+    usage(['BeforeTool', '--input', p.dir], /^hookline: input file .* is a folder — name a JSON file$/m));
 
   test('--cwd that does not exist', () =>
-    usage(['BeforeTool', '--cwd', path.join(p.dir, 'gone')], new RegExp(`^hookline: no such folder: ${path.join(p.dir, 'gone')}$`, 'm')));
+    usage(
+      ['BeforeTool', '--cwd', path.join(p.dir, 'gone')],
+      new RegExp(`^hookline: ${path.join(p.dir, 'gone')}: no such folder — check the path$`, 'm'),
+    ));
 
-  test('--cwd that is a file', () => usage(['BeforeTool', '--cwd', file('plain.txt', 'x')], /^hookline: not a folder: .*plain\.txt$/m));
+  test('--cwd that is a file', () =>
+    usage(['BeforeTool', '--cwd', file('plain.txt', 'x')], /^hookline: .*plain\.txt: not a folder — name the project folder$/m));
 
   test('a field of the wrong type', () =>
     usage(['BeforeTool', '--input', '-'], /^hookline: input for BeforeTool: tool_name: /, '{"tool_name": 5}'));

@@ -166,6 +166,6 @@ describe('hookline validate', () => {
     const r = await runCli(['validate', '--cwd', path.join(p.dir, 'missing')], { env: p.env });
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, `hookline: no such folder: ${path.join(p.dir, 'missing')}\n`);
+    assert.equal(r.stderr, `hookline: ${path.join(p.dir, 'missing')}: no such folder — check the path\n`);
   });
 });

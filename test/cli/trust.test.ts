@@ -140,7 +140,7 @@ describe('hookline trust', () => {
     const p = workspace();
     const r = await runCli(['trust', path.join(p.dir, 'nope')], { env: p.env });
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, `hookline: no such folder: ${path.join(p.dir, 'nope')}\n`);
+    assert.equal(r.stderr, `hookline: ${path.join(p.dir, 'nope')}: no such folder — check the path\n`);
     assert.equal(fs.existsSync(path.join(p.home, '.gemini', 'trustedFolders.json')), false);
   });
 

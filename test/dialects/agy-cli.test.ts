@@ -196,7 +196,7 @@ describe('hookline fire --dialect agy', () => {
     const p = setup({});
     const bad = await fire('BeforeTool', {}, p);
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /unknown agy event "BeforeTool"; expected one of PreToolUse/);
+    assert.match(bad.stderr, /unknown agy event "BeforeTool" — use one of PreToolUse/);
     const missing = await fire('PreToolUse', { toolCall: {} }, p);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /"toolCall.name" is required/);

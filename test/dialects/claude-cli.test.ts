@@ -143,17 +143,17 @@ describe('hookline fire --dialect claude', () => {
     };
     await bad(
       ['BeforeTool'],
-      /^hookline: unknown Claude Code event "BeforeTool" \(did you mean "PreToolUse"\?\); expected one of PreToolUse, PostToolUse/,
+      /^hookline: unknown Claude Code event "BeforeTool" \(did you mean "PreToolUse"\?\) — use one of PreToolUse, PostToolUse/,
     );
     await bad(
       ['PermissionRequest'],
-      /^hookline: Claude Code's PermissionRequest event is not supported by Hookline; supported: PreToolUse/,
+      /^hookline: Claude Code's PermissionRequest event is not supported by Hookline — use one of PreToolUse/,
     );
     await bad(['PreToolUse', '--input', '-'], /^hookline: input for PreToolUse: "tool_name" is required/, '{"tool_input": {}}');
     await bad(['UserPromptSubmit', '--input', '-'], /^hookline: input for UserPromptSubmit: prompt: /, '{"prompt": 5}');
     await bad(['SessionStart', '--input', '-'], /^hookline: input for SessionStart: source: /, '{"source": "boot"}');
-    await bad(['Stop', '--model', 'scripted:x'], /^hookline: --model is for --dialect spatialagent/);
-    await bad(['Stop', '--config', 'nope.json'], /^hookline: Claude Code settings nope\.json not found/);
+    await bad(['Stop', '--model', 'scripted:x'], /^hookline: --model is only for SpatialAgent prompt hooks — /);
+    await bad(['Stop', '--config', 'nope.json'], /^hookline: Claude Code settings nope\.json not found — check the path/);
   });
 });
 

@@ -210,7 +210,7 @@ describe('--plugin-dir', () => {
     assert.match(missing.stdout, /--plugin-dir .*nope: no such folder/);
     const g = await runCli(['validate', '--plugin-dir', dev], { cwd: s.dir, env: s.env });
     assert.equal(g.code, 1);
-    assert.match(g.stderr, /--plugin-dir is for --dialect claude/);
+    assert.match(g.stderr, /--plugin-dir loads Claude Code plugins — add --dialect claude/);
   });
 });
 

@@ -115,7 +115,7 @@ describe('hookline fire --dialect mm', () => {
     };
     await bad(
       ['fire', 'BeforeTool', '--dialect', 'mm'],
-      /^hookline: unknown mm event "BeforeTool"; expected one of preGeneration, preToolCall/,
+      /^hookline: unknown mm event "BeforeTool" — use one of preGeneration, preToolCall/,
     );
     await bad(
       ['fire', 'preGeneration', '--dialect', 'mm', '--input', '-'],
@@ -125,9 +125,9 @@ describe('hookline fire --dialect mm', () => {
     await bad(['fire', 'preGeneration', '--dialect', 'mm', '--config', 'nope.yaml'], /^hookline: mm configuration nope.yaml not found/);
     await bad(
       ['fire', 'preGeneration', '--dialect', 'cursor'],
-      /^hookline: unknown dialect "cursor"; expected one of gemini, claude, mm, spatialagent/,
+      /^hookline: unknown dialect "cursor" — use one of gemini, claude, mm, spatialagent/,
     );
-    await bad(['fire', 'BeforeTool', '--config', 'x.json'], /^hookline: --config is for --dialect mm, spatialagent or claude/);
+    await bad(['fire', 'BeforeTool', '--config', 'x.json'], /^hookline: --config names a file of another hook system — add --dialect/);
   });
 
   test('an input field the event does not carry is reported and ignored', async () => {

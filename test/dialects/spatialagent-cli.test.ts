@@ -92,7 +92,7 @@ describe('hookline fire --dialect spatialagent', () => {
     };
     await bad(
       ['fire', 'PreTool', '--dialect', 'spatialagent'],
-      /^hookline: unknown SpatialAgent event "PreTool"; expected one of Start, Stop, PrePlan/,
+      /^hookline: unknown SpatialAgent event "PreTool" — use one of Start, Stop, PrePlan/,
     );
     await bad(
       ['fire', 'Start', '--dialect', 'spatialagent', '--config', 'nope.json'],

@@ -32,13 +32,14 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
     if (e instanceof AgyConfigReadError) throw new UsageError(e.message);
     throw e;
   }
-  if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists) throw new UsageError(`agy hooks ${config} not found`);
+  if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists)
+    throw new UsageError(`agy hooks ${config} not found — check the path given to --config`);
   return loaded;
 }
 
 function agyEvent(name: string): AgyEvent {
   const e = agyEventNamed(name);
-  if (!e) throw new UsageError(`unknown agy event "${name}"; expected one of ${AGY_EVENTS.join(', ')}`);
+  if (!e) throw new UsageError(`unknown agy event "${name}" — use one of ${AGY_EVENTS.join(', ')}`);
   return e;
 }
 
@@ -55,11 +56,11 @@ export const agySystem: HookSystem = {
   describeConfig: '.agents/hooks.json, .antigravitycli/hooks.json, ~/.gemini/config/hooks.json, ~/.gemini/antigravity-cli/hooks.json',
   events: AGY_EVENTS,
   async fire(eventArg, fields, opts) {
-    if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
+    if (opts.hasModel) throw new UsageError('--model is only for SpatialAgent prompt hooks — drop it, or add --dialect spatialagent');
     const event = agyEvent(eventArg);
     if (TOOL_EVENTS.has(event) && !(isObject(fields.toolCall) && typeof fields.toolCall.name === 'string')) {
       throw new UsageError(
-        `input for ${event}: "toolCall.name" is required (e.g. {"toolCall": {"name": "run_command", "args": {"CommandLine": "ls"}}})`,
+        `input for ${event}: "toolCall.name" is required — e.g. {"toolCall": {"name": "run_command", "args": {"CommandLine": "ls"}}}`,
       );
     }
     const loaded = load(opts.cwd, opts.config, opts.env);

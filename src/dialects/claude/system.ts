@@ -41,17 +41,17 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
     throw e;
   }
   if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists)
-    throw new UsageError(`Claude Code settings ${config} not found`);
+    throw new UsageError(`Claude Code settings ${config} not found — check the path given to --config`);
   return loaded;
 }
 
 function claudeEvent(name: string) {
   if (isClaudeEvent(name)) return name;
   if (UNSUPPORTED_CLAUDE_EVENTS.includes(name))
-    throw new UsageError(`Claude Code's ${name} event is not supported by Hookline; supported: ${CLAUDE_EVENTS.join(', ')}`);
+    throw new UsageError(`Claude Code's ${name} event is not supported by Hookline — use one of ${CLAUDE_EVENTS.join(', ')}`);
   const hint = closestClaudeEvent(name);
   throw new UsageError(
-    `unknown Claude Code event "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${CLAUDE_EVENTS.join(', ')}`,
+    `unknown Claude Code event "${name}"${hint ? ` (did you mean "${hint}"?)` : ''} — use one of ${CLAUDE_EVENTS.join(', ')}`,
   );
 }
 
@@ -77,7 +77,7 @@ export const claudeSystem: HookSystem = {
   describeConfig: '.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, enabled plugins',
   events: CLAUDE_EVENTS,
   async fire(eventArg, fields, opts) {
-    if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
+    if (opts.hasModel) throw new UsageError('--model is only for SpatialAgent prompt hooks — drop it, or add --dialect spatialagent');
     const event = claudeEvent(eventArg);
     const schema = ClaudeBaseInput.partial().extend(CLAUDE_EVENT_FIELDS[event].partial().shape);
     const parsed = schema.safeParse(fields);
@@ -86,7 +86,7 @@ export const claudeSystem: HookSystem = {
       throw new UsageError(`input for ${event}: ${jsonPath(first.path as Array<string | number>) || 'value'}: ${first.message}`);
     }
     if (TOOL_EVENTS.has(event) && typeof fields.tool_name !== 'string')
-      throw new UsageError(`input for ${event}: "tool_name" is required (e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}})`);
+      throw new UsageError(`input for ${event}: "tool_name" is required — e.g. {"tool_name": "Bash", "tool_input": {"command": "ls"}}`);
     const warnings: string[] = [];
     const known = new Set([...Object.keys(ClaudeBaseInput.shape), ...Object.keys(CLAUDE_EVENT_FIELDS[event].shape)]);
     for (const k of Object.keys(fields))

@@ -90,13 +90,13 @@ export const geminiSystem: HookSystem = {
   events: EVENT_NAMES,
   async fire(eventArg, fields, opts) {
     if (opts.config !== undefined)
-      throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
-    if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
+      throw new UsageError(
+        '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
+      );
+    if (opts.hasModel) throw new UsageError('--model is only for SpatialAgent prompt hooks — drop it, or add --dialect spatialagent');
     if (!isEventName(eventArg)) {
       const hint = closestEvent(eventArg);
-      throw new UsageError(
-        `unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected one of ${EVENT_NAMES.join(', ')}`,
-      );
+      throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''} — use one of ${EVENT_NAMES.join(', ')}`);
     }
     const event = eventArg;
     checkFields(event, fields);
@@ -152,7 +152,9 @@ export const geminiSystem: HookSystem = {
   },
   validate({ cwd, config, env }) {
     if (config !== undefined)
-      throw new UsageError('--config is for --dialect mm, spatialagent or claude (Gemini settings are found in their usual places)');
+      throw new UsageError(
+        '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
+      );
     const ctx = loadContext({ cwd, env });
     const problems = [...ctx.config.problems, ...settingsHints(ctx.config.entries)];
     const errors = problems.filter((p) => p.severity === 'error').length;

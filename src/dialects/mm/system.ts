@@ -126,9 +126,9 @@ export const mmSystem: HookSystem = {
   describeConfig: '$MM_CONFIG or agent.yaml',
   events: MM_EVENTS,
   async fire(eventArg, fields, opts) {
-    if (!isMmEvent(eventArg)) throw new UsageError(`unknown mm event "${eventArg}"; expected one of ${MM_EVENTS.join(', ')}`);
+    if (!isMmEvent(eventArg)) throw new UsageError(`unknown mm event "${eventArg}" — use one of ${MM_EVENTS.join(', ')}`);
     const event = eventArg;
-    if (opts.hasModel) throw new UsageError('--model is for --dialect spatialagent (its prompt hooks)');
+    if (opts.hasModel) throw new UsageError('--model is only for SpatialAgent prompt hooks — drop it, or add --dialect spatialagent');
     const parsed = MmInputSchema.safeParse(fields);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
@@ -211,7 +211,7 @@ export const mmSystem: HookSystem = {
     const called = setup.handOff;
     const file = called?.file ?? top.file;
     if (!fs.existsSync(file)) {
-      if (setup.mmConfig && !called) throw new UsageError(`no mm configuration at ${file}`);
+      if (setup.mmConfig && !called) throw new UsageError(`no mm configuration at ${file} — create it, or name another with --config FILE`);
       return undefined;
     }
     // A file found at its usual place in the project is workspace configuration; so is a called

@@ -24,7 +24,7 @@ function read(file: string, explicit: boolean): SaConfig {
     if (e instanceof SaConfigReadError) throw new UsageError(e.message);
     throw e;
   }
-  if (!config.exists && explicit) throw new UsageError(`SpatialAgent settings ${file} not found`);
+  if (!config.exists && explicit) throw new UsageError(`SpatialAgent settings ${file} not found — check the path given to --config`);
   return config;
 }
 
@@ -33,7 +33,7 @@ export const spatialAgentSystem: HookSystem = {
   describeConfig: '.spatialagent/settings.json',
   events: SA_EVENTS,
   async fire(eventArg, variables, opts) {
-    if (!isSaEvent(eventArg)) throw new UsageError(`unknown SpatialAgent event "${eventArg}"; expected one of ${SA_EVENTS.join(', ')}`);
+    if (!isSaEvent(eventArg)) throw new UsageError(`unknown SpatialAgent event "${eventArg}" — use one of ${SA_EVENTS.join(', ')}`);
     const event = eventArg;
     const warnings: string[] = [];
     for (const k of Object.keys(variables)) {
