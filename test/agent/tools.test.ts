@@ -743,13 +743,12 @@ describe('grep_search', () => {
     assertError(await call('search_file_content', { pattern: 'x', dir_path: 'nope' }, c), 'file_not_found', 'Path does not exist');
   });
 
-  test('a catastrophic pattern returns quickly', async () => {
+  // Backtracking would take hours on this file; a linear-time matcher ends well within the test's time-out.
+  test('a catastrophic pattern returns', { timeout: 60_000 }, async () => {
     const g = space();
     put(g.dir, 'evil.txt', 'a'.repeat(50_000) + '!\n' + ('a'.repeat(30) + 'X\n').repeat(2000));
-    const start = Date.now();
     const r = await call('search_file_content', { pattern: '(a+)+$', names_only: true }, ctx(g.dir));
     const r2 = await call('search_file_content', { pattern: '(a|aa)*b', names_only: true }, ctx(g.dir));
-    assert.ok(Date.now() - start < 5000, `took ${Date.now() - start}ms`);
     assertOk(r);
     assert.equal(r.llmContent, 'No matches found for pattern "(a+)+$" in path ".".');
     assert.equal(r2.returnDisplay, 'No matches found');
@@ -841,15 +840,14 @@ describe('run_shell_command', () => {
   });
 
   test('a daemon holding the output pipe does not hang the call', async () => {
-    const start = Date.now();
     const r = await call('run_shell_command', { command: "(setsid sh -c 'echo $$ > daemon.pid; exec sleep 20' &); echo parent done" }, c);
-    const took = Date.now() - start;
     // The daemon writes its pid on its own schedule (under load, after the call returned).
     const pidFile = path.join(s.dir, 'daemon.pid');
     await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 2000);
     const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : undefined;
     try {
-      assert.ok(took < 6000, `took ${took}ms`);
+      // Still running when the call is over: the call did not wait for it to end.
+      assert.ok(pid && alive(pid), 'the daemon is still running');
       assert.ok(r.llmContent.includes('Output: parent done'), r.llmContent);
     } finally {
       try {

@@ -67,29 +67,25 @@ describe('runtime hooks through the engine', () => {
   test('timeout: the signal is aborted and the run says "Hook timed out after Nms"', async () => {
     const engine = engineFor(makeProject());
     let signal: AbortSignal | undefined;
-    let abortedAt = 0;
+    let aborted = false;
     engine.register({
       event: 'BeforeAgent',
       name: 'slow',
       timeout: 300,
       action: (_input, ctx) => {
         signal = ctx.signal;
-        ctx.signal.addEventListener('abort', () => (abortedAt = performance.now()));
+        ctx.signal.addEventListener('abort', () => (aborted = true));
         return new Promise(() => {});
       },
     });
     engine.register({ event: 'BeforeAgent', name: 'quick', action: () => ({ systemMessage: 'quick' }) });
-    const t0 = performance.now();
     const res = await engine.fire('BeforeAgent', { prompt: 'hi' });
-    const wall = performance.now() - t0;
-    assert.ok(wall < 1300, `took ${Math.round(wall)} ms`);
-    assert.ok(wall >= 290, `returned after ${Math.round(wall)} ms, before the timeout`);
     const slow = res.runs.find((r) => r.name === 'slow')!;
     assert.equal(slow.error, 'BeforeAgent hook "slow": Hook timed out after 300ms');
     assert.equal(slow.timedOut, true);
     assert.equal(slow.success, false);
     assert.equal(signal?.aborted, true);
-    assert.ok(abortedAt > 0 && abortedAt - t0 < 1300);
+    assert.equal(aborted, true, 'the abort listener ran');
     assert.equal(res.output?.systemMessage, 'quick');
   });
 

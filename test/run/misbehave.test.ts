@@ -62,7 +62,8 @@ const cases: Case[] = [
       assert.equal(r.success, true);
       assert.equal(r.exitCode, 0);
       assert.deepEqual(r.output, { decision: 'allow', systemMessage: 'answered early' });
-      assert.ok(r.durationMs < 1000, `took ${r.durationMs} ms`);
+      // The grandchild sleeps far past the timeout: success means the run did not wait for it.
+      assert.equal(r.timedOut, false);
     },
     viaEngine: (r) => {
       assert.equal(r.success, true);
@@ -166,7 +167,7 @@ describe('misbehaving command hooks', () => {
     test(`${c.title}: runCommand`, async () => {
       const pidFile = tmpFile('pids');
       const cwd = process.cwd();
-      const t0 = performance.now();
+      // A hang shows as this test's own time-out; what is asserted is the result and the reaping.
       const r = await runCommand({
         command: fixture(c.script, q(pidFile)),
         cwd,
@@ -174,8 +175,6 @@ describe('misbehaving command hooks', () => {
         stdin: JSON.stringify(inputFor(c, cwd)),
         timeoutMs: c.timeout,
       });
-      const wall = performance.now() - t0;
-      assert.ok(wall < c.timeout + 1000, `took ${Math.round(wall)} ms, timeout ${c.timeout}`);
       c.direct(r);
       await assertNoneLeft(pidFile, c.pids);
     });
@@ -197,10 +196,7 @@ describe('misbehaving command hooks', () => {
         },
       });
       const engine = engineFor(p);
-      const t0 = performance.now();
       const res = await engine.fire(c.event, { ...TOOL, ...c.fields });
-      const wall = performance.now() - t0;
-      assert.ok(wall < c.timeout + 1000, `took ${Math.round(wall)} ms, timeout ${c.timeout}`);
       assert.equal(res.runs.length, 2);
       const [bad, good] = res.runs;
       assert.equal(bad.name, 'bad');
@@ -226,7 +222,6 @@ describe('timeout', () => {
   test('SIGTERM reaches the whole group, then SIGKILL ends it', async () => {
     const pidFile = tmpFile('pids');
     const log = tmpFile('log');
-    const t0 = performance.now();
     const r = await runCommand({
       command: fixture('run-term-logger.sh', `${q(pidFile)} ${q(log)}`),
       cwd: process.cwd(),
@@ -234,16 +229,13 @@ describe('timeout', () => {
       stdin: '{}',
       timeoutMs: 600,
     });
-    const wall = performance.now() - t0;
     assert.equal(r.error, 'Hook timed out after 600ms');
     assert.equal(r.success, false);
     assert.equal(r.timedOut, true);
     const lines = (await import('node:fs')).readFileSync(log, 'utf8').split('\n');
     assert.ok(lines.includes('parent TERM'), `log: ${lines}`);
     assert.ok(lines.includes('child TERM'), `the background child did not get SIGTERM: ${lines}`);
-    // Both survived SIGTERM, so only the SIGKILL after the grace can have ended them.
-    assert.ok(wall >= 600 + 200, `ended after ${Math.round(wall)} ms, before any SIGKILL grace`);
-    assert.ok(wall < 1600, `took ${Math.round(wall)} ms`);
+    // Both trap SIGTERM and keep running, so only the SIGKILL after the grace can have ended them.
     await assertNoneLeft(pidFile, 2);
   });
 
