@@ -839,15 +839,16 @@ describe('run_shell_command', () => {
     assert.ok(await waitFor(() => gone(pid)), `setsid job ${pid} still running`);
   });
 
-  test('a daemon holding the output pipe does not hang the call', async () => {
+  // Waiting for the daemon (20 s) would show as this test's time-out.
+  test('a daemon holding the output pipe does not hang the call', { timeout: 15_000 }, async () => {
     const r = await call('run_shell_command', { command: "(setsid sh -c 'echo $$ > daemon.pid; exec sleep 20' &); echo parent done" }, c);
     // The daemon writes its pid on its own schedule (under load, after the call returned).
     const pidFile = path.join(s.dir, 'daemon.pid');
     await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 2000);
     const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : undefined;
     try {
-      // Still running when the call is over: the call did not wait for it to end.
-      assert.ok(pid && alive(pid), 'the daemon is still running');
+      // Nothing outlives the command: the escaped daemon is found and ended too (maybe before it wrote its pid).
+      if (pid) assert.ok(await waitFor(() => gone(pid)), `daemon ${pid} survived`);
       assert.ok(r.llmContent.includes('Output: parent done'), r.llmContent);
     } finally {
       try {
@@ -881,7 +882,8 @@ describe('run_shell_command', () => {
       ),
       r.llmContent,
     );
-    assert.equal(r.returnDisplay, 'Command cancelled by user.\n\nOutput before cancellation:\nwaiting');
+    // bash may add its own "Terminated" job line after the output, depending on when the signal lands.
+    assert.match(String(r.returnDisplay), /^Command cancelled by user\.\n\nOutput before cancellation:\nwaiting(\nTerminated)?$/);
     assert.ok(await waitFor(() => gone(grand)), `grandchild ${grand} survived`);
     assert.ok(await waitFor(() => gone(leader)), `shell ${leader} survived`);
   });

@@ -63,7 +63,7 @@ const cases: Case[] = [
       assert.equal(r.exitCode, 0);
       assert.deepEqual(r.output, { decision: 'allow', systemMessage: 'answered early' });
       // The grandchild sleeps far past the timeout: success means the run did not wait for it.
-      assert.equal(r.timedOut, false);
+      assert.ok(!r.timedOut);
     },
     viaEngine: (r) => {
       assert.equal(r.success, true);
