@@ -76,7 +76,11 @@ describe('tool_input in Claude Code argument names', () => {
         { file_path: '/work/proj/b.ts', old_string: 'a', new_string: 'b', allow_multiple: true },
       ],
       // Claude's defaults: case-sensitive, file names only.
-      ['search_file_content', { pattern: 'fixme', path: 'lib' }, { pattern: 'fixme', dir_path: `${W}/lib`, names_only: true, case_sensitive: true }],
+      [
+        'search_file_content',
+        { pattern: 'fixme', path: 'lib' },
+        { pattern: 'fixme', dir_path: `${W}/lib`, names_only: true, case_sensitive: true },
+      ],
       [
         'search_file_content',
         { pattern: 'x', output_mode: 'content', '-i': true, '-C': 4, head_limit: 0, type: 'js' },
@@ -94,7 +98,11 @@ describe('tool_input in Claude Code argument names', () => {
 
   test('PreToolUse end to end through the translation: updatedInput {file_path} replaces the call, dropped keys are gone', () => {
     const args = { file_path: 'a.ts', old_string: 'x', new_string: 'y', allow_multiple: true };
-    const input = toClaudeInput('BeforeTool', { session_id: 's', transcript_path: '/t', cwd: W, tool_name: 'replace', tool_input: args }, { toolUseId: 'c1' })!;
+    const input = toClaudeInput(
+      'BeforeTool',
+      { session_id: 's', transcript_path: '/t', cwd: W, tool_name: 'replace', tool_input: args },
+      { toolUseId: 'c1' },
+    )!;
     assert.deepEqual(input.tool_input, { file_path: `${W}/a.ts`, old_string: 'x', new_string: 'y', replace_all: true });
     assert.match(String(input.tool_use_id), /^toolu_[A-Za-z0-9]{24}$/);
     const updatedInput = { file_path: `${W}/b.ts`, old_string: 'x', new_string: 'z' };
@@ -166,12 +174,15 @@ describe('tool_response in Claude Code shapes, from real tool runs', () => {
     fs.mkdirSync(path.join(dir, 'g'));
     fs.writeFileSync(path.join(dir, 'g', 'x.md'), 'alpha\nbeta\n');
     const g = await run('glob', { pattern: '*.md', dir_path: 'g' });
-    assert.deepEqual({ ...g, durationMs: typeof g.durationMs }, {
-      filenames: [path.join(dir, 'g', 'x.md')],
-      durationMs: 'number',
-      numFiles: 1,
-      truncated: false,
-    });
+    assert.deepEqual(
+      { ...g, durationMs: typeof g.durationMs },
+      {
+        filenames: [path.join(dir, 'g', 'x.md')],
+        durationMs: 'number',
+        numFiles: 1,
+        truncated: false,
+      },
+    );
     const names = await run('search_file_content', { pattern: 'beta', dir_path: 'g', names_only: true });
     assert.deepEqual(names, { mode: 'files_with_matches', filenames: [path.join(dir, 'g', 'x.md')], numFiles: 1 });
     const lines = await run('search_file_content', { pattern: 'beta', dir_path: 'g', context: 1 });
@@ -196,6 +207,9 @@ describe('tool_response in Claude Code shapes, from real tool runs', () => {
       agentType: 'critic',
       content: [{ type: 'text', text: 'fine' }],
     });
-    assert.equal(claudeToolResponse('list_directory', { dir_path: '.' }, { llmContent: 'Directory listing', returnDisplay: '' }), 'Directory listing');
+    assert.equal(
+      claudeToolResponse('list_directory', { dir_path: '.' }, { llmContent: 'Directory listing', returnDisplay: '' }),
+      'Directory listing',
+    );
   });
 });

@@ -123,7 +123,12 @@ export const glob = defineTool({
     return {
       llmContent: llm,
       returnDisplay: `Found ${found.length} matching file(s)`,
-      facts: { kind: 'files', filenames: shown, truncated: stats.truncated || sorted.length > shown.length, durationMs: Date.now() - started },
+      facts: {
+        kind: 'files',
+        filenames: shown,
+        truncated: stats.truncated || sorted.length > shown.length,
+        durationMs: Date.now() - started,
+      },
     };
   },
 });

@@ -73,7 +73,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${visible(run.command)} → ${run.outcome}`);
       if (run.error) ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${run.command}\` (${run.file}): ${run.error}`);
     }
-    const tool = event === 'BeforeTool' ? { toolInput: fields.tool_input as Record<string, unknown>, toolName: String(fields.tool_name) } : {};
+    const tool =
+      event === 'BeforeTool' ? { toolInput: fields.tool_input as Record<string, unknown>, toolName: String(fields.tool_name) } : {};
     return toGeminiOutput(r, { ...tool, cwd: ctx.cwd });
   };
   return {

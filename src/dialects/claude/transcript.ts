@@ -23,7 +23,9 @@ type AgentMessage =
   | { role: 'model'; text: string; toolCalls?: Array<{ id: string; name: string; args: Record<string, unknown> }> }
   | { role: 'tool'; results: Array<{ id: string; name: string; output: string; isError?: boolean }> };
 
-type AgentRecord = { type: 'message'; message: AgentMessage; timestamp?: string } | { type: 'reset'; history: AgentMessage[]; timestamp?: string };
+type AgentRecord =
+  | { type: 'message'; message: AgentMessage; timestamp?: string }
+  | { type: 'reset'; history: AgentMessage[]; timestamp?: string };
 
 /** Where the Claude transcript of an agent transcript is kept. */
 export function claudeTranscriptPath(agentTranscript: string, sessionId: string): string {
@@ -81,7 +83,12 @@ export class ClaudeEntries {
     const blocks: Array<Record<string, unknown>> = [];
     if (m.text || !m.toolCalls?.length) blocks.push({ type: 'text', text: m.text });
     for (const c of m.toolCalls ?? [])
-      blocks.push({ type: 'tool_use', id: claudeToolUseId(c.id), name: claudeToolName(c.name), input: claudeToolInput(c.name, c.args, this.ctx.cwd) });
+      blocks.push({
+        type: 'tool_use',
+        id: claudeToolUseId(c.id),
+        name: claudeToolName(c.name),
+        input: claudeToolInput(c.name, c.args, this.ctx.cwd),
+      });
     return blocks.map((block) =>
       this.entry(
         'assistant',
