@@ -23,6 +23,7 @@ describe('Claude Code hooks see Claude-shaped tools and transcripts', () => {
       prompt: 'write the files',
       script: [
         {
+          text: 'Writing the files.',
           toolCalls: [
             { name: 'run_shell_command', args: { command: 'echo DRAFT > out.txt' } },
             { name: 'write_file', args: { file_path: 'draft.txt', content: 'hello\n' } },
@@ -64,6 +65,7 @@ describe('Claude Code hooks see Claude-shaped tools and transcripts', () => {
       structuredPatch: [],
       originalFile: null,
     });
+    // The Stop input's last_assistant_message is the last answer (not every answer of the turn), as in the transcript.
     assert.equal(seen[4].last, 'All done.');
   });
 });

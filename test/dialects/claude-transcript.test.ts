@@ -65,6 +65,7 @@ describe('Claude Code transcript', () => {
     assert.equal(all[4].parentUuid, first[3].uuid);
     // What a Stop hook reads: the last assistant entry's text.
     assert.equal(all.filter((e) => e.type === 'assistant').at(-1).message.content[0].text, 'There is a.txt.');
+    assert.equal(t.lastAssistantText, 'There is a.txt.');
   });
 
   test('a replaced history starts after a compact_boundary entry; a resumed session is written whole', () => {

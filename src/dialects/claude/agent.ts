@@ -66,7 +66,12 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     const claudeEvent = claudeEventFor(event, input);
     const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: ctx.approvalMode(), toolUseId, toolResponse });
     if (!claudeEvent || !claudeInput) return undefined;
-    if (claudeHooksFor(opts.config, claudeEvent, claudeInput).length) claudeTranscript.sync();
+    if (claudeHooksFor(opts.config, claudeEvent, claudeInput).length) {
+      claudeTranscript.sync();
+      // Claude's is the last answer's text, not every answer of the turn (Gemini's prompt_response).
+      const last = claudeTranscript.lastAssistantText;
+      if (claudeEvent === 'Stop' && last !== undefined) claudeInput.last_assistant_message = last;
+    }
     const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, envFile, signal });
     for (const run of r.runs) {
       const tool = typeof claudeInput.tool_name === 'string' ? ` [${visible(claudeInput.tool_name)}]` : '';

@@ -42,6 +42,8 @@ export interface TranscriptContext {
 /** Turns agent records into Claude transcript entries, chaining `parentUuid`. */
 export class ClaudeEntries {
   private parent: string | null = null;
+  /** The text of the last assistant text block written. */
+  lastAssistantText: string | undefined;
 
   constructor(private readonly ctx: TranscriptContext) {}
 
@@ -81,7 +83,10 @@ export class ClaudeEntries {
     // One entry per content block, sharing the message id, as Claude Code writes a streamed answer.
     const id = `msg_${randomUUID().replace(/-/g, '')}`;
     const blocks: Array<Record<string, unknown>> = [];
-    if (m.text || !m.toolCalls?.length) blocks.push({ type: 'text', text: m.text });
+    if (m.text || !m.toolCalls?.length) {
+      blocks.push({ type: 'text', text: m.text });
+      this.lastAssistantText = m.text;
+    }
     for (const c of m.toolCalls ?? [])
       blocks.push({
         type: 'tool_use',
@@ -157,6 +162,11 @@ export class ClaudeTranscript {
     this.sessionId = ctx.sessionId;
     this.path = claudeTranscriptPath(agentTranscript, ctx.sessionId);
     this.entries = new ClaudeEntries(ctx);
+  }
+
+  /** The text of the session's last answer, as far as synced (Claude's `last_assistant_message`). */
+  get lastAssistantText(): string | undefined {
+    return this.entries.lastAssistantText;
   }
 
   /** Reads what the agent added to its transcript and appends it here. Returns this transcript's path. */
