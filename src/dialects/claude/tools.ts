@@ -257,7 +257,7 @@ export interface AgentToolResult {
  * Write `{type, filePath, content, structuredPatch, originalFile}`, Edit `{filePath, oldString,
  * newString, originalFile, structuredPatch, userModified, replaceAll}`, Glob `{filenames,
  * durationMs, numFiles, truncated}`, Grep `{mode, numFiles, filenames, content?, numLines?}`,
- * Agent `{status, prompt, content}`. LS and tools with no counterpart: the text the model reads.
+ * Agent `{status, prompt, content}`; run_code Bash's shape. LS and other tools: the text the model reads.
  */
 export function claudeToolResponse(agentName: string, args: Args, result: AgentToolResult): unknown {
   const f = result.facts;
