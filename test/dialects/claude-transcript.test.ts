@@ -106,6 +106,8 @@ describe('Claude Code transcript', () => {
     const t = new ClaudeTranscript(agentFile, { sessionId: 'abc', cwd: dir, model: 'm' });
     t.sync();
     assert.deepEqual(read(t.path), []);
+    // An agent with no transcript of its own gets none.
+    assert.equal(new ClaudeTranscript('', { sessionId: 'abc', cwd: dir, model: 'm' }).sync(), '');
     fs.writeFileSync(agentFile, `${JSON.stringify({ type: 'session', sessionId: 'abc' })}\n{"type":"message","message":{"role":"user","te`);
     t.sync();
     assert.deepEqual(read(t.path), []);

@@ -27,8 +27,9 @@ type AgentRecord =
   | { type: 'message'; message: AgentMessage; timestamp?: string }
   | { type: 'reset'; history: AgentMessage[]; timestamp?: string };
 
-/** Where the Claude transcript of an agent transcript is kept. */
+/** Where the Claude transcript of an agent transcript is kept ('' when the agent keeps none). */
 export function claudeTranscriptPath(agentTranscript: string, sessionId: string): string {
+  if (!agentTranscript) return '';
   return path.join(path.dirname(agentTranscript), 'claude', `${sessionId.replace(/[^A-Za-z0-9_-]/g, '-')}.jsonl`);
 }
 
@@ -171,6 +172,7 @@ export class ClaudeTranscript {
 
   /** Reads what the agent added to its transcript and appends it here. Returns this transcript's path. */
   sync(): string {
+    if (!this.path) return '';
     const first = !this.started;
     this.started = true;
     let added = '';
