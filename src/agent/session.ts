@@ -81,12 +81,16 @@ export class Session {
 
   push(...messages: Message[]): void {
     this.history.push(...messages);
-    fs.appendFileSync(this.transcriptPath, messages.map((message) => JSON.stringify({ type: 'message', message })).join('\n') + '\n');
+    const timestamp = new Date().toISOString();
+    fs.appendFileSync(
+      this.transcriptPath,
+      messages.map((message) => JSON.stringify({ type: 'message', message, timestamp })).join('\n') + '\n',
+    );
   }
 
   /** Replaces the history (compression, clearContext); recorded so a resume sees the same. */
   reset(history: Message[]): void {
     this.history.splice(0, this.history.length, ...history);
-    fs.appendFileSync(this.transcriptPath, JSON.stringify({ type: 'reset', history }) + '\n');
+    fs.appendFileSync(this.transcriptPath, JSON.stringify({ type: 'reset', history, timestamp: new Date().toISOString() }) + '\n');
   }
 }

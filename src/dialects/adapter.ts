@@ -11,6 +11,7 @@
  * Adapters run their own hooks and print their own display lines through `AdapterIO`.
  */
 import type { LLMRequest, LLMResponse } from '../events/model.js';
+import type { ToolFacts } from '../events/tools.js';
 import type {
   AfterAgentEffect,
   AfterModelEffect,
@@ -106,7 +107,14 @@ export interface ToolPoint {
 }
 
 export interface ToolOutcomePoint extends ToolPoint {
-  result: { llmContent: string; returnDisplay: unknown; error?: { message: string; type?: string }; exitCode?: number | null };
+  result: {
+    llmContent: string;
+    returnDisplay: unknown;
+    error?: { message: string; type?: string };
+    exitCode?: number | null;
+    /** What the call did, as data (src/events/tools.ts). */
+    facts?: ToolFacts;
+  };
   /** What the model will read, as earlier adapters left it. */
   llmContent: string;
 }

@@ -54,11 +54,12 @@ describe('Gemini → Claude: events and input', () => {
         'glob',
         'search_file_content',
         'list_directory',
+        'ask_agent',
         'run_code',
         'mcp__x__y',
         'toString',
       ].map(claudeToolName),
-      ['Bash', 'Write', 'Edit', 'Read', 'Glob', 'Grep', 'LS', 'run_code', 'mcp__x__y', 'toString'],
+      ['Bash', 'Write', 'Edit', 'Read', 'Glob', 'Grep', 'LS', 'Agent', 'run_code', 'mcp__x__y', 'toString'],
     );
   });
 
@@ -95,7 +96,7 @@ describe('Gemini → Claude: events and input', () => {
         permission_mode: 'acceptEdits',
         hook_event_name: 'PostToolUse',
         tool_name: 'Read',
-        tool_input: { file_path: 'a' },
+        tool_input: { file_path: '/w/a' },
         tool_use_id: '',
         tool_response: response,
       },

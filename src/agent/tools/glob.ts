@@ -45,6 +45,7 @@ export const glob = defineTool({
   title: (a) => oneLine(`FindFiles '${a.pattern}'${a.dir_path ? ` within ${a.dir_path}` : ''}`),
   async run(a, ctx) {
     if (a.pattern.trim() === '') return fail(ErrorType.invalidParams, "The 'pattern' parameter cannot be empty.");
+    const started = Date.now();
     const r = resolveInWorkspace(ctx.cwd, a.dir_path || '.');
     if (isFailure(r)) return r;
     const dir = r.path;
@@ -108,13 +109,26 @@ export const glob = defineTool({
     const note = stats.truncated ? ' (the search stopped early: too many entries; narrow it with dir_path)' : '';
     if (found.length === 0) {
       const ign = stats.ignored > 0 ? ` (${stats.ignored} files were ignored)` : '';
-      return { llmContent: `No files found matching pattern "${a.pattern}" within ${dir}${ign}${note}`, returnDisplay: 'No files found' };
+      return {
+        llmContent: `No files found matching pattern "${a.pattern}" within ${dir}${ign}${note}`,
+        returnDisplay: 'No files found',
+        facts: { kind: 'files', filenames: [], truncated: stats.truncated, durationMs: Date.now() - started },
+      };
     }
     const sorted = sortByRecency(found, Date.now()).map((f) => f.abs);
     const shown = sorted.slice(0, MAX_SHOWN);
     const ign = stats.ignored > 0 ? ` (${stats.ignored} additional files were ignored)` : '';
     let llm = `Found ${found.length} file(s) matching "${a.pattern}" within ${dir}${ign}${note}, sorted by modification time (newest first):\n${shown.join('\n')}`;
     if (sorted.length > shown.length) llm += `\n... and ${sorted.length - shown.length} more (narrow the pattern to see them)`;
-    return { llmContent: llm, returnDisplay: `Found ${found.length} matching file(s)` };
+    return {
+      llmContent: llm,
+      returnDisplay: `Found ${found.length} matching file(s)`,
+      facts: {
+        kind: 'files',
+        filenames: shown,
+        truncated: stats.truncated || sorted.length > shown.length,
+        durationMs: Date.now() - started,
+      },
+    };
   },
 });

@@ -132,6 +132,7 @@ export const grepSearch = defineTool({
   kind: 'read',
   title: (a) => oneLine(`SearchText '${a.pattern}'${a.include_pattern ? ` in ${a.include_pattern}` : ''} within ${a.dir_path || './'}`),
   async run(a, ctx) {
+    const started = Date.now();
     let re: RE2JS;
     let exclude: RE2JS | null = null;
     try {
@@ -257,6 +258,17 @@ export const grepSearch = defineTool({
         for (const i of [...shown].sort((x, y) => x - y)) lines.push({ file: label, n: i + 1, text: all[i], isContext: !hitSet.has(i) });
       }
     }
-    return format(a, lines, matchCount, where, limit);
+    const abs = (label: string) => (isFile ? r.path : path.join(r.path, label));
+    return {
+      ...format(a, lines, matchCount, where, limit),
+      facts: {
+        kind: 'search',
+        filenames: [...new Set(found.map((l) => abs(l.file)))],
+        lines: a.names_only ? [] : lines.map((l) => ({ file: abs(l.file), line: l.n, text: l.text, isContext: l.isContext })),
+        matches: matchCount,
+        namesOnly: a.names_only === true,
+        durationMs: Date.now() - started,
+      },
+    };
   },
 });

@@ -93,13 +93,14 @@ export const readFile = defineTool({
     });
     const partial = start > 0 || end < total;
     const content = shown.join('\n');
+    const facts = { kind: 'read' as const, filePath: file, content, startLine: start + 1, numLines: shown.length, totalLines: total };
     let display = '';
     if (partial) display = `Read lines ${start + 1}-${end} of ${total} from ${r.rel}${shortened ? ' (some lines were shortened)' : ''}`;
     else if (shortened) display = `Read all ${total} lines from ${r.rel} (some lines were shortened)`;
-    if (!partial && !shortened) return { llmContent: content, returnDisplay: display };
+    if (!partial && !shortened) return { llmContent: content, returnDisplay: display, facts };
     const header =
       `\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines ${start + 1}-${end} of ${total} total lines.\n` +
       `Action: To read more, call 'read_file' again with 'start_line' and 'end_line'; the next section starts at start_line: ${end + 1}.\n\n--- FILE CONTENT (truncated) ---\n`;
-    return { llmContent: header + content, returnDisplay: display };
+    return { llmContent: header + content, returnDisplay: display, facts };
   },
 });

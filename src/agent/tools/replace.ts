@@ -153,6 +153,7 @@ export const replace = defineTool({
       return {
         llmContent: `Created new file: ${file} with provided content. Here is the updated code:\n${text}`,
         returnDisplay: `Created ${r.rel}`,
+        facts: { kind: 'write', filePath: file, originalContent: null, newContent: text, replacements: 1 },
       };
     }
     if (a.old_string === '') {
@@ -205,6 +206,7 @@ export const replace = defineTool({
     return {
       llmContent: `Successfully modified file: ${file} (${count} replacements). Here is the updated code:\n${changedSnippet(content, text)}`,
       returnDisplay: unifiedDiff(path.basename(file), content, text, 'Current', 'Proposed'),
+      facts: { kind: 'write', filePath: file, originalContent: raw, newContent: final, replacements: count },
     };
   },
 });

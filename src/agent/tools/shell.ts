@@ -71,7 +71,11 @@ export function report(o: Outcome, timeoutMs: number): ToolResult {
       ? `${why} Below is the output before it was cancelled:\n${o.output}`
       : `${why} There was no output before it was cancelled.`;
     const shown = o.timedOut ? why : 'Command cancelled by user.';
-    return { llmContent: untrusted(llm), returnDisplay: o.output ? `${shown}\n\nOutput before cancellation:\n${o.output}` : shown };
+    return {
+      llmContent: untrusted(llm),
+      returnDisplay: o.output ? `${shown}\n\nOutput before cancellation:\n${o.output}` : shown,
+      facts: { kind: 'shell', output: o.output, exitCode: o.exitCode, interrupted: true },
+    };
   }
   const parts = [`Output: ${o.output || '(empty)'}`];
   if (o.error) parts.push(`Error: ${o.error.message}`);
@@ -85,7 +89,12 @@ export function report(o: Outcome, timeoutMs: number): ToolResult {
     else if (o.error) display = `Command failed: ${o.error.message}`;
     else if (o.exitCode !== null && o.exitCode !== 0) display = `Command exited with code: ${o.exitCode}`;
   }
-  const result: ToolResult = { llmContent: untrusted(parts.join('\n')), returnDisplay: display, exitCode: o.exitCode };
+  const result: ToolResult = {
+    llmContent: untrusted(parts.join('\n')),
+    returnDisplay: display,
+    exitCode: o.exitCode,
+    facts: { kind: 'shell', output: o.output, exitCode: o.exitCode, interrupted: false },
+  };
   if (o.error) result.error = { message: o.error.message, type: ErrorType.shellError };
   return result;
 }

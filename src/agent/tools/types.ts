@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ToolFacts } from '../../events/tools.js';
 
 export interface ToolContext {
   cwd: string;
@@ -15,6 +16,8 @@ export interface ToolResult {
   error?: { message: string; type: string };
   /** Programs only: their exit code (a non-zero exit is not a tool error, as in Gemini CLI). */
   exitCode?: number | null;
+  /** What the call did, as data (for hooks that expect structured results). */
+  facts?: ToolFacts;
 }
 
 export interface AgentTool<S extends z.ZodObject = z.ZodObject> {

@@ -84,6 +84,7 @@ export const writeFile = defineTool({
     return {
       llmContent: `${head} Here is the updated code:\n${changedSnippet(exists ? original : '', finalContent)}`,
       returnDisplay: unifiedDiff(path.basename(file), original, a.content),
+      facts: { kind: 'write', filePath: file, originalContent: exists ? original : null, newContent: finalContent },
     };
   },
 });

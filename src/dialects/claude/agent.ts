@@ -21,7 +21,9 @@ import { visible } from '../../config/display.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
 import type { ClaudeConfig } from './config.js';
 import { sourcedEnv } from './env-file.js';
-import { fireClaude } from './run.js';
+import { claudeHooksFor, fireClaude } from './run.js';
+import { claudeToolResponse } from './tools.js';
+import { ClaudeTranscript } from './transcript.js';
 import { claudeEventFor, toClaudeInput, toGeminiOutput } from './translate.js';
 
 export interface ClaudeAdapterOptions {
@@ -43,25 +45,42 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     fs.writeFileSync(file, '', { mode: 0o600 });
     return file;
   };
+  // The session as a Claude Code transcript, for the hooks' `transcript_path`.
+  let transcript: ClaudeTranscript | undefined;
+  const transcriptFor = (s: { id: string; transcriptPath: string }) => {
+    if (transcript?.sessionId !== s.id || transcript.agentTranscript !== s.transcriptPath)
+      transcript = new ClaudeTranscript(s.transcriptPath, { sessionId: s.id, cwd: ctx.cwd, model: ctx.modelName });
+    return transcript;
+  };
   const fire = async (
     event: EventName,
     fields: Record<string, unknown>,
     signal?: AbortSignal,
     toolUseId?: string,
     envFile?: string,
+    toolResponse?: unknown,
   ): Promise<HookOutput | undefined> => {
     const s = ctx.session();
-    const input = { session_id: s.id, transcript_path: s.transcriptPath, cwd: ctx.cwd, hook_event_name: event, ...fields };
+    const claudeTranscript = transcriptFor(s);
+    const input = { session_id: s.id, transcript_path: claudeTranscript.path, cwd: ctx.cwd, hook_event_name: event, ...fields };
     const claudeEvent = claudeEventFor(event, input);
-    const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: ctx.approvalMode(), toolUseId });
+    const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: ctx.approvalMode(), toolUseId, toolResponse });
     if (!claudeEvent || !claudeInput) return undefined;
+    if (claudeHooksFor(opts.config, claudeEvent, claudeInput).length) {
+      claudeTranscript.sync();
+      // Claude's is the last answer's text, not every answer of the turn (Gemini's prompt_response).
+      const last = claudeTranscript.lastAssistantText;
+      if (claudeEvent === 'Stop' && last !== undefined) claudeInput.last_assistant_message = last;
+    }
     const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, envFile, signal });
     for (const run of r.runs) {
       const tool = typeof claudeInput.tool_name === 'string' ? ` [${visible(claudeInput.tool_name)}]` : '';
       if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${visible(run.command)} → ${run.outcome}`);
       if (run.error) ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${run.command}\` (${run.file}): ${run.error}`);
     }
-    return toGeminiOutput(r, { toolInput: event === 'BeforeTool' ? (fields.tool_input as Record<string, unknown>) : undefined });
+    const tool =
+      event === 'BeforeTool' ? { toolInput: fields.tool_input as Record<string, unknown>, toolName: String(fields.tool_name) } : {};
+    return toGeminiOutput(r, { ...tool, cwd: ctx.cwd });
   };
   return {
     name: 'claude',
@@ -99,7 +118,11 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     },
     async afterTool({ id, name, args, result, llmContent, signal }) {
       const tool_response = { llmContent, returnDisplay: result.returnDisplay, ...(result.error ? { error: result.error } : {}) };
-      return applyAfterTool(await fire('AfterTool', { tool_name: name, tool_input: args, tool_response }, signal, id), llmContent);
+      const claudeResponse = claudeToolResponse(name, args, { ...result, llmContent });
+      return applyAfterTool(
+        await fire('AfterTool', { tool_name: name, tool_input: args, tool_response }, signal, id, undefined, claudeResponse),
+        llmContent,
+      );
     },
     async compress({ trigger }) {
       return applyAdvisory(await fire('PreCompress', { trigger }));

@@ -6,31 +6,16 @@
  *   const fired = await fireClaude(config, event, toClaudeInput('BeforeTool', geminiInput));
  *   const effect = applyBeforeTool(toGeminiOutput(fired, { toolInput: args }), args);
  *
- * Tool names are translated (run_shell_command → Bash, …); tool arguments keep their Gemini
- * names (`command`, `file_path`, `content`, `old_string`, `new_string` and `pattern` are the
- * same in both).
+ * Tool names, arguments and results are translated to Claude Code's (tools.ts), and a hook's
+ * `updatedInput` back to the agent's argument names.
  */
 import type { EventName } from '../../events/names.js';
 import type { HookOutput } from '../../events/output.js';
 import type { ClaudeEvent } from './events.js';
 import type { ClaudeOutput } from './output.js';
+import { agentToolInput, claudeToolInput, claudeToolName, claudeToolUseId } from './tools.js';
 
-/** Gemini CLI's tool names (as the reference agent has them) and Claude Code's. */
-export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
-  run_shell_command: 'Bash',
-  write_file: 'Write',
-  replace: 'Edit',
-  read_file: 'Read',
-  glob: 'Glob',
-  search_file_content: 'Grep',
-  grep_search: 'Grep',
-  list_directory: 'LS',
-};
-
-/** Claude Code's name for a Gemini tool; other names (MCP tools, run_code…) unchanged. */
-export function claudeToolName(geminiName: string): string {
-  return Object.hasOwn(CLAUDE_TOOL_NAMES, geminiName) ? CLAUDE_TOOL_NAMES[geminiName] : geminiName;
-}
+export { CLAUDE_TOOL_NAMES, claudeToolName } from './tools.js';
 
 function toolFailed(input: Record<string, unknown> | undefined): boolean {
   const r = input?.tool_response;
@@ -107,6 +92,8 @@ export interface ToClaudeInputOptions {
   permissionMode?: string;
   /** `tool_use_id` when the Gemini input has none (give PreToolUse and PostToolUse the same one). */
   toolUseId?: string;
+  /** PostToolUse's `tool_response` in Claude's shape (tools.ts `claudeToolResponse`); default: the Gemini one as is. */
+  toolResponse?: unknown;
 }
 
 const SESSION_END_REASONS: Readonly<Record<string, string>> = { exit: 'prompt_input_exit' };
@@ -130,8 +117,9 @@ function snake(s: string): string {
  * undefined when the event has no Claude equivalent. Base fields carried over: `session_id`,
  * `transcript_path`, `cwd`; `permission_mode` from the options.
  *
- * - BeforeTool / AfterTool: `tool_name` translated, `tool_input` as is, `tool_use_id`;
- *   `tool_response` as is (PostToolUse) or `error` + `is_interrupt: false` (PostToolUseFailure).
+ * - BeforeTool / AfterTool: `tool_name` and `tool_input` in Claude's names (paths absolute against
+ *   `cwd`), `tool_use_id` shaped like Claude's (`toolu_…`); `tool_response` (PostToolUse: the
+ *   `toolResponse` option, else as given) or `error` + `is_interrupt: false` (PostToolUseFailure).
  * - BeforeAgent: `prompt`. AfterAgent: `stop_hook_active`, `last_assistant_message` (the answer).
  * - SessionStart: `source`. SessionEnd: `reason` (`exit` → `prompt_input_exit`).
  * - PreCompress: `trigger`, `custom_instructions: ""`.
@@ -157,13 +145,14 @@ export function toClaudeInput(
     case 'PreToolUse':
     case 'PostToolUse':
     case 'PostToolUseFailure': {
+      const id = typeof g.tool_use_id === 'string' ? g.tool_use_id : (opts.toolUseId ?? '');
       const tool = {
         tool_name: claudeToolName(str(g.tool_name)),
-        tool_input: (g.tool_input as Record<string, unknown> | undefined) ?? {},
-        tool_use_id: typeof g.tool_use_id === 'string' ? g.tool_use_id : (opts.toolUseId ?? ''),
+        tool_input: claudeToolInput(str(g.tool_name), (g.tool_input as Record<string, unknown> | undefined) ?? {}, str(g.cwd)),
+        tool_use_id: id ? claudeToolUseId(id) : '',
       };
       if (event === 'PreToolUse') return { ...base, ...tool };
-      if (event === 'PostToolUse') return { ...base, ...tool, tool_response: g.tool_response };
+      if (event === 'PostToolUse') return { ...base, ...tool, tool_response: opts.toolResponse ?? g.tool_response };
       return { ...base, ...tool, error: errorText((g.tool_response as Record<string, unknown>).error), is_interrupt: false };
     }
     case 'UserPromptSubmit':
@@ -195,12 +184,16 @@ export function toClaudeInput(
 
 export interface ToGeminiOutputOptions {
   /**
-   * PreToolUse: the tool input the hooks saw. Claude's `updatedInput` replaces the input while
-   * Gemini's `tool_input` is merged over it (`{...args, ...tool_input}`), so each key of this
-   * input missing from `updatedInput` is written as `undefined`: the merge then gives exactly
-   * `updatedInput`. Without it, keys a hook dropped survive the merge.
+   * PreToolUse: the agent's arguments for the call. Claude's `updatedInput` replaces the input
+   * while Gemini's `tool_input` is merged over it (`{...args, ...tool_input}`), so each key of
+   * these arguments missing from the translated `updatedInput` is written as `undefined`: the
+   * merge then gives exactly `updatedInput`. Without it, keys a hook dropped survive the merge.
    */
   toolInput?: Record<string, unknown>;
+  /** PreToolUse: the agent's tool name, to translate `updatedInput` back to its argument names (untranslated without). */
+  toolName?: string;
+  /** PreToolUse: the folder relative paths were resolved against. */
+  cwd?: string;
 }
 
 /**
@@ -250,9 +243,10 @@ export function toGeminiOutput(
         if (o.permissionDecisionReason) out.reason = o.permissionDecisionReason;
       }
       if (o.updatedInput) {
+        const updated = opts.toolName ? agentToolInput(opts.toolName, o.updatedInput, opts.cwd ?? '') : o.updatedInput;
         const replaced: Record<string, unknown> = {};
-        for (const k of Object.keys(opts.toolInput ?? {})) if (!Object.hasOwn(o.updatedInput, k)) replaced[k] = undefined;
-        specific.tool_input = { ...replaced, ...o.updatedInput };
+        for (const k of Object.keys(opts.toolInput ?? {})) if (!Object.hasOwn(updated, k)) replaced[k] = undefined;
+        specific.tool_input = { ...replaced, ...updated };
       }
       if (o.additionalContext) specific.additionalContext = o.additionalContext;
       break;
