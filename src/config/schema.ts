@@ -28,6 +28,8 @@ export const CommandHookConfig = z.object(
     description: z.string().optional(),
     /** Start once and exchange one JSON line per event (see src/run/persistent.ts). */
     persistent: z.boolean().optional(),
+    /** Shadow mode: the hook runs and its decision is shown and traced, but not enforced. */
+    shadow: z.boolean({ error: '"shadow" must be true or false' }).optional(),
     timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
     // Numbers and booleans are accepted as the reference does (the process sees their text).
     env: z
@@ -74,6 +76,14 @@ export const Settings = z
         enabled: z.boolean().optional(),
         disabled: z.array(z.string()).optional(),
         notifications: z.boolean().optional(),
+      })
+      .loose()
+      .optional(),
+    /** Hook traces (src/engine/trace.ts); read from the user and system settings only. */
+    trace: z
+      .object({
+        enabled: z.boolean({ error: '"trace.enabled" must be true or false' }).optional(),
+        inputs: z.boolean({ error: '"trace.inputs" must be true or false' }).optional(),
       })
       .loose()
       .optional(),
