@@ -55,6 +55,7 @@ export function geminiTraceFire(result: FireResult, starts: readonly number[], i
     decision: geminiDecision(result.output),
     ...(reason ? { reason } : {}),
     ...(effect ? { effect } : {}),
+    ...(result.sequential ? { sequential: true } : {}),
     runs: result.runs.map((r, i) => geminiTraceRun(r, starts[i] ?? now - r.durationMs, inputs[i])),
   };
 }

@@ -53,6 +53,8 @@ export interface TraceFire {
   decision: string;
   reason?: string;
   effect?: string;
+  /** The hooks ran one after another (each may read what the earlier ones changed). */
+  sequential?: boolean;
   runs: TraceRun[];
 }
 
@@ -79,6 +81,7 @@ export type TraceFireLine = TraceLineBase & {
   decision: string;
   reason?: string;
   effect?: string;
+  sequential?: boolean;
   runs: number;
   ms: number;
 };
@@ -245,6 +248,7 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
     decision: f.decision,
     ...(f.reason ? { reason: trimmed(f.reason) } : {}),
     ...(f.effect ? { effect: f.effect } : {}),
+    ...(f.sequential ? { sequential: true } : {}),
     runs: f.runs.length,
     ms: Math.round((last - first) * 1000) / 1000,
   });

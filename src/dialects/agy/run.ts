@@ -131,6 +131,7 @@ export async function fireAgy(
         input,
         decision: output?.decision ?? (runs.some((r) => r.error) ? 'error' : 'ok'),
         ...(output?.reason ? { reason: output.reason } : {}),
+        sequential: true,
         runs: runs.map((r, i) => ({
           hook: r.command,
           source: r.source,

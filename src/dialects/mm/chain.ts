@@ -264,6 +264,7 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
         input: firstInput,
         decision: output.action,
         ...(output.reason ? { reason: output.reason } : {}),
+        sequential: true,
         runs: runs.map((r, i) => ({
           hook: r.command,
           start: starts[i],

@@ -232,6 +232,7 @@ export async function fireSpatialAgent(
         input: context,
         decision: output.decision,
         ...(output.reason ? { reason: output.reason } : {}),
+        sequential: true,
         runs: runs.map((r, i) => ({
           hook: r.command ?? `prompt: ${r.prompt ?? ''}`.slice(0, 80),
           start: starts[i],
