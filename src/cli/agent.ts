@@ -23,6 +23,8 @@ export interface AgentCliOptions {
   baseUrl?: string;
   approvalMode?: string;
   resume?: string | boolean;
+  /** Shadow mode: hooks run and their objections are shown and traced, not enforced. */
+  shadow?: boolean;
   displayHooks?: boolean;
   record?: string;
   cwd?: string;
@@ -119,7 +121,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
 
   /** An agent with every hook system's adapter: the user's own, or a called agent one level deeper. */
   const build = (s: Session, interactiveAgent: boolean, handOff?: { file: string; depth: number }, quiet = false): Agent => {
-    const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath });
+    const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath, shadow: Boolean(opts.shadow) });
     if (!handOff) {
       for (const p of engine.problems) warn(formatProblem(p));
       for (const w of heldWarnings(engine.context)) warn(w);

@@ -142,6 +142,7 @@ program
   .option('--approval-mode <mode>', 'default | auto_edit | yolo', 'default')
   .option('--resume [session]', 'resume the latest session, or the one with this id')
   .option('--display-hooks', 'print one line per hook run')
+  .option('--shadow', 'shadow mode: every hook runs and what it would have denied is shown and traced, but nothing is enforced')
   .option('--record <file>', "append the model's answers to a script file")
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .option('--max-steps <n>', 'model calls per turn at most', '25')

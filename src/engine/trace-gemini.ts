@@ -3,7 +3,7 @@ import type { HookOutput } from '../events/output.js';
 import { matchValue } from '../plan/matcher.js';
 import type { FireResult } from './fire.js';
 import type { HookRun } from './run-hook.js';
-import { effectOf, type TraceFire } from './trace.js';
+import { effectOf, shadowLine, type TraceFire } from './trace.js';
 
 /** One word for an output: stop, deny, block, ask, allow, approve; `ok` when it decided nothing. */
 export function geminiDecision(output: HookOutput | undefined, error?: string): string {
@@ -58,4 +58,10 @@ export function geminiTraceFire(result: FireResult, starts: readonly number[], i
     ...(result.sequential ? { sequential: true } : {}),
     runs: result.runs.map((r, i) => geminiTraceRun(r, starts[i] ?? now - r.durationMs, inputs[i])),
   };
+}
+
+/** "would have denied …" for a shadow run that objected. */
+export function shadowRunLine(event: string, run: HookRun, input: unknown): string | undefined {
+  const subject = typeof (input as { tool_name?: unknown })?.tool_name === 'string' ? (input as { tool_name: string }).tool_name : undefined;
+  return shadowLine(event, run.name, geminiDecision(run.output, run.error), reasonOf(run.output), subject);
 }

@@ -293,3 +293,17 @@ export function startsInSequence(began: number, durations: readonly number[]): n
     return s;
   });
 }
+
+const WOULD: Record<string, string> = {
+  deny: 'would have denied',
+  block: 'would have blocked',
+  ask: 'would have asked the user about',
+  stop: 'would have stopped the agent at',
+};
+
+/** The line for a shadow run that objected ("would have denied …"); undefined when it did not. */
+export function shadowLine(event: string, hook: string, decision: string, reason?: string, subject?: string): string | undefined {
+  const verb = WOULD[decision];
+  if (!verb) return undefined;
+  return `shadow: ${event} hook "${hook}" ${verb} ${subject ? `\`${subject}\`` : 'this event'}${reason ? `: ${reason.split('\n')[0]}` : ''} (not enforced)`;
+}

@@ -7,6 +7,7 @@ import { closestEvent } from '../../config/validate.js';
 import { displayName, type HookEntry } from '../../config/schema.js';
 import { geminiFingerprint } from '../../trust/fingerprints.js';
 import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
+import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { trustedKeys } from '../../trust/fingerprints.js';
 import type { Env } from '../../config/paths.js';
@@ -131,6 +132,8 @@ export const geminiSystem: HookSystem = {
     for (const r of result.runs) {
       if (r.error) warnings.push(r.error);
       if (r.warning) warnings.push(`warning: ${r.warning}`);
+      const shadow = r.shadow ? shadowRunLine(event, r, result.input) : undefined;
+      if (shadow) warnings.push(shadow);
     }
     const runs = result.runs.map((r) => ({
       name: r.name,
@@ -143,6 +146,7 @@ export const geminiSystem: HookSystem = {
       stdout: r.stdout,
       stderr: r.stderr,
       error: r.error ?? null,
+      ...(r.shadow ? { shadow: true } : {}),
     }));
     const heldBack = engine.context.held
       .filter((h) => h.entry.event === event)
