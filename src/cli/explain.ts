@@ -88,13 +88,22 @@ export function explainText(trace: LoadedTrace, index: number, f: TracedFire): s
   out.push(
     `Event ${index} of ${trace.fires.length} in session ${trace.session}: ${fire.dialect} ${fire.event}${fire.target ? ` for ${visible(fire.target)}` : ''} at ${fire.t}`,
   );
-  out.push(`  input ${fire.input}${fire.inputJson !== undefined ? ' (full input recorded)' : ' (digest only)'}${fire.cwd ? `, in ${fire.cwd}` : ''}`);
+  out.push(
+    `  input ${fire.input}${fire.inputJson !== undefined ? ' (full input recorded)' : ' (digest only)'}${fire.cwd ? `, in ${fire.cwd}` : ''}`,
+  );
   out.push(`${runs.length} hook(s) answered:`);
   runs.forEach((r, i) => {
     const where = [r.source, r.file].filter(Boolean).join(', ');
     const answer = r.shadow ? `would have answered ${r.decision} (shadow mode: not enforced)` : r.decision;
-    out.push(`  ${i + 1}. ${visible(r.hook)}${where ? ` (${visible(where)})` : ''}: ${answer}${r.reason ? ` — "${visible(r.reason)}"` : ''}`);
-    const detail = [`${r.ms} ms`, `exit ${r.exit ?? 'none'}`, ...(r.effect ? [`also: ${r.effect}`] : []), ...(r.error ? [`error: ${visible(r.error)}`] : [])];
+    out.push(
+      `  ${i + 1}. ${visible(r.hook)}${where ? ` (${visible(where)})` : ''}: ${answer}${r.reason ? ` — "${visible(r.reason)}"` : ''}`,
+    );
+    const detail = [
+      `${r.ms} ms`,
+      `exit ${r.exit ?? 'none'}`,
+      ...(r.effect ? [`also: ${r.effect}`] : []),
+      ...(r.error ? [`error: ${visible(r.error)}`] : []),
+    ];
     out.push(`     ${detail.join(', ')}`);
     if (r.stderr) out.push(`     stderr: ${visible(r.stderr.trim().split('\n').slice(0, 3).join(' | '))}`);
     if (r.input !== fire.input) out.push(`     read input ${r.input} (as earlier hooks left it)`);
@@ -103,7 +112,8 @@ export function explainText(trace: LoadedTrace, index: number, f: TracedFire): s
   out.push(`Result: ${fire.decision}${fire.reason ? ` — "${visible(fire.reason)}"` : ''}${fire.effect ? ` (also: ${fire.effect})` : ''}`);
   out.push(`What the agent did: ${consequence(fire.event, fire.decision, fire.target)}.`);
   const shadowed = runs.filter((r) => r.shadow && r.decision !== 'ok' && r.decision !== 'allow');
-  if (shadowed.length) out.push(`Shadow hooks would have changed this: ${shadowed.map((r) => `${visible(r.hook)} (${r.decision})`).join(', ')}.`);
+  if (shadowed.length)
+    out.push(`Shadow hooks would have changed this: ${shadowed.map((r) => `${visible(r.hook)} (${r.decision})`).join(', ')}.`);
   return `${out.join('\n')}\n`;
 }
 

@@ -52,7 +52,10 @@ export function findTrace(which: string | undefined, env: Env = process.env): st
     return which;
   }
   const files = traceFiles(dir);
-  if (!files.length) throw new UsageError(`no hook traces in ${dir} — run a hook first (traces are off with HOOKLINE_TRACE=0 or "trace": {"enabled": false})`);
+  if (!files.length)
+    throw new UsageError(
+      `no hook traces in ${dir} — run a hook first (traces are off with HOOKLINE_TRACE=0 or "trace": {"enabled": false})`,
+    );
   if (!which) return files[0].file;
   const exact = path.join(dir, traceFileName(which));
   if (fs.existsSync(exact)) return exact;

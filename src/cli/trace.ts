@@ -44,7 +44,14 @@ export function traceText(trace: LoadedTrace): string {
 export function trace(session: string | undefined, opts: { json?: boolean; html?: string; list?: boolean }): void {
   if (opts.list) {
     const all = listTraces();
-    if (opts.json) process.stdout.write(`${JSON.stringify(all.map((t) => ({ session: t.session, file: t.file, modified: new Date(t.mtime).toISOString() })), null, 2)}\n`);
+    if (opts.json)
+      process.stdout.write(
+        `${JSON.stringify(
+          all.map((t) => ({ session: t.session, file: t.file, modified: new Date(t.mtime).toISOString() })),
+          null,
+          2,
+        )}\n`,
+      );
     else if (!all.length) process.stdout.write(`no hook traces in ${traceDir()}\n`);
     else for (const t of all) process.stdout.write(`${new Date(t.mtime).toISOString()}  ${t.session}\n`);
     return;

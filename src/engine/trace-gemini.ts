@@ -62,6 +62,7 @@ export function geminiTraceFire(result: FireResult, starts: readonly number[], i
 
 /** "would have denied …" for a shadow run that objected. */
 export function shadowRunLine(event: string, run: HookRun, input: unknown): string | undefined {
-  const subject = typeof (input as { tool_name?: unknown })?.tool_name === 'string' ? (input as { tool_name: string }).tool_name : undefined;
+  const subject =
+    typeof (input as { tool_name?: unknown })?.tool_name === 'string' ? (input as { tool_name: string }).tool_name : undefined;
   return shadowLine(event, run.name, geminiDecision(run.output, run.error), reasonOf(run.output), subject);
 }

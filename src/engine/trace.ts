@@ -272,7 +272,10 @@ export function recordFire(f: TraceFire, env: Env = process.env): void {
 }
 
 /** What an output does besides its decision: the names of the fields that act. */
-export function effectOf(output: unknown, skip: readonly string[] = ['decision', 'reason', 'continue', 'hookEventName']): string | undefined {
+export function effectOf(
+  output: unknown,
+  skip: readonly string[] = ['decision', 'reason', 'continue', 'hookEventName'],
+): string | undefined {
   if (!output || typeof output !== 'object' || Array.isArray(output)) return undefined;
   const o = output as Record<string, unknown>;
   const keys: string[] = [];
