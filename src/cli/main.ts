@@ -191,6 +191,18 @@ program
   .action(async (sessions: string[], opts) => (await import('./stats.js')).stats(sessions, opts));
 
 program
+  .command('replay')
+  .description("fire a recorded session's events again against the hooks as configured now; print each decision that would change")
+  .argument('<trace>', 'a session id or trace file (recorded with trace.inputs), or an agent session recording (.jsonl transcript)')
+  .option('--cwd <dir>', 'the folder to fire in (default: the one each event was recorded in)')
+  .option('--json', 'print JSON')
+  .action(async (which: string, opts) =>
+    withHookProcesses(async () => {
+      process.exitCode = await (await import('./replay.js')).replay(which, opts);
+    }),
+  );
+
+program
   .command('completion')
   .description('print a shell completion script: eval "$(hookline completion bash)"')
   .argument('<shell>', 'bash | zsh | fish')
