@@ -160,6 +160,13 @@ export function excerpt(text: string, max = EXCERPT_CHARS): string {
 
 const trimmed = (s: string | undefined, max = EXCERPT_CHARS): string | undefined => (s ? excerpt(s, max) : undefined);
 
+let everyRunShadow = false;
+
+/** `hookline agent --shadow`: every run this process records is marked as shadow (nothing it answers is enforced). */
+export function traceEveryRunAsShadow(): void {
+  everyRunShadow = true;
+}
+
 /** One process's id for fires that name no session (e.g. an mm event from `hookline fire`). */
 export const PROCESS_SESSION = randomUUID();
 
@@ -228,7 +235,7 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
     ...(r.effect ? { effect: r.effect } : {}),
     ...(r.stderr?.trim() ? { stderr: trimmed(r.stderr) } : {}),
     ...(r.error ? { error: trimmed(r.error) } : {}),
-    ...(r.shadow ? { shadow: true } : {}),
+    ...(r.shadow || everyRunShadow ? { shadow: true } : {}),
     input: r.input ?? inputDigest,
   }));
   const first = f.runs.length ? Math.min(...f.runs.map((r) => r.start)) : now.getTime();
