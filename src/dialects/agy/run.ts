@@ -120,7 +120,10 @@ export async function fireAgy(
   }
   const output = event === 'PreToolUse' ? aggregateDecisions(runs) : null;
   if (runs.length) {
-    const starts = startsInSequence(began, runs.map((r) => r.durationMs));
+    const starts = startsInSequence(
+      began,
+      runs.map((r) => r.durationMs),
+    );
     recordFire(
       {
         dialect: 'agy',

@@ -253,7 +253,10 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
 
   const output: MmOutput = ended ?? survivors(event, state, changed, contexts);
   if (runs.length) {
-    const starts = startsInSequence(began, runs.map((r) => r.durationMs));
+    const starts = startsInSequence(
+      began,
+      runs.map((r) => r.durationMs),
+    );
     recordFire(
       {
         dialect: 'mm',

@@ -221,7 +221,10 @@ export async function fireSpatialAgent(
     }
   }
   if (runs.length) {
-    const starts = startsInSequence(began, runs.map((r) => r.durationMs));
+    const starts = startsInSequence(
+      began,
+      runs.map((r) => r.durationMs),
+    );
     recordFire(
       {
         dialect: 'spatialagent',
