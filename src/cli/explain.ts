@@ -3,7 +3,7 @@ import { CATALOG } from '../events/catalog.js';
 import { isEventName } from '../events/names.js';
 import { visible } from '../config/display.js';
 import { UsageError } from '../config/problems.js';
-import { findTrace, loadTrace, pickFire, type LoadedTrace, type TracedFire } from './trace-file.js';
+import { DENYING, findTrace, loadTrace, pickFire, type LoadedTrace, type TracedFire } from './trace-file.js';
 
 const MERGE_RULES: Record<string, string> = {
   or: 'OR: any deny or block wins, then ask; "continue": false from any hook stops the agent; reasons, messages and contexts are joined in order; with no objection the result is allow',
@@ -111,7 +111,8 @@ export function explainText(trace: LoadedTrace, index: number, f: TracedFire): s
   out.push(`How they were combined: ${combinationRule(fire.dialect, fire.event, !!fire.sequential)}.`);
   out.push(`Result: ${fire.decision}${fire.reason ? ` — "${visible(fire.reason)}"` : ''}${fire.effect ? ` (also: ${fire.effect})` : ''}`);
   out.push(`What the agent did: ${consequence(fire.event, fire.decision, fire.target)}.`);
-  const shadowed = runs.filter((r) => r.shadow && r.decision !== 'ok' && r.decision !== 'allow');
+  // Only what is stronger than the result: a shadow deny under an enforced deny changes nothing.
+  const shadowed = runs.filter((r) => r.shadow && DENYING.has(r.decision) && !DENYING.has(fire.decision));
   if (shadowed.length)
     out.push(`Shadow hooks would have changed this: ${shadowed.map((r) => `${visible(r.hook)} (${r.decision})`).join(', ')}.`);
   return `${out.join('\n')}\n`;

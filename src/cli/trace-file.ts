@@ -124,7 +124,7 @@ export function loadTrace(file: string): LoadedTrace {
   return { file, session: path.basename(file, '.jsonl'), lines, fires: groupFires(lines), skipped };
 }
 
-/** The 1-based fire a user names, or the last deny (else the last fire). */
+/** The 1-based fire a user names, or the last deny (else the last a shadow hook would have denied, else the last fire). */
 export function pickFire(trace: LoadedTrace, n: number | undefined): { index: number; fire: TracedFire } {
   const fires = trace.fires;
   if (!fires.length) throw new UsageError(`trace ${trace.file} has no fired events`);
@@ -134,6 +134,9 @@ export function pickFire(trace: LoadedTrace, n: number | undefined): { index: nu
     return { index: n, fire: fires[n - 1] };
   }
   for (let i = fires.length - 1; i >= 0; i--) if (DENYING.has(fires[i].fire.decision)) return { index: i + 1, fire: fires[i] };
+  // Else the last one a shadow hook would have denied.
+  for (let i = fires.length - 1; i >= 0; i--)
+    if (fires[i].runs.some((r) => r.shadow && DENYING.has(r.decision))) return { index: i + 1, fire: fires[i] };
   return { index: fires.length, fire: fires[fires.length - 1] };
 }
 

@@ -261,6 +261,14 @@ test('explain: picks the last deny, names each answer, the rule and what the age
   assert.match(text, /How they were combined: Gemini settings hooks ran in parallel, merged by OR: any deny or block wins/);
   assert.match(text, /What the agent did: `run_shell_command` did not run; the model was told the reason\./);
   assert.throws(() => pickFire(trace, 9), /event 9 is not in trace f: it has events 1 to 3/);
+  // With no enforced deny, the last event a shadow hook would have denied.
+  const shadowOnly = [
+    ...traceLines(fire({ decision: 'ok', runs: [{ ...fire().runs[0], shadow: true }] }), { inputs: false }),
+    ...traceLines(fire({ event: 'AfterTool', decision: 'ok', runs: [fire().runs[1]] }), { inputs: false }),
+  ];
+  const st = { file: 'f', session: 's1', lines: shadowOnly, fires: groupFires(shadowOnly), skipped: 0 };
+  assert.equal(pickFire(st, undefined).index, 1);
+  assert.match(explainText(st, 1, st.fires[0]), /Shadow hooks would have changed this: guard \(deny\)\./);
   assert.equal(consequence('UserPromptSubmit', 'block'), 'the prompt was refused; the model was not called');
   assert.equal(consequence('preToolCall', 'ask', 'shell'), 'the user was asked whether `shell` may run');
 });
