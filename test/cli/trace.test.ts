@@ -97,6 +97,8 @@ test('trace prints the latest session; explain tells the story of the last deny;
   const bad = await runCli(['explain', 's1', '7'], { env });
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /event 7 is not in trace .*s1\.jsonl: it has events 1 to 2/);
+  const listed = await runCli(['trace', '--list'], { env });
+  assert.match(listed.stdout, /^\S+Z {2}s1$/m);
   const missing = await runCli(['trace', 'nope'], { env });
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no trace for session "nope"/);

@@ -189,14 +189,17 @@ test("a shadow hook's answer is left out of the aggregation, in parallel and in 
 test('the timeline page: a lane per event, a bar per run coloured by decision, a title with digest and stderr, nothing external', () => {
   const dir = tmp();
   const env = { HOOKLINE_TRACE_DIR: dir };
-  recordFire(fire(), env);
+  const hostile = { hook: '<b>x</b>', start: 1_002, ms: 1, exit: 0, decision: 'deny', reason: '<script>alert(1)</script>' };
+  recordFire(fire({ runs: [...fire().runs, hostile] }), env);
   recordFire(
     fire({ event: 'AfterTool', decision: 'ok', runs: [{ hook: 'log', start: 900_000, ms: 2, exit: 1, decision: 'error', error: 'boom' }] }),
     env,
   );
   const html = timelineHtml(loadTrace(path.join(dir, 's1.jsonl')));
   assert.equal((html.match(/class="lane"/g) ?? []).length, 2);
-  assert.equal((html.match(/class="bar/g) ?? []).length, 3);
+  assert.equal((html.match(/class="bar/g) ?? []).length, 4);
+  assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+  assert.match(html, /&lt;b&gt;x&lt;\/b&gt;/);
   assert.match(html, /data-group="deny"[^>]*background:#c62828/);
   assert.match(html, /class="bar shadow"/);
   assert.match(html, /title="[^"]*input: sha256:[0-9a-f]{64}[^"]*stderr: checked/);
