@@ -16,6 +16,7 @@ import { stampOf } from '../config/load.js';
 import { systemSettingsPath, userGeminiDir, userSettingsPath, type Env } from '../config/paths.js';
 import { sessionIdProblem } from '../events/session-id.js';
 import { looksSecret } from '../run/env.js';
+import { approxJsonSize, jsonChunks } from '../run/serialize.js';
 
 /** One hook's run, as a trace line holds it. */
 export interface TraceRun {
@@ -141,10 +142,12 @@ export function traceSettings(env: Env = process.env): TraceSettings {
   return { enabled: flag === '1' || flag === 'on' || flag === 'true' ? true : (s.enabled ?? true), inputs: s.inputs ?? false, dir };
 }
 
+/** `sha256:` and the digest of the input's JSON text; a large input is hashed as it is serialised, never held as one string. */
 export function digest(input: unknown): string {
-  return `sha256:${createHash('sha256')
-    .update(typeof input === 'string' ? input : (JSON.stringify(input) ?? ''))
-    .digest('hex')}`;
+  const hash = createHash('sha256');
+  if (typeof input === 'string') hash.update(input);
+  else jsonChunks(input, (chunk) => hash.update(chunk));
+  return `sha256:${hash.digest('hex')}`;
 }
 
 /** A file name for a session id: itself when it is of the safe alphabet, else its digest. */
@@ -242,8 +245,10 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
   const last = f.runs.length ? Math.max(...f.runs.map((r) => r.start + r.ms)) : now.getTime();
   let full: { inputJson?: unknown; inputOmitted?: string } = {};
   if (opts.inputs) {
-    const json = JSON.stringify(f.input) ?? 'null';
-    full = Buffer.byteLength(json) > MAX_INPUT_BYTES ? { inputOmitted: `larger than ${MAX_INPUT_BYTES} bytes` } : { inputJson: f.input };
+    // Sized before it is serialised: a large input is never turned into one string here.
+    const large =
+      approxJsonSize(f.input, MAX_INPUT_BYTES) > MAX_INPUT_BYTES || Buffer.byteLength(JSON.stringify(f.input) ?? '') > MAX_INPUT_BYTES;
+    full = large ? { inputOmitted: `larger than ${MAX_INPUT_BYTES} bytes` } : { inputJson: f.input };
   }
   out.push({
     ...base,

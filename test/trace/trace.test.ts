@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +66,13 @@ test('a fire is written as one line per run and then the fire, linked by a fire 
   assert.ok(!JSON.stringify(lines).includes('rm -rf x'), 'the input itself is not in the trace');
   const withInputs = traceLines(fire(), { inputs: true }).at(-1)!;
   assert.deepEqual(withInputs.kind === 'fire' && withInputs.inputJson, fire().input);
+  // The digest is of the input's JSON text, also for an input hashed in slices.
+  const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
+  assert.equal(digest(fire().input), sha(JSON.stringify(fire().input)));
+  const large = { prompt: `"é\n${'x'.repeat(3 << 20)}` };
+  assert.equal(digest(large), sha(JSON.stringify(large)));
+  const big = traceLines(fire({ input: large }), { inputs: true }).at(-1)!;
+  assert.deepEqual(big.kind === 'fire' && [big.inputJson, big.inputOmitted], [undefined, 'larger than 262144 bytes']);
 });
 
 test('stderr excerpts are capped and secrets in them redacted', () => {
