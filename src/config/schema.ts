@@ -117,6 +117,8 @@ export interface FunctionHook {
   ) => Promise<HookOutput | void | null | undefined> | HookOutput | void | null | undefined;
   timeout?: number;
   description?: string;
+  /** Shadow mode: shown and traced, not enforced. */
+  shadow?: boolean;
 }
 
 export type HookSpec = CommandHookConfig | FunctionHook;

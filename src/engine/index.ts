@@ -56,6 +56,8 @@ export interface RuntimeHookOptions {
   sequential?: boolean;
   timeout?: number;
   description?: string;
+  /** Shadow mode: the hook runs and is traced, its output is not enforced. */
+  shadow?: boolean;
 }
 
 export interface EngineEvents {
@@ -156,7 +158,14 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       matcher: opts.matcher,
       sequential: opts.sequential,
       enabled: !this.runtimeDisabled.has(opts.name),
-      hook: { type: 'runtime', name: opts.name, action: opts.action, timeout: opts.timeout, description: opts.description },
+      hook: {
+        type: 'runtime',
+        name: opts.name,
+        action: opts.action,
+        timeout: opts.timeout,
+        description: opts.description,
+        ...(opts.shadow ? { shadow: true } : {}),
+      },
     };
     this.runtime.push(entry);
     this.rebuild();

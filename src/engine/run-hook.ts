@@ -134,6 +134,6 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
     ...(error ? { error: `${where}: ${error}` } : {}),
     ...(warning ? { warning: `${where}: ${warning}` } : {}),
     ...(result.timedOut ? { timedOut: true } : {}),
-    ...(entry.hook.type === 'command' && entry.hook.shadow ? { shadow: true } : {}),
+    ...(entry.hook.shadow ? { shadow: true } : {}),
   };
 }

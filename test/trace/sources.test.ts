@@ -39,6 +39,13 @@ test('the library engine traces its runs; with shadow on, a deny is traced and s
   assert.equal(r.output, undefined, 'no enforced answer');
   assert.equal(r.runs[0].shadow, true);
   assert.equal(r.runs[0].output?.decision, 'deny');
+  // A runtime hook registered in shadow mode on an engine that enforces.
+  const plain = new HookEngine({ cwd: p.dir, env: { ...env, HOOKLINE_TRACE: '0' } });
+  plain.register({ event: 'BeforeTool', name: 'try-me', shadow: true, action: () => ({ decision: 'deny', reason: 'later' }) });
+  const tried = await plain.fire('BeforeTool', { tool_name: 'read_file', tool_input: {} });
+  plain.close();
+  const mine = tried.runs.find((x) => x.name === 'try-me');
+  assert.deepEqual([tried.output?.decision, mine?.shadow, mine?.output?.decision], ['allow', true, 'deny']);
   const t = loadTrace(path.join(traces, 'lib1.jsonl'));
   assert.deepEqual(
     t.lines.map((l) => [l.kind, l.decision, l.kind === 'run' ? (l.shadow ?? false) : null]),
