@@ -18,5 +18,7 @@ if (!selected.length) {
   process.stderr.write(`no test file under test/ matches ${only.map((o) => JSON.stringify(o)).join(' or ')}\n`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected.sort()], { stdio: 'inherit' });
+// Hook traces are off unless a test turns them on (it then names its own trace folder).
+const env = { ...process.env, HOOKLINE_TRACE: process.env.HOOKLINE_TRACE ?? '0' };
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected.sort()], { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

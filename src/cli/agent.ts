@@ -16,6 +16,8 @@ import type { AgentSetup } from '../dialects/system.js';
 import { modelFromFlags } from './model.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { sessionIdProblem } from '../events/session-id.js';
+import { shadowAdapter } from '../agent/shadow.js';
+import { traceEveryRunAsShadow } from '../engine/trace.js';
 
 export interface AgentCliOptions {
   prompt?: string;
@@ -23,6 +25,8 @@ export interface AgentCliOptions {
   baseUrl?: string;
   approvalMode?: string;
   resume?: string | boolean;
+  /** Shadow mode: hooks run and their objections are shown and traced, not enforced. */
+  shadow?: boolean;
   displayHooks?: boolean;
   record?: string;
   cwd?: string;
@@ -75,6 +79,7 @@ export async function agentCommand(opts: AgentCliOptions): Promise<number> {
 
 async function run(opts: AgentCliOptions): Promise<number> {
   const cwd = resolveDir(opts.cwd);
+  if (opts.shadow) traceEveryRunAsShadow();
   const mode = (opts.approvalMode ?? 'default') as ApprovalMode;
   if (!MODES.includes(mode)) throw new UsageError(`--approval-mode ${mode}: unknown mode — use one of ${MODES.join(', ')}`);
   const maxSteps = positiveInt('--max-steps', opts.maxSteps, '25');
@@ -119,7 +124,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
 
   /** An agent with every hook system's adapter: the user's own, or a called agent one level deeper. */
   const build = (s: Session, interactiveAgent: boolean, handOff?: { file: string; depth: number }, quiet = false): Agent => {
-    const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath });
+    const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath, shadow: Boolean(opts.shadow) });
     if (!handOff) {
       for (const p of engine.problems) warn(formatProblem(p));
       for (const w of heldWarnings(engine.context)) warn(w);
@@ -153,7 +158,11 @@ async function run(opts: AgentCliOptions): Promise<number> {
       handOff,
       warn,
     };
-    const adapters = systems.map((sys) => sys.adapter(setup)).filter((a): a is Adapter => a !== undefined);
+    const adapters = systems
+      .map((sys) => sys.adapter(setup))
+      .filter((a): a is Adapter => a !== undefined)
+      // Gemini settings hooks are shadowed in their engine; the other systems at their adapter.
+      .map((a) => (opts.shadow && a.name !== 'gemini' ? shadowAdapter(a, agentIO) : a));
     for (const w of engine.pendingWarnings) warn(w);
     engine.on('warning', warn);
     const agents = Object.fromEntries(adapters.flatMap((a) => Object.keys(a.agents?.() ?? {}).map((n) => [n, n])));

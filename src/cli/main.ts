@@ -33,6 +33,8 @@ Environment:
   CLAUDE_ENV_FILE                  set by Hookline for Claude Code SessionStart hooks: the exports they write reach later shell commands
   HOOKLINE_DEBUG                   print the stack trace of an unexpected error
   HOOKLINE_NO_CGROUP               1: do not put hook processes in a cgroup of their own
+  HOOKLINE_TRACE                   0: record no hook traces; inputs: record each event's full input too (for replay)
+  HOOKLINE_TRACE_DIR               where hook traces are kept (default: ~/.gemini/hookline/traces)
   HOOKLINE_SOCKET                  fire: send the event to a running hookline serve on this socket
   XDG_RUNTIME_DIR                  serve: the default socket's folder
   HOOKLINE_CLAUDE_MANAGED_SETTINGS Claude Code's managed policy file (default: /etc/claude-code/managed-settings.json)
@@ -140,6 +142,7 @@ program
   .option('--approval-mode <mode>', 'default | auto_edit | yolo', 'default')
   .option('--resume [session]', 'resume the latest session, or the one with this id')
   .option('--display-hooks', 'print one line per hook run')
+  .option('--shadow', 'shadow mode: every hook runs and what it would have denied is shown and traced, but nothing is enforced')
   .option('--record <file>', "append the model's answers to a script file")
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .option('--max-steps <n>', 'model calls per turn at most', '25')
@@ -162,6 +165,42 @@ program
       ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}),
     });
   });
+
+program
+  .command('trace')
+  .description("print a session's hook trace (default: the latest session), or write it as an HTML timeline")
+  .argument('[session]', 'session id (or its start), or a trace file')
+  .option('--json', 'print the trace records as JSON')
+  .option('--html <file>', 'write a self-contained timeline page')
+  .option('--list', 'list the sessions with a trace')
+  .action(async (session: string | undefined, opts) => (await import('./trace.js')).trace(session, opts));
+
+program
+  .command('explain')
+  .description('tell the story of one decision: which hooks answered what, how they were combined, what the agent did')
+  .argument('[session]', 'session id (or its start), or a trace file (default: the latest session)')
+  .argument('[n]', "the event's number in the trace (default: the last deny, block or stop)")
+  .option('--json', 'print JSON')
+  .action(async (session: string | undefined, n: string | undefined, opts) => (await import('./explain.js')).explain(session, n, opts));
+
+program
+  .command('stats')
+  .description('per hook, from the traces: runs, p50/p95 time, deny rate, errors; warns about hooks that are consistently slow')
+  .argument('[sessions...]', 'session ids or trace files (default: every trace kept)')
+  .option('--json', 'print JSON')
+  .action(async (sessions: string[], opts) => (await import('./stats.js')).stats(sessions, opts));
+
+program
+  .command('replay')
+  .description("fire a recorded session's events again against the hooks as configured now; print each decision that would change")
+  .argument('<trace>', 'a session id or trace file (recorded with trace.inputs), or an agent session recording (.jsonl transcript)')
+  .option('--cwd <dir>', 'the folder to fire in (default: the one each event was recorded in)')
+  .option('--json', 'print JSON')
+  .action(async (which: string, opts) =>
+    withHookProcesses(async () => {
+      process.exitCode = await (await import('./replay.js')).replay(which, opts);
+    }),
+  );
 
 program
   .command('completion')

@@ -28,6 +28,8 @@ export const CommandHookConfig = z.object(
     description: z.string().optional(),
     /** Start once and exchange one JSON line per event (see src/run/persistent.ts). */
     persistent: z.boolean().optional(),
+    /** Shadow mode: the hook runs and its decision is shown and traced, but not enforced. */
+    shadow: z.boolean({ error: '"shadow" must be true or false' }).optional(),
     timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
     // Numbers and booleans are accepted as the reference does (the process sees their text).
     env: z
@@ -77,6 +79,14 @@ export const Settings = z
       })
       .loose()
       .optional(),
+    /** Hook traces (src/engine/trace.ts); read from the user and system settings only. */
+    trace: z
+      .object({
+        enabled: z.boolean({ error: '"trace.enabled" must be true or false' }).optional(),
+        inputs: z.boolean({ error: '"trace.inputs" must be true or false' }).optional(),
+      })
+      .loose()
+      .optional(),
     security: z
       .object({
         folderTrust: z.object({ enabled: z.boolean().optional() }).loose().optional(),
@@ -107,6 +117,8 @@ export interface FunctionHook {
   ) => Promise<HookOutput | void | null | undefined> | HookOutput | void | null | undefined;
   timeout?: number;
   description?: string;
+  /** Shadow mode: shown and traced, not enforced. */
+  shadow?: boolean;
 }
 
 export type HookSpec = CommandHookConfig | FunctionHook;

@@ -30,7 +30,8 @@ export async function firePlan(event: EventName, plan: Plan | undefined, input: 
   const total = plan.entries.length;
   if (!plan.sequential) {
     const runs = await Promise.all(plan.entries.map((e, i) => run(e, input, i, total)));
-    const outputs = runs.flatMap((r) => (r.output ? [r.output] : []));
+    // A shadow hook's answer is recorded and shown, never enforced.
+    const outputs = runs.flatMap((r) => (r.output && !r.shadow ? [r.output] : []));
     return { event, input, output: aggregate(event, outputs), runs, success: runs.every((r) => !r.error), sequential: false };
   }
   const runs: HookRun[] = [];
@@ -40,6 +41,7 @@ export async function firePlan(event: EventName, plan: Plan | undefined, input: 
   for (let i = 0; i < total; i++) {
     const r = await run(plan.entries[i], current, i, total);
     runs.push(r);
+    if (r.shadow) continue;
     if (r.output) outputs.push(r.output);
     if (r.success && r.output) {
       current = CATALOG[event].chain?.(current, r.output) ?? current;

@@ -24,6 +24,8 @@ import { keysToRecord, loadContext, type HeldHook, type HookContext } from './co
 import { filesStamp } from '../trust/scripts.js';
 import { firePlan, type FireResult } from './fire.js';
 import { plansDir, runHook, type HookRun } from './run-hook.js';
+import { digest, recordFire } from './trace.js';
+import { geminiTraceFire } from './trace-gemini.js';
 
 export type { HeldHook, HookContext, FireResult, HookRun };
 export { loadContext, firePlan };
@@ -44,6 +46,8 @@ export interface EngineOptions {
    * costly for every event on a hot path. Default 200; 0 checks before every event.
    */
   configCheckIntervalMs?: number;
+  /** Shadow mode for every hook: decisions are shown and traced, none is enforced. */
+  shadow?: boolean;
 }
 
 export interface RuntimeHookOptions {
@@ -54,6 +58,8 @@ export interface RuntimeHookOptions {
   sequential?: boolean;
   timeout?: number;
   description?: string;
+  /** Shadow mode: the hook runs and is traced, its output is not enforced. */
+  shadow?: boolean;
 }
 
 export interface EngineEvents {
@@ -80,6 +86,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private runtimeDisabled = new Set<string>();
   private persistent = new Map<string, PersistentProcess>();
   private recorded = false;
+  private readonly shadow: boolean;
   /** Warnings raised while loading or recording, kept for callers that subscribe late. */
   readonly pendingWarnings: string[] = [];
 
@@ -90,6 +97,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     this.transcriptPath = opts.transcriptPath ?? '';
     this.watch = opts.watchConfig ?? true;
     this.checkEvery = opts.configCheckIntervalMs ?? 200;
+    this.shadow = opts.shadow ?? false;
     this.ctx = loadContext({ cwd: opts.cwd, projectDir: opts.projectDir, env: this.env });
     this.cwd = this.ctx.cwd;
     this.projectDir = this.ctx.projectDir;
@@ -152,7 +160,14 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       matcher: opts.matcher,
       sequential: opts.sequential,
       enabled: !this.runtimeDisabled.has(opts.name),
-      hook: { type: 'runtime', name: opts.name, action: opts.action, timeout: opts.timeout, description: opts.description },
+      hook: {
+        type: 'runtime',
+        name: opts.name,
+        action: opts.action,
+        timeout: opts.timeout,
+        description: opts.description,
+        ...(opts.shadow ? { shadow: true } : {}),
+      },
     };
     this.runtime.push(entry);
     this.rebuild();
@@ -223,10 +238,15 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       signal: opts.signal,
     };
     const trusted = this.trustedFolder;
+    const starts: number[] = [];
+    const inputs: Array<string | undefined> = [];
     const result = await firePlan(event, plan, input, async (entry, hookInput, index, total) => {
       const start: HookStartEvent = { event, name: displayName(entry.hook), source: entry.source, index: index + 1, total };
       this.emit('hookStart', start);
+      starts[index] = Date.now();
+      if (hookInput !== input) inputs[index] = digest(hookInput);
       const run = await runHook(entry, event, hookInput, deps, trusted);
+      if (this.shadow) run.shadow = true;
       const end: HookEndEvent = {
         ...start,
         durationMs: run.durationMs,
@@ -239,6 +259,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       this.emit('hookEnd', end);
       return run;
     });
+    if (result.runs.length) recordFire(geminiTraceFire(result, starts, inputs), this.env as Env);
     return result as FireResult & { input: HookInput<E> };
   }
 

@@ -31,6 +31,8 @@ export interface HookRun {
   error?: string;
   warning?: string;
   timedOut?: boolean;
+  /** Shadow mode: its output is shown and traced but left out of the aggregation. */
+  shadow?: boolean;
 }
 
 /** What running a hook needs besides the hook and its input. */
@@ -132,5 +134,6 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
     ...(error ? { error: `${where}: ${error}` } : {}),
     ...(warning ? { warning: `${where}: ${warning}` } : {}),
     ...(result.timedOut ? { timedOut: true } : {}),
+    ...(entry.hook.shadow ? { shadow: true } : {}),
   };
 }

@@ -29,11 +29,16 @@ export function approxJsonSize(value: unknown, limit = Infinity): number {
  * surrogate pair), so peak memory stays near one slice whatever the payload.
  */
 export function writeJson(fd: number, value: unknown): void {
+  jsonChunks(value, (chunk) => fs.writeSync(fd, chunk));
+}
+
+/** `value` as JSON text, handed to `out` in chunks of about one slice (what writeJson writes). */
+export function jsonChunks(value: unknown, out: (chunk: string) => void): void {
   let pending = '';
   const emit = (s: string) => {
     pending += s;
     if (pending.length >= SLICE) {
-      fs.writeSync(fd, pending);
+      out(pending);
       pending = '';
     }
   };
@@ -73,5 +78,5 @@ export function writeJson(fd: number, value: unknown): void {
     emit(s === undefined ? (inArray ? 'null' : 'null') : s);
   };
   visit(value, false);
-  if (pending) fs.writeSync(fd, pending);
+  if (pending) out(pending);
 }

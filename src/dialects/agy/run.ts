@@ -9,6 +9,7 @@ import path from 'node:path';
 import { runCommand } from '../../run/command.js';
 import { sanitizeEnv } from '../../run/env.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
+import { recordFire, startsInSequence } from '../../engine/trace.js';
 import type { AgyConfig, AgyEvent, AgyHook, AgySource } from './config.js';
 import { TOOL_EVENTS } from './config.js';
 import { aggregateDecisions, failure, readJsonObject, readPreToolUse, type AgyDecision } from './decision.js';
@@ -85,6 +86,7 @@ export async function fireAgy(
   const names = opts.toolNames ?? (typeof call?.name === 'string' ? [call.name] : ['']);
   const stdin = JSON.stringify(input);
   const runs: AgyRun[] = [];
+  const began = Date.now();
   for (const hook of agyHooksFor(config, event, names)) {
     const r = await runCommand({
       command: hook.command,
@@ -117,5 +119,37 @@ export async function fireAgy(
     });
   }
   const output = event === 'PreToolUse' ? aggregateDecisions(runs) : null;
+  if (runs.length) {
+    const starts = startsInSequence(
+      began,
+      runs.map((r) => r.durationMs),
+    );
+    recordFire(
+      {
+        dialect: 'agy',
+        session: typeof input.conversationId === 'string' ? input.conversationId : '',
+        event,
+        ...(typeof call?.name === 'string' ? { target: call.name } : {}),
+        cwd: projectDir,
+        input,
+        decision: output?.decision ?? (runs.some((r) => r.error) ? 'error' : 'ok'),
+        ...(output?.reason ? { reason: output.reason } : {}),
+        sequential: true,
+        runs: runs.map((r, i) => ({
+          hook: r.command,
+          source: r.source,
+          file: r.file,
+          start: starts[i],
+          ms: r.durationMs,
+          exit: r.exitCode,
+          decision: r.outcome,
+          ...(r.reason ? { reason: r.reason } : {}),
+          stderr: r.stderr,
+          ...(r.error ? { error: r.error } : {}),
+        })),
+      },
+      opts.env ?? process.env,
+    );
+  }
   return { event, input, output, runs };
 }

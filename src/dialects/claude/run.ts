@@ -14,6 +14,7 @@ import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
 import { aggregateClaude, readClaudeRun, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
+import { recordFire } from '../../engine/trace.js';
 
 export interface ClaudeFireOptions {
   /** The project folder: hooks run here, and it is `$CLAUDE_PROJECT_DIR`. Default: process.cwd(). */
@@ -161,6 +162,7 @@ export async function fireClaude(
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const stdin = JSON.stringify(input);
   const hooks = claudeHooksFor(config, event, input);
+  const began = Date.now();
   const runs = await Promise.all(
     hooks.map(async (hook): Promise<ClaudeRun> => {
       const vars = claudeHookVariables(hook, projectDir);
@@ -205,5 +207,43 @@ export async function fireClaude(
     event,
     runs.map((r) => ({ command: r.command, where: `${r.file} ${r.path}`, reading: { response: r.response, error: r.error } })),
   );
+  if (runs.length) recordFire(claudeTraceFire(event, input, output, runs, began), opts.env ?? process.env);
   return { event, input, output, runs, warnings };
+}
+
+function claudeTraceFire(event: ClaudeEvent, input: Record<string, unknown>, output: ClaudeOutput, runs: ClaudeRun[], began: number) {
+  const field = CLAUDE_CATALOG[event].matchField;
+  const target = field && typeof input[field] === 'string' ? (input[field] as string) : undefined;
+  const reasonOf = (r: ClaudeHookOutput | undefined) => {
+    const s = (r?.hookSpecificOutput ?? {}) as Record<string, unknown>;
+    const why = s.permissionDecisionReason ?? r?.reason ?? r?.stopReason;
+    return typeof why === 'string' && why ? why : undefined;
+  };
+  const decision = !output.continue ? 'stop' : (output.permissionDecision ?? output.decision ?? 'ok');
+  const reason = !output.continue ? output.stopReason : (output.permissionDecisionReason ?? output.reason);
+  return {
+    dialect: 'claude',
+    session: typeof input.session_id === 'string' ? input.session_id : '',
+    event,
+    ...(target ? { target } : {}),
+    ...(typeof input.cwd === 'string' ? { cwd: input.cwd } : {}),
+    input,
+    decision,
+    ...(reason ? { reason } : {}),
+    runs: runs.map((r) => {
+      const why = r.error ? undefined : reasonOf(r.response);
+      return {
+        hook: r.command,
+        source: r.source,
+        file: r.file,
+        start: began,
+        ms: r.durationMs,
+        exit: r.exitCode,
+        decision: r.outcome,
+        ...(why ? { reason: why } : {}),
+        stderr: r.stderr,
+        ...(r.error ? { error: r.error } : {}),
+      };
+    }),
+  };
 }

@@ -15,6 +15,7 @@ import {
 import type { HookEngine, FireFields, FireResult } from '../../engine/index.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
 import { hookLine } from './display.js';
+import { shadowRunLine } from '../../engine/trace-gemini.js';
 
 export function geminiAdapter(engine: HookEngine, ctx: AdapterContext): Adapter {
   // Gemini hook runs are numbered across the session.
@@ -33,6 +34,8 @@ export function geminiAdapter(engine: HookEngine, ctx: AdapterContext): Adapter 
       count++;
       if (ctx.displayHooks) ctx.io.notice(hookLine(count, event, subject, run));
       else if (run.error) ctx.io.notice(`⚠ ${run.error}`);
+      const shadow = run.shadow ? shadowRunLine(event, run, r.input) : undefined;
+      if (shadow) ctx.io.notice(`👻 ${shadow}`);
     }
     return r;
   };

@@ -8,6 +8,7 @@ import { displayName, type HookEntry } from '../../config/schema.js';
 import { geminiFingerprint, geminiReviewed } from '../../trust/fingerprints.js';
 import { describeChange } from '../../trust/reviewed.js';
 import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
+import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import type { Env } from '../../config/paths.js';
 import type { HookControl, ListedHook } from '../list.js';
@@ -126,6 +127,8 @@ export const geminiSystem: HookSystem = {
     for (const r of result.runs) {
       if (r.error) warnings.push(r.error);
       if (r.warning) warnings.push(`warning: ${r.warning}`);
+      const shadow = r.shadow ? shadowRunLine(event, r, result.input) : undefined;
+      if (shadow) warnings.push(shadow);
     }
     const runs = result.runs.map((r) => ({
       name: r.name,
@@ -138,6 +141,7 @@ export const geminiSystem: HookSystem = {
       stdout: r.stdout,
       stderr: r.stderr,
       error: r.error ?? null,
+      ...(r.shadow ? { shadow: true } : {}),
     }));
     const heldBack = engine.context.held
       .filter((h) => h.entry.event === event)

@@ -27,7 +27,7 @@ export function mmAdapter(opts: MmAdapterOptions, ctx: AdapterContext): Adapter 
       config,
       event,
       { model: ctx.modelName.replace(':', '/'), ...asked, ...data },
-      { cwd: ctx.cwd, env: opts.env, counter: ctx.counter, signal },
+      { cwd: ctx.cwd, env: opts.env, counter: ctx.counter, signal, session: ctx.session().id },
     );
     if (opts.display && !quiet) for (const l of r.lines) ctx.io.notice(`  ${l}`);
     for (const f of r.failures) ctx.io.notice(f);

@@ -156,7 +156,12 @@ export const mmSystem: HookSystem = {
     const heldBack: HeldBack[] = [];
     const config = runnable(loaded, dir, workspace, trust, opts.env, (l) => warnings.push(l), heldBack);
     const { event: _e, ...data } = parsed.data;
-    const result = await fireMm(config, event, { ...(data as MmEventData), cwd }, { cwd, env: ctx.baseEnv, signal: opts.signal });
+    const result = await fireMm(
+      config,
+      event,
+      { ...(data as MmEventData), cwd },
+      { cwd, env: ctx.baseEnv, signal: opts.signal, session: opts.sessionId },
+    );
     for (const r of result.runs) {
       const start = startFailure(r.command, r.exitCode, r.stderr);
       if (start) warnings.push(`${event} hook ${r.command} (${config.file}): ${start}`);

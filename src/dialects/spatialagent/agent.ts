@@ -45,6 +45,7 @@ export function spatialAgentAdapter(opts: SaAdapterOptions, ctx: AdapterContext)
     if (!config.hooks[event].length) return undefined;
     const r = await fireSpatialAgent(config, event, variables, {
       cwd: ctx.cwd,
+      session: ctx.session().id,
       env: opts.env,
       model: opts.model,
       counter: ctx.counter,

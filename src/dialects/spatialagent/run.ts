@@ -19,6 +19,7 @@ import type { ProcessRun } from '../../run/result.js';
 import { tryExpand } from '../../run/expand.js';
 import { boundedTimeoutMs } from '../../config/timeout.js';
 import { visible } from '../../config/display.js';
+import { PROCESS_SESSION, recordFire, startsInSequence } from '../../engine/trace.js';
 
 export interface SaFireOptions {
   /** The project folder: bash hooks run here. Default: process.cwd(). */
@@ -30,6 +31,8 @@ export interface SaFireOptions {
   signal?: AbortSignal;
   /** Numbers the display lines across a turn. Default: from 1. */
   counter?: { next: number };
+  /** The session the trace goes to (default: one per process). */
+  session?: string;
 }
 
 export interface SaOutput {
@@ -197,6 +200,7 @@ export async function fireSpatialAgent(
   const counter = opts.counter ?? { next: 1 };
   const runs: SaRun[] = [];
   let output: SaOutput = { decision: 'approve', reason: '' };
+  const began = Date.now();
   for (const hook of config.hooks[event]) {
     if (!saMatches(hook.matcher, context)) continue;
     if (opts.signal?.aborted) break;
@@ -215,6 +219,36 @@ export async function fireSpatialAgent(
       output = { decision: 'block', reason: o.reason };
       break;
     }
+  }
+  if (runs.length) {
+    const starts = startsInSequence(
+      began,
+      runs.map((r) => r.durationMs),
+    );
+    recordFire(
+      {
+        dialect: 'spatialagent',
+        session: opts.session ?? PROCESS_SESSION,
+        event,
+        ...(typeof context.TOOL_NAME === 'string' && context.TOOL_NAME ? { target: context.TOOL_NAME } : {}),
+        ...(opts.cwd ? { cwd: opts.cwd } : {}),
+        input: context,
+        decision: output.decision,
+        ...(output.reason ? { reason: output.reason } : {}),
+        sequential: true,
+        runs: runs.map((r, i) => ({
+          hook: r.command ?? `prompt: ${r.prompt ?? ''}`.slice(0, 80),
+          start: starts[i],
+          ms: r.durationMs,
+          exit: r.exitCode,
+          decision: r.error ? 'error' : r.decision,
+          ...(r.reason ? { reason: r.reason } : {}),
+          stderr: r.stderr,
+          ...(r.error ? { error: r.error } : {}),
+        })),
+      },
+      opts.env ?? process.env,
+    );
   }
   return { event, context, output, runs, lines: runs.map((r) => r.line) };
 }

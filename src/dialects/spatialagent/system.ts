@@ -56,7 +56,13 @@ export const spatialAgentSystem: HookSystem = {
       config = saWithout(loaded, held);
       heldBack = heldBackOf(hooks, held, ctx.trust).filter((h) => h.event === event);
     }
-    const result = await fireSpatialAgent(config, event, variables, { cwd, model, env: ctx.baseEnv, signal: opts.signal });
+    const result = await fireSpatialAgent(config, event, variables, {
+      cwd,
+      model,
+      env: ctx.baseEnv,
+      signal: opts.signal,
+      session: opts.sessionId,
+    });
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.path}: ${r.error}`);
       const start = r.command !== undefined ? startFailure(r.command, r.exitCode, r.stderr) : undefined;

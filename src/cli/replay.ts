@@ -1,0 +1,238 @@
+/**
+ * `hookline replay TRACE|RECORDING [--cwd DIR] [--json]`: fires a recorded session's events again,
+ * against the hooks as they are configured now, without the agent or a model, and prints each
+ * decision that would change. A trace replays the events whose full input it holds (recorded with
+ * `trace.inputs`); an agent session recording (its transcript) replays the user's prompts and the
+ * model's tool calls as BeforeAgent, BeforeTool and AfterTool.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from '../config/problems.js';
+import { visible } from '../config/display.js';
+import { systemNamed } from '../dialects/registry.js';
+import type { TraceFireLine } from '../engine/trace.js';
+import { DENYING, findTrace, loadTrace, parseTrace, type TracedFire } from './trace-file.js';
+import { resolveDir, warn } from './io.js';
+
+/** One event to fire again. */
+export interface ReplayEvent {
+  /** Its number in the trace or recording (1-based). */
+  n: number;
+  dialect: string;
+  event: string;
+  target?: string;
+  cwd?: string;
+  fields: Record<string, unknown>;
+  /** What the hooks decided then; undefined for a recording, which holds no hook decisions. */
+  before?: string;
+  beforeReason?: string;
+}
+
+export interface ReplayChange {
+  n: number;
+  dialect: string;
+  event: string;
+  target?: string;
+  before: string;
+  after: string;
+  reason?: string;
+  /** The runs that answered now: hook and decision. */
+  hooks: Array<{ hook: string; decision: string; shadow?: boolean }>;
+}
+
+/** The events of a trace that can be replayed, and how many hold only a digest. */
+export function traceEvents(fires: readonly TracedFire[]): { events: ReplayEvent[]; digestsOnly: number } {
+  const events: ReplayEvent[] = [];
+  let digestsOnly = 0;
+  fires.forEach(({ fire }, i) => {
+    const input = fire.inputJson;
+    if (!input || typeof input !== 'object' || Array.isArray(input)) {
+      digestsOnly++;
+      return;
+    }
+    events.push({
+      n: i + 1,
+      dialect: fire.dialect,
+      event: fire.event,
+      ...(fire.target ? { target: fire.target } : {}),
+      ...(fire.cwd ? { cwd: fire.cwd } : {}),
+      fields: input as Record<string, unknown>,
+      before: fire.decision,
+      ...(fire.reason ? { beforeReason: fire.reason } : {}),
+    });
+  });
+  return { events, digestsOnly };
+}
+
+interface RecordedMessage {
+  role: string;
+  text?: string;
+  toolCalls?: Array<{ id: string; name: string; args: Record<string, unknown> }>;
+  results?: Array<{ id: string; name: string; output: string; isError?: boolean }>;
+}
+
+/** The Gemini events an agent session recording (its transcript) implies, in order. */
+export function recordingEvents(text: string): { events: ReplayEvent[]; cwd?: string } {
+  const events: ReplayEvent[] = [];
+  let cwd: string | undefined;
+  const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
+  const add = (event: string, fields: Record<string, unknown>, target?: string) =>
+    events.push({ n: events.length + 1, dialect: 'gemini', event, fields, ...(target ? { target } : {}) });
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let rec: { type?: string; projectDir?: string; message?: RecordedMessage };
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (rec.type === 'session' && typeof rec.projectDir === 'string') cwd = rec.projectDir;
+    const m = rec.type === 'message' ? rec.message : undefined;
+    if (!m) continue;
+    if (m.role === 'user' && typeof m.text === 'string') add('BeforeAgent', { prompt: m.text });
+    if (m.role === 'model')
+      for (const c of m.toolCalls ?? []) {
+        calls.set(c.id, c);
+        add('BeforeTool', { tool_name: c.name, tool_input: c.args }, c.name);
+      }
+    if (m.role === 'tool')
+      for (const r of m.results ?? []) {
+        const call = calls.get(r.id);
+        add(
+          'AfterTool',
+          {
+            tool_name: r.name,
+            tool_input: call?.args ?? {},
+            tool_response: { llmContent: r.output, returnDisplay: r.output, ...(r.isError ? { error: r.output } : {}) },
+          },
+          r.name,
+        );
+      }
+  }
+  return { events, ...(cwd ? { cwd } : {}) };
+}
+
+const BASE_FIELDS = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'timestamp'];
+
+/** Fires one event again; its decision is read back from a trace written to a folder of its own. */
+async function fireAgain(
+  e: ReplayEvent,
+  cwd: string,
+  scratch: string,
+): Promise<{ fire?: TraceFireLine; runs: ReplayChange['hooks']; warnings: string[] }> {
+  const system = await systemNamed(e.dialect);
+  const dir = fs.mkdtempSync(path.join(scratch, `${e.n}-`));
+  const env = { ...process.env, HOOKLINE_TRACE: '1', HOOKLINE_TRACE_DIR: dir };
+  const fields = e.dialect === 'gemini' ? Object.fromEntries(Object.entries(e.fields).filter(([k]) => !BASE_FIELDS.includes(k))) : e.fields;
+  const r = await system.fire(e.event, fields, { cwd, env, hasModel: false });
+  const written = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
+  const lines = written.flatMap((n) => parseTrace(fs.readFileSync(path.join(dir, n), 'utf8')).lines);
+  const fire = lines.find((l): l is TraceFireLine => l.kind === 'fire');
+  const runs = lines.flatMap((l) =>
+    l.kind === 'run' ? [{ hook: l.hook, decision: l.decision, ...(l.shadow ? { shadow: true } : {}) }] : [],
+  );
+  return { fire, runs, warnings: [...r.warnings, ...(r.raw ?? [])] };
+}
+
+/** A decision as it counts for "did it change": no hook answering is the same as hooks letting it through. */
+const normal = (d: string | undefined): string => (d === undefined || d === 'ok' || d === 'approve' || d === 'continue' ? 'allow' : d);
+
+export async function replayEvents(
+  events: readonly ReplayEvent[],
+  opts: { cwd?: string; fallbackCwd?: string },
+): Promise<{ changes: ReplayChange[]; fired: number; warnings: string[] }> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-replay-'));
+  const changes: ReplayChange[] = [];
+  const warnings = new Set<string>();
+  try {
+    for (const e of events) {
+      const cwd = opts.cwd ?? e.cwd ?? opts.fallbackCwd ?? process.cwd();
+      if (!fs.existsSync(cwd)) {
+        warnings.add(`event ${e.n} (${e.event}): its folder ${cwd} is gone; give --cwd`);
+        continue;
+      }
+      let again: Awaited<ReturnType<typeof fireAgain>>;
+      try {
+        again = await fireAgain(e, cwd, scratch);
+      } catch (err) {
+        warnings.add(`event ${e.n} (${e.dialect} ${e.event}): ${(err as Error).message}`);
+        continue;
+      }
+      for (const w of again.warnings) warnings.add(w);
+      const after = again.fire?.decision ?? 'ok';
+      const changed =
+        e.before === undefined ? DENYING.has(after) || after === 'ask' || after === 'force_ask' : normal(after) !== normal(e.before);
+      if (!changed) continue;
+      changes.push({
+        n: e.n,
+        dialect: e.dialect,
+        event: e.event,
+        ...(e.target ? { target: e.target } : {}),
+        before: e.before ?? 'not recorded',
+        after,
+        ...(again.fire?.reason ? { reason: again.fire.reason } : {}),
+        hooks: again.runs,
+      });
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  return { changes, fired: events.length, warnings: [...warnings] };
+}
+
+function isTrace(text: string): boolean {
+  const first = text.slice(0, text.indexOf('\n') + 1 || undefined);
+  try {
+    const v = JSON.parse(first) as { v?: unknown; kind?: unknown };
+    return v.v === 1 && (v.kind === 'run' || v.kind === 'fire');
+  } catch {
+    return false;
+  }
+}
+
+export async function replay(which: string, opts: { cwd?: string; json?: boolean }): Promise<number> {
+  const cwd = opts.cwd !== undefined ? resolveDir(opts.cwd) : undefined;
+  const file = fs.existsSync(which) ? which : findTrace(which);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  let events: ReplayEvent[];
+  let digestsOnly = 0;
+  let fallbackCwd: string | undefined;
+  let kind: 'trace' | 'recording';
+  if (isTrace(text)) {
+    kind = 'trace';
+    ({ events, digestsOnly } = traceEvents(loadTrace(file).fires));
+  } else {
+    kind = 'recording';
+    const r = recordingEvents(text);
+    events = r.events;
+    fallbackCwd = r.cwd;
+    if (!events.length) throw new UsageError(`${file} is neither a hook trace nor an agent session recording with events to replay`);
+  }
+  const { changes, fired, warnings } = await replayEvents(events, { cwd, fallbackCwd });
+  for (const w of warnings) warn(w);
+  const onlyDigests =
+    digestsOnly > 0
+      ? `${digestsOnly} event(s) in this trace have only an input digest and were not replayed: record full inputs with "trace": {"inputs": true} in ~/.gemini/settings.json or HOOKLINE_TRACE=inputs`
+      : undefined;
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ file, kind, replayed: fired, digestsOnly, changes }, null, 2)}\n`);
+  } else {
+    for (const c of changes) {
+      const who = c.hooks.filter((h) => !h.shadow && normal(h.decision) !== 'allow').map((h) => `${visible(h.hook)}: ${h.decision}`);
+      process.stdout.write(
+        `${String(c.n).padStart(3)}  ${c.dialect} ${c.event}${c.target ? ` ${visible(c.target)}` : ''}: ${c.before} → ${c.after}${c.reason ? ` (${visible(c.reason.split('\n')[0])})` : ''}${who.length ? ` [${who.join(', ')}]` : ''}\n`,
+      );
+    }
+    const note = kind === 'recording' ? ' (a recording holds no hook decisions: listed are the events the hooks would now stop)' : '';
+    process.stdout.write(`${fired} event(s) replayed, ${changes.length} decision(s) would change${note}\n`);
+  }
+  if (onlyDigests) warn(onlyDigests);
+  if (kind === 'trace' && !events.length && digestsOnly) return 1;
+  return 0;
+}

@@ -1,0 +1,73 @@
+/** `hookline trace [SESSION] [--json] [--html FILE] [--list]`: what the hooks of a session did. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { visible } from '../config/display.js';
+import { UsageError } from '../config/problems.js';
+import { findTrace, listTraces, loadTrace, traceDir, type LoadedTrace, type TracedFire } from './trace-file.js';
+import { timelineHtml } from './timeline.js';
+import { warn } from './io.js';
+
+const oneLine = (s: string, max = 120): string => {
+  const line = visible(s.replace(/\s+/g, ' ').trim());
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/** One fire as text: its decision, then one indented line per run. */
+export function fireLines(f: TracedFire, n: number): string[] {
+  const { fire } = f;
+  const head = `${String(n).padStart(3)}  ${fire.t.slice(11, 23)}  ${fire.dialect} ${fire.event}${fire.target ? ` ${oneLine(fire.target, 60)}` : ''} → ${fire.decision}${fire.reason ? `: ${oneLine(fire.reason)}` : ''}`;
+  const width = Math.max(0, ...f.runs.map((r) => r.decision.length));
+  const runs = f.runs.map((r) => {
+    const bits = [
+      r.decision.padEnd(width),
+      oneLine(r.hook, 70),
+      `${r.ms} ms`,
+      `exit ${r.exit ?? 'none'}`,
+      ...(r.shadow ? ['[shadow: not enforced]'] : []),
+      ...(r.reason ? [`— ${oneLine(r.reason, 80)}`] : []),
+      ...(r.error ? [`(${oneLine(r.error, 80)})`] : []),
+    ];
+    return `       ${bits.join('  ')}`;
+  });
+  return [head, ...runs];
+}
+
+export function traceText(trace: LoadedTrace): string {
+  const runs = trace.fires.reduce((n, f) => n + f.runs.length, 0);
+  const out = [`session ${trace.session} (${trace.file}): ${trace.fires.length} event(s), ${runs} hook run(s)`];
+  trace.fires.forEach((f, i) => out.push(...fireLines(f, i + 1)));
+  if (trace.fires.some((f) => f.fire.inputJson === undefined))
+    out.push('inputs: digests only (set "trace": {"inputs": true} in ~/.gemini/settings.json, or HOOKLINE_TRACE=inputs, for replay)');
+  return `${out.join('\n')}\n`;
+}
+
+export function trace(session: string | undefined, opts: { json?: boolean; html?: string; list?: boolean }): void {
+  if (opts.list) {
+    const all = listTraces();
+    if (opts.json)
+      process.stdout.write(
+        `${JSON.stringify(
+          all.map((t) => ({ session: t.session, file: t.file, modified: new Date(t.mtime).toISOString() })),
+          null,
+          2,
+        )}\n`,
+      );
+    else if (!all.length) process.stdout.write(`no hook traces in ${traceDir()}\n`);
+    else for (const t of all) process.stdout.write(`${new Date(t.mtime).toISOString()}  ${t.session}\n`);
+    return;
+  }
+  const loaded = loadTrace(findTrace(session));
+  if (loaded.skipped) warn(`${loaded.file}: ${loaded.skipped} line(s) are not trace records (skipped)`);
+  if (opts.html !== undefined) {
+    const out = path.resolve(opts.html);
+    try {
+      fs.writeFileSync(out, timelineHtml(loaded));
+    } catch (err) {
+      throw new UsageError(`cannot write ${out}: ${(err as Error).message}`);
+    }
+    process.stdout.write(`wrote ${out}: ${loaded.fires.length} event(s) of session ${loaded.session}\n`);
+    return;
+  }
+  if (opts.json) process.stdout.write(`${JSON.stringify(loaded.lines, null, 2)}\n`);
+  else process.stdout.write(traceText(loaded));
+}
