@@ -45,17 +45,19 @@ export interface TurnOutcome {
 export class AiSdkHooks {
   private stopReason: string | undefined;
   private readonly notice: (line: string) => void;
+  private readonly modelName: string | undefined;
 
   constructor(
     readonly points: HookPoints,
-    opts: { notice?: (line: string) => void } = {},
+    opts: { notice?: (line: string) => void; modelName?: string } = {},
   ) {
     this.notice = opts.notice ?? stderrNotice;
+    this.modelName = opts.modelName;
   }
 
   /** The `wrapLanguageModel` middleware: BeforeModel, BeforeToolSelection, AfterModel. */
   middleware(opts: ModelHookOptions = {}): LanguageModelV3Middleware {
-    return hookMiddleware(this.points, { notice: this.notice, ...opts });
+    return hookMiddleware(this.points, { notice: this.notice, ...(this.modelName ? { modelName: this.modelName } : {}), ...opts });
   }
 
   /** The tool set with BeforeTool and AfterTool around each tool's `execute`. */
