@@ -234,6 +234,8 @@ export async function mcpProxy(command: string[], opts: McpProxyOptions): Promis
   const closed = new Promise<void>((resolve) => {
     proxy.onclose = resolve;
     upstream.onclose = resolve;
+    // The client closing our stdin is the end of the session.
+    process.stdin.once('end', resolve);
   });
   await proxy.connect(new StdioServerTransport());
   await closed;
