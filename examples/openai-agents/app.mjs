@@ -20,8 +20,9 @@ const localModel = {
   async getResponse() {
     return { usage: new Usage(), output: answers.shift() ?? [say('no more answers')] };
   },
-  async *getStreamedResponse() {
-    throw new Error('this stand-in does not stream');
+  async *getStreamedResponse(request) {
+    const { output } = await this.getResponse(request);
+    yield { type: 'response_done', response: { id: 'local', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output } };
   },
 };
 
