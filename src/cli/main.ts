@@ -135,6 +135,7 @@ program
   .command('mcp-proxy')
   .description('serve an MCP server over stdio with hooks on its tools: hookline mcp-proxy [--name SERVER] -- <server command…>')
   .option('--name <server>', "the server name hooks see in mcp__<server>__<tool> (default: the server's own name)")
+  .option('--cwd <dir>', 'the folder whose hooks run, where the server starts (default: the current folder)')
   .argument('<command...>', 'the MCP server to run, after --')
   .action(async (command: string[], opts) => {
     const { mcpProxy } = await import('./mcp-proxy.js');

@@ -209,13 +209,14 @@ async function confirm(proxy: Server, tool: string, args: Record<string, unknown
 
 export interface McpProxyOptions {
   name?: string;
+  cwd?: string;
 }
 
 /** Runs the proxy on stdio until the client or the server goes away. */
 export async function mcpProxy(command: string[], opts: McpProxyOptions): Promise<number> {
   const [bin, ...args] = command;
   if (!bin) throw new UsageError('mcp-proxy: no server command — give it after --, e.g. hookline mcp-proxy -- npx my-mcp-server');
-  const cwd = process.cwd();
+  const cwd = path.resolve(opts.cwd ?? '.');
   const engine = new HookEngine({ cwd });
   const notice = (line: string) => warn(`mcp-proxy: ${line}`);
   for (const w of engine.pendingWarnings) notice(w);
