@@ -232,15 +232,19 @@ export async function mcpProxy(command: string[], opts: McpProxyOptions): Promis
   }
   const server = serverNameOf(opts.name ?? upstream.getServerVersion()?.name, bin);
   const proxy = proxyServer({ upstream, engine, server, context: { server_name: server, command: bin, args, cwd }, notice });
-  const closed = new Promise<void>((resolve) => {
-    proxy.onclose = resolve;
-    upstream.onclose = resolve;
+  const closed = new Promise<'client' | 'server'>((resolve) => {
+    proxy.onclose = () => resolve('client');
+    upstream.onclose = () => resolve('server');
     // The client closing our stdin is the end of the session.
-    process.stdin.once('end', resolve);
+    process.stdin.once('end', () => resolve('client'));
   });
   await proxy.connect(new StdioServerTransport());
-  await closed;
+  const first = await closed;
   await Promise.allSettled([proxy.close(), upstream.close()]);
   engine.close();
+  if (first === 'server') {
+    notice(`the MCP server ${JSON.stringify(command.join(' '))} exited`);
+    return 1;
+  }
   return 0;
 }
