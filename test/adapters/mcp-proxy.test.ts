@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, FIXTURES, cmd, hook, makeProject, tmpFile } from '../helpers.js';
 import { hookToolName, serverNameOf } from '../../src/cli/mcp-proxy.js';
 
@@ -16,8 +16,10 @@ function texts(r: unknown): string[] {
   return (r as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : ''));
 }
 
-async function connect(dir: string, env: NodeJS.ProcessEnv): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1' });
+async function connect(dir: string, env: NodeJS.ProcessEnv, answer?: () => boolean): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' }, answer ? { capabilities: { elicitation: {} } } : {});
+  // The user's answer when a hook asks (MCP elicitation).
+  if (answer) client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { allow: answer() } }));
   const clean = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   await client.connect(
     new StdioClientTransport({
@@ -37,7 +39,7 @@ test('names: mcp__<server>__<tool>; a server name from the server or its command
   assert.equal(serverNameOf(undefined, '/usr/bin/server.py'), 'server');
 });
 
-test('tools/call fires BeforeTool and AfterTool: deny never reaches the server, a rewrite does, AfterTool context is added; tools/list is filtered', async () => {
+test('tools/call fires BeforeTool and AfterTool: deny never reaches the server, a rewrite does, ask goes to the user, AfterTool context is added; tools/list is filtered', async () => {
   const log = tmpFile('mcp-hooks.log');
   const calls = tmpFile('mcp-calls.log');
   const policy = cmd(`${hook('mcp-policy.mjs')} '${log}'`, { timeout: 5000 });
@@ -57,7 +59,8 @@ test('tools/call fires BeforeTool and AfterTool: deny never reaches the server, 
     },
   };
   const p = makeProject({ project: settings });
-  const client = await connect(p.dir, { ...p.env, MCP_CALLS_LOG: calls });
+  let allow = false;
+  const client = await connect(p.dir, { ...p.env, MCP_CALLS_LOG: calls }, () => allow);
   try {
     const listed = await client.listTools();
     assert.deepEqual(
@@ -76,6 +79,11 @@ test('tools/call fires BeforeTool and AfterTool: deny never reaches the server, 
     const rewritten = await client.callTool({ name: 'echo', arguments: { text: 'lower' } });
     assert.deepEqual(texts(rewritten), ['echo: LOWER', '<hook_context>audited by policy</hook_context>']);
 
+    const declined = await client.callTool({ name: 'echo', arguments: { text: 'ask' } });
+    assert.deepEqual(texts(declined), ['The user declined to run echo.']);
+    allow = true;
+    assert.equal(texts(await client.callTool({ name: 'echo', arguments: { text: 'ask' } }))[0], 'echo: ask');
+
     const prompt = await client.getPrompt({ name: 'greet' });
     assert.deepEqual(prompt.messages[0].content, { type: 'text', text: 'hello from the server' });
   } finally {
@@ -86,7 +94,14 @@ test('tools/call fires BeforeTool and AfterTool: deny never reaches the server, 
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-  assert.deepEqual(served, [{ tool: 'echo', args: { text: 'LOWER' } }], 'the server saw only the allowed, rewritten call');
+  assert.deepEqual(
+    served,
+    [
+      { tool: 'echo', args: { text: 'LOWER' } },
+      { tool: 'echo', args: { text: 'ask' } },
+    ],
+    'the server saw only the allowed calls, rewritten',
+  );
   const inputs = fs
     .readFileSync(log, 'utf8')
     .trim()
