@@ -6,7 +6,7 @@ import { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageMo
 import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { HookEngine } from '../../src/engine/index.js';
-import { createHooks } from '../../src/adapters/ai-sdk.js';
+import { HookStop, createHooks } from '../../src/adapters/ai-sdk.js';
 import { cmd, hook, makeProject } from '../helpers.js';
 
 const usage = {
@@ -217,4 +217,28 @@ test('the folder’s configured command hooks run as processes; an untrusted fol
     assert.equal(toolResultText(mock.doGenerateCalls[1]), trusted ? 'Tool execution blocked: from settings' : 'sunny');
     hooks.close();
   }
+});
+
+test('a hook that refuses the answer or stops the agent ends the call with a HookStop; stopWhen: hooks.stopped ends the run', async () => {
+  const e = engine();
+  e.register({ event: 'AfterModel', name: 'refuse', action: () => ({ decision: 'deny', reason: 'not this answer' }) });
+  e.register({ event: 'BeforeTool', name: 'halt', action: () => ({ continue: false, stopReason: 'enough' }) });
+  const hooks = createHooks({ engine: e, notice: () => {} });
+  const mock = new MockLanguageModelV3({ doStream: streamOf(['secret\n']) });
+  const r = streamText({ model: wrapLanguageModel({ model: mock, middleware: hooks.middleware() }), prompt: 'hi', onError: () => {} });
+  const errors: unknown[] = [];
+  let text = '';
+  for await (const part of r.fullStream) {
+    if (part.type === 'error') errors.push(part.error);
+    if (part.type === 'text-delta') text += part.text;
+  }
+  assert.equal(text, '', 'the refused chunk never reaches the app');
+  assert.ok(errors[0] instanceof HookStop && errors[0].status === 'blocked' && errors[0].reason === 'not this answer', String(errors[0]));
+
+  const weather = tool({ inputSchema: jsonSchema<{ city: string }>({ type: 'object' }), execute: async () => 'sunny' });
+  const model = toolThenText({ city: 'Oslo' });
+  const run = await generateText({ model, prompt: 'weather?', tools: hooks.tools({ weather }), stopWhen: [hooks.stopped, stepCountIs(5)] });
+  assert.equal(model.doGenerateCalls.length, 1, 'no model call after the stop');
+  const stopped = run.steps[0].content.find((c) => c.type === 'tool-error');
+  assert.ok(stopped && stopped.type === 'tool-error' && String(stopped.error).includes('Agent execution stopped by hook: enough'));
 });
