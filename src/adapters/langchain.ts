@@ -25,6 +25,8 @@ const RETRY = 'hookline_retry';
 /** Marks the answer a BeforeAgent hook gave: the model never ran, so AfterAgent does not fire. */
 const ENDED = 'hookline_ended';
 
+/** The run's cancellation, when LangGraph gives one. */
+const signalOf = (runtime: unknown): AbortSignal | undefined => (runtime as { signal?: AbortSignal } | undefined)?.signal;
 const kind = (m: BaseMessage): string => (m as { type?: string }).type ?? m.getType();
 const textOf = (m: BaseMessage): string => contentText(m.content);
 
@@ -91,10 +93,10 @@ export class LangChainHooks {
       name: 'hookline',
       beforeAgent: {
         canJumpTo: ['end'],
-        hook: async (state: { messages: BaseMessage[] }) => {
+        hook: async (state: { messages: BaseMessage[] }, runtime) => {
           const human = lastHuman(state.messages);
           if (!human) return undefined;
-          const e = await points.prompt({ prompt: textOf(human), tools: [], maxSteps: 0 });
+          const e = await points.prompt({ prompt: textOf(human), tools: [], maxSteps: 0, signal: signalOf(runtime) });
           show(e.systemMessage);
           if (e.action === 'block') return { messages: [new AIMessage({ content: e.notice, name: ENDED })], jumpTo: 'end' as const };
           if (e.action === 'stop') {
@@ -109,7 +111,7 @@ export class LangChainHooks {
       },
       afterAgent: {
         canJumpTo: ['model'],
-        hook: async (state: { messages: BaseMessage[] }) => {
+        hook: async (state: { messages: BaseMessage[] }, runtime) => {
           const messages = state.messages;
           const answer = [...messages].reverse().find((m) => kind(m) === 'ai');
           if (answer?.name === ENDED) return undefined;
@@ -129,6 +131,7 @@ export class LangChainHooks {
             stopHookActive: retries > 0,
             retries,
             maxRetries,
+            signal: signalOf(runtime),
           });
           show(e.systemMessage);
           if (e.action !== 'retry') return undefined;
@@ -136,8 +139,9 @@ export class LangChainHooks {
         },
       },
       wrapModelCall: async (request, handler) => {
+        const signal = signalOf(request.runtime);
         const base = toStableRequest(modelName, request.messages);
-        const be = await points.modelRequest({ request: base, step: 0, system: request.systemPrompt ?? '' });
+        const be = await points.modelRequest({ request: base, step: 0, system: request.systemPrompt ?? '', signal });
         show(be.systemMessage);
         if (be.action === 'stop') throw new HookStop('stopped', 'BeforeModel', be.reason);
         if (be.action === 'block') {
@@ -149,7 +153,7 @@ export class LangChainHooks {
           const name = (t as { name?: unknown }).name;
           return typeof name === 'string' ? [name] : [];
         });
-        const sel = await points.toolSelection({ request: llm, tools: names, signal: undefined });
+        const sel = await points.toolSelection({ request: llm, tools: names, signal });
         show(sel.systemMessage);
         const tools = request.tools.filter((t) => {
           const name = (t as { name?: unknown }).name;
@@ -163,7 +167,7 @@ export class LangChainHooks {
         });
         if (!AIMessage.isInstance(response)) return response;
         const text = textOf(response);
-        const e = await points.modelChunk({ request: llm, response: chunk(text) });
+        const e = await points.modelChunk({ request: llm, response: chunk(text), signal });
         show(e.systemMessage);
         if (e.action === 'stop') throw new HookStop('stopped', 'AfterModel', e.reason);
         if (e.action === 'deny') throw new HookStop('blocked', 'AfterModel', e.reason);
@@ -206,6 +210,7 @@ export class LangChainHooks {
             },
             notice: (l) => show(l),
             step: () => 0,
+            signal: signalOf(request.runtime),
           },
           { id: call.id ?? '', name: call.name, args: call.args as Record<string, unknown> },
         );
