@@ -385,6 +385,41 @@ async function served(): Promise<void> {
   child.kill('SIGTERM');
 }
 
+/** A tools/call through `hookline mcp-proxy` (no hook; one BeforeTool hook) beside the same call made to the server directly. */
+async function mcpProxy(): Promise<void> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const server = path.join(ROOT, 'test', 'fixtures', 'mcp', 'server.mjs');
+  const connect = async (args: string[], p: { dir: string; env: NodeJS.ProcessEnv }) => {
+    const c = new Client({ name: 'bench', version: '1' });
+    const env = Object.fromEntries(Object.entries(p.env).filter((e): e is [string, string] => e[1] !== undefined));
+    await c.connect(new StdioClientTransport({ command: process.execPath, args, cwd: p.dir, env }));
+    return c;
+  };
+  const call = (c: InstanceType<typeof Client>) => () => c.callTool({ name: 'echo', arguments: { text: 'hi' } });
+  const proxied = (hooks: unknown) => {
+    const p = project(hooks);
+    return connect([path.join(ROOT, 'dist', 'cli', 'main.js'), 'mcp-proxy', '--', process.execPath, server], p);
+  };
+  const direct = await connect([server], project({}));
+  for (const [label, hooks] of [
+    ['no hook', {}],
+    ['one BeforeTool hook', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }],
+  ] as const) {
+    const viaProxy = await proxied(hooks);
+    const [a, b] = await pair(n(200), call(direct), call(viaProxy), 10);
+    rows.push({
+      case: `MCP tools/call through \`hookline mcp-proxy\` (${label})`,
+      baseline: 'the server directly',
+      base: a,
+      subject: b,
+      unit: 'ms',
+    });
+    await viaProxy.close();
+  }
+  await direct.close();
+}
+
 function table(): string {
   const head =
     '| case | baseline | baseline median | Hookline median | Hookline p95 | ratio | target | met |\n|---|---|---|---|---|---|---|---|';
@@ -405,6 +440,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
   ['cold start', coldStart],
   ['memory', memory],
   ['serve', served],
+  ['mcp', mcpProxy],
   ['reference', againstReference],
 ];
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));

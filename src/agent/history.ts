@@ -33,7 +33,7 @@ export function toStableRequest(model: string, history: readonly Message[], conf
   return { model, messages, config: { ...config } };
 }
 
-function contentText(c: unknown): string {
+export function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
   if (Array.isArray(c))
     return c

@@ -1,26 +1,19 @@
-import { streamText, jsonSchema, tool as aiTool, type ToolSet } from 'ai';
+import { streamText, jsonSchema, tool as aiTool, wrapLanguageModel, type ToolSet } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { z } from 'zod';
-import type { LLMRequest, LLMResponse } from '../events/model.js';
-import { prependSessionContext, responseText, withBlocks, INPUT_MODIFIED_NOTE, MAX_AFTER_AGENT_RETRIES } from '../apply/index.js';
+import type { LLMRequest } from '../events/model.js';
+import { prependSessionContext, withBlocks, MAX_AFTER_AGENT_RETRIES, type ToolSelection } from '../apply/index.js';
 import type { Adapter } from '../dialects/adapter.js';
 import type { HookControl } from '../dialects/list.js';
-import {
-  estimateTokens,
-  fromStableMessages,
-  toModelMessages,
-  toStableRequest,
-  type Message,
-  type ToolCall,
-  type ToolOutcome,
-} from './history.js';
+import { estimateTokens, toModelMessages, type ToolCall, type ToolOutcome } from './history.js';
 import type { Session } from './session.js';
 import type { AgentTool, ToolContext, ToolResult } from './tools/types.js';
 import { findTool } from './tools/index.js';
 import { unifiedDiff } from './tools/diff.js';
 import path from 'node:path';
 import { Points } from './points.js';
-import { Coalescer } from './coalesce.js';
+import { HookStop, hookMiddleware } from './ai-sdk/model.js';
+import { hookedCall, type HookedResult } from './ai-sdk/tools.js';
 import { askToolResult, handOff, type AskResult, type SpawnAgent } from './handoff.js';
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo';
@@ -88,8 +81,6 @@ class StopTurn extends Error {
     super(reason);
   }
 }
-
-const STOPPED = /^Agent execution stopped by hook: /;
 
 /**
  * The reference agent: a model-and-tools loop that reaches every hook point through the
@@ -323,10 +314,9 @@ export class Agent {
     this.session.push({ role: 'tool', results: last.toolCalls.map((c) => ({ id: c.id, name: c.name, output: why, isError: true })) });
   }
 
-  private toolSet(allowed: readonly string[]): ToolSet {
+  private toolSet(): ToolSet {
     const set: ToolSet = {};
     for (const t of this.o.tools) {
-      if (!allowed.includes(t.name)) continue;
       set[t.name] = aiTool({
         description: t.description,
         inputSchema: jsonSchema(z.toJSONSchema(t.parameters) as Parameters<typeof jsonSchema>[0]),
@@ -337,30 +327,15 @@ export class Agent {
 
   private async steps(maxSteps: number): Promise<TurnResult> {
     let answer = '';
-    const system = this.o.system ?? DEFAULT_SYSTEM;
     for (let step = 0; step < maxSteps; step++) {
-      const base = toStableRequest(this.o.modelName, this.session.history, this.o.config ?? {});
       this.steps_ = step + 1;
-      const be = await this.points.modelRequest({ request: base, step: step + 1, system, signal: this.signal });
-      this.checkCancelled();
-      this.show(be.systemMessage);
-      if (be.action === 'stop') throw new StopTurn('stopped', be.reason);
-      if (be.action === 'block') {
-        if (!be.response) throw new StopTurn('blocked', be.reason, answer);
-        // A synthetic response stands in for the model's answer.
-        const synthetic = responseText(be.response);
-        this.o.io.text(synthetic);
-        this.responses.push(synthetic);
-        this.session.push({ role: 'model', text: synthetic });
-        return { status: 'done', text: answer + synthetic };
+      const { text, calls, selection, synthetic } = await this.callModel(answer);
+      if (synthetic) {
+        // A BeforeModel hook's answer stands in for the model's.
+        this.responses.push(text);
+        this.session.push({ role: 'model', text });
+        return { status: 'done', text: answer + text };
       }
-      const request = be.request;
-      const callHistory =
-        request.messages === base.messages ? this.session.history : fromStableMessages(this.session.history, request.messages);
-      const selection = await this.points.toolSelection({ request, tools: this.o.tools.map((t) => t.name), signal: this.signal });
-      this.checkCancelled();
-      this.show(selection.systemMessage);
-      const { text, calls } = await this.callModel(request, callHistory, selection.mode, selection.allowed);
       answer += text;
       this.responses.push(text);
       this.session.push({ role: 'model', text, ...(calls.length ? { toolCalls: calls } : {}) });
@@ -428,21 +403,31 @@ export class Agent {
     }
   }
 
-  /** Streams one model call, through the model-chunk point on every chunk. */
-  private async callModel(
-    request: LLMRequest,
-    history: readonly Message[],
-    mode: 'AUTO' | 'ANY' | 'NONE',
-    allowed: string[],
-  ): Promise<{ text: string; calls: ToolCall[] }> {
-    const tools = mode === 'NONE' ? {} : this.toolSet(allowed);
-    const hasTools = Object.keys(tools).length > 0;
-    const cfg = request.config ?? {};
+  /**
+   * Streams one model call through the hook middleware (src/agent/ai-sdk/model.ts): BeforeModel,
+   * BeforeToolSelection, and AfterModel on every chunk, as hookline/ai-sdk gives any AI SDK app.
+   */
+  private async callModel(answer: string): Promise<{ text: string; calls: ToolCall[]; selection: ToolSelection; synthetic: boolean }> {
+    let selection: ToolSelection = { mode: 'AUTO', allowed: this.o.tools.map((t) => t.name) };
+    const model = wrapLanguageModel({
+      model: this.o.model,
+      middleware: hookMiddleware(this.points, {
+        modelName: this.o.modelName,
+        step: () => this.steps_,
+        notice: (m) => this.o.io.notice(m),
+        modelFor: (name) => this.modelFor(name),
+        onSelection: (s) => {
+          selection = s;
+        },
+      }),
+    });
+    const cfg = this.o.config ?? {};
     const result = streamText({
-      model: this.modelFor(request.model),
+      model,
       system: this.o.system ?? DEFAULT_SYSTEM,
-      messages: toModelMessages(history),
-      ...(hasTools ? { tools, toolChoice: mode === 'ANY' ? 'required' : 'auto' } : { toolChoice: 'none' as const }),
+      messages: toModelMessages(this.session.history),
+      tools: this.toolSet(),
+      toolChoice: this.o.tools.length ? 'auto' : 'none',
       ...(cfg.temperature !== undefined ? { temperature: cfg.temperature } : {}),
       ...(cfg.maxOutputTokens !== undefined ? { maxOutputTokens: cfg.maxOutputTokens } : {}),
       ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
@@ -453,44 +438,27 @@ export class Agent {
       ...(this.signal ? { abortSignal: this.signal } : {}),
     });
     let text = '';
-    let chunks = 0;
+    let synthetic = false;
     const calls: ToolCall[] = [];
-    // Hooks see whole lines, however the stream splits them, so a redaction cannot be split past.
-    const lines = new Coalescer();
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') {
-        for (const chunk of lines.push(part.text)) {
-          chunks++;
-          text += await this.modelChunk(request, chunk, undefined);
+    try {
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          text += part.text;
+          this.o.io.text(part.text);
+        } else if (part.type === 'tool-call') {
+          calls.push({ id: part.toolCallId, name: part.toolName, args: (part.input ?? {}) as Record<string, unknown> });
+        } else if (part.type === 'finish-step') {
+          synthetic = part.providerMetadata?.hookline?.synthetic === true;
+        } else if (part.type === 'error') {
+          throw part.error instanceof Error ? part.error : new Error(String(part.error));
         }
-      } else if (part.type === 'tool-call') {
-        calls.push({ id: part.toolCallId, name: part.toolName, args: (part.input ?? {}) as Record<string, unknown> });
-      } else if (part.type === 'error') {
-        throw part.error instanceof Error ? part.error : new Error(String(part.error));
       }
+    } catch (err) {
+      if (err instanceof HookStop)
+        throw new StopTurn(err.status, err.reason, err.event === 'BeforeModel' && err.status === 'blocked' ? answer : '');
+      throw err;
     }
-    for (const chunk of lines.flush()) {
-      chunks++;
-      text += await this.modelChunk(request, chunk, undefined);
-    }
-    // A response with only tool calls is still one chunk the hooks see.
-    if (!chunks) await this.modelChunk(request, '', 'STOP');
-    return { text, calls };
-  }
-
-  private async modelChunk(request: LLMRequest, chunk: string, finishReason: string | undefined): Promise<string> {
-    const response: LLMResponse = {
-      text: chunk,
-      candidates: [{ content: { role: 'model', parts: chunk ? [chunk] : [] }, ...(finishReason ? { finishReason } : {}), index: 0 }],
-    };
-    const e = await this.points.modelChunk({ request, response, signal: this.signal });
-    this.checkCancelled();
-    this.show(e.systemMessage);
-    if (e.action === 'stop') throw new StopTurn('stopped', e.reason);
-    if (e.action === 'deny') throw new StopTurn('blocked', e.reason);
-    const out = e.action === 'replace' ? responseText({ ...e.response, text: undefined }) : chunk;
-    this.o.io.text(out);
-    return out;
+    return { text, calls, selection, synthetic };
   }
 
   private needsApproval(t: AgentTool): boolean {
@@ -545,77 +513,44 @@ export class Agent {
     return ok ? undefined : `The user declined to run ${t.name} (${title}).`;
   }
 
-  /** One tool call through the before-tool point, approval, the tool, the after-tool point and a possible tail call. */
-  private async runTool(
-    call: ToolCall,
-    originalName?: string,
-  ): Promise<{ outcome: ToolOutcome; stop?: string; ran?: Record<string, unknown> }> {
-    const name = originalName ?? call.name;
-    const fail = (output: string): { outcome: ToolOutcome } => ({ outcome: { id: call.id, name, output, isError: true } });
-    const t = findTool(this.o.tools, call.name);
-    if (!t) return fail(`Tool "${call.name}" not found. Available tools: ${this.o.tools.map((x) => x.name).join(', ')}`);
-    const parsed = t.parameters.safeParse(call.args);
-    if (!parsed.success)
-      return fail(
-        `Invalid parameters for ${t.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`,
-      );
-    const given = parsed.data as Record<string, unknown>;
-    const point = {
-      id: call.id,
-      name: t.name,
-      args: given,
-      ...(originalName ? { originalName } : {}),
-      step: this.steps_,
-      signal: this.signal,
-    };
-    const be = await this.points.beforeTool(point);
-    this.checkCancelled();
-    if (be.action === 'stop') {
-      this.show(be.systemMessage);
-      return { ...fail(be.message), stop: be.message.replace(STOPPED, '') };
-    }
-    if (be.action === 'deny') {
-      this.show(be.systemMessage);
-      return fail(be.message);
-    }
-    let args = be.args;
-    if (args !== given) {
-      const again = t.parameters.safeParse(args);
-      if (!again.success)
-        return fail(
-          `Tool parameter modification by hook failed validation: ${again.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-        );
-      args = again.data as Record<string, unknown>;
-    }
-    if (be.action === 'ask' || this.needsApproval(t)) {
-      const refused = await this.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
-      if (refused) return fail(refused);
-    } else this.show(be.systemMessage);
-    const ctx: ToolContext = {
-      cwd: this.o.cwd,
-      signal: this.signal ?? new AbortController().signal,
-      env: { ...this.o.toolEnv, ...this.points.toolEnv() },
-    };
-    let result: ToolResult;
-    try {
-      result = t.name === 'ask_agent' && this.o.spawnAgent ? await this.askTool(args) : await t.run(args as never, ctx);
-    } catch (err) {
-      // A tool that throws is a failed call the model can read, not the end of the turn.
-      const message = err instanceof Error ? err.message : String(err);
-      result = { llmContent: `Error running ${t.name}: ${message}`, returnDisplay: message, error: { message, type: 'execution_failed' } };
-    }
-    const llmContent = result.llmContent + (be.inputModified ? INPUT_MODIFIED_NOTE : '');
-    const ae = await this.points.afterTool({ ...point, args, result, llmContent });
-    this.checkCancelled();
-    this.show(ae.systemMessage);
-    const isError = !!result.error;
-    const ran = be.inputModified ? args : undefined;
-    if (ae.action === 'stop')
-      return { outcome: { id: call.id, name, output: ae.llmContent, isError: true }, stop: ae.message.replace(STOPPED, ''), ran };
-    if (ae.action === 'replace') return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran };
-    // The tail call's result replaces this call's result, under this call's id.
-    if (ae.tail) return this.runTool({ id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
-    return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran };
+  /**
+   * One tool call through the before-tool point, approval, the tool, the after-tool point and a
+   * possible tail call: the tool wrapper's core (src/agent/ai-sdk/tools.ts), on the agent's tools.
+   */
+  private async runTool(call: ToolCall): Promise<HookedResult> {
+    const issues = (e: z.ZodError, blank: string) => e.issues.map((i) => `${i.path.join('.') || blank}: ${i.message}`).join('; ');
+    return hookedCall<AgentTool>(
+      this.points,
+      {
+        find: (name) => findTool(this.o.tools, name),
+        nameOf: (t) => t.name,
+        notFound: (name) => `Tool "${name}" not found. Available tools: ${this.o.tools.map((x) => x.name).join(', ')}`,
+        validate: (t, args, rewritten) => {
+          const parsed = t.parameters.safeParse(args);
+          if (parsed.success) return { args: parsed.data as Record<string, unknown> };
+          return {
+            error: rewritten
+              ? `Tool parameter modification by hook failed validation: ${issues(parsed.error, '')}`
+              : `Invalid parameters for ${t.name}: ${issues(parsed.error, 'args')}`,
+          };
+        },
+        needsApproval: (t) => this.needsApproval(t),
+        approve: (t, args, forced, hookMessage) => this.approve(t, args, forced, hookMessage),
+        execute: (t, args) => {
+          const ctx: ToolContext = {
+            cwd: this.o.cwd,
+            signal: this.signal ?? new AbortController().signal,
+            env: { ...this.o.toolEnv, ...this.points.toolEnv() },
+          };
+          return t.name === 'ask_agent' && this.o.spawnAgent ? this.askTool(args) : t.run(args as never, ctx);
+        },
+        notice: (line) => this.o.io.notice(line),
+        step: () => this.steps_,
+        signal: this.signal,
+        checkCancelled: () => this.checkCancelled(),
+      },
+      call,
+    );
   }
 
   /** A hand-off to another agent (see handoff.ts). */

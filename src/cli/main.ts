@@ -134,6 +134,19 @@ program
   .action(async (opts) => (await import('../serve/server.js')).serve(opts));
 
 program
+  .command('mcp-proxy')
+  .description('serve an MCP server over stdio with hooks on its tools: hookline mcp-proxy [--name SERVER] -- <server command…>')
+  .option('--name <server>', "the server name hooks see in mcp__<server>__<tool> (default: the server's own name)")
+  .option('--cwd <dir>', 'the folder whose hooks run, where the server starts (default: the current folder)')
+  .argument('<command...>', 'the MCP server to run, after --')
+  .action(async (command: string[], opts) => {
+    const { mcpProxy } = await import('./mcp-proxy.js');
+    await withHookProcesses(async () => {
+      process.exitCode = await mcpProxy(command, opts);
+    });
+  });
+
+program
   .command('agent')
   .description('run the reference agent: every hook event at its point of a real agent loop')
   .option('-p, --prompt <text>', 'run one prompt non-interactively and print the answer')

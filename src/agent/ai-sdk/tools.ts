@@ -1,0 +1,220 @@
+/**
+ * One tool call through BeforeTool and AfterTool: a hook may deny it, rewrite its arguments, ask
+ * the user first, stop the agent, replace or add to its result, or chain a tail call. `hookedCall`
+ * is the shared core: the reference agent runs its tools through it, and `hookTools` wraps any
+ * AI SDK tool set with it.
+ */
+import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
+import { INPUT_MODIFIED_NOTE, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
+import type { ToolOutcomePoint, ToolPoint } from '../../dialects/adapter.js';
+import type { ToolCall, ToolOutcome } from '../history.js';
+import { HookStop, stderrNotice } from './model.js';
+
+export interface ToolPoints {
+  beforeTool(p: ToolPoint): Promise<BeforeToolEffect>;
+  afterTool(p: ToolOutcomePoint): Promise<AfterToolEffect>;
+}
+
+/** What a tool returned, as AfterTool hooks read it (`tool_response`). */
+export interface ToolRun {
+  llmContent: string;
+  returnDisplay: unknown;
+  error?: { message: string; type?: string };
+  exitCode?: number | null;
+}
+
+/** Where a hooked call runs: the host's tools, how it validates, asks and executes. */
+export interface ToolHost<T> {
+  find(name: string): T | undefined;
+  /** The tool's own name (the model may have used an alias). */
+  nameOf(tool: T): string;
+  /** The model's text when the tool does not exist. */
+  notFound(name: string): string;
+  /** The arguments as the tool reads them, or the error the model reads; `rewritten` after a hook changed them. */
+  validate(tool: T, args: Record<string, unknown>, rewritten: boolean): Checked | Promise<Checked>;
+  /** Whether the host asks the user before this tool runs, whatever the hooks say. */
+  needsApproval?(tool: T): boolean;
+  /** Asks the user; undefined to run, else the refusal the model reads. `hookMessage`: a hook asked, saying this. */
+  approve(tool: T, args: Record<string, unknown>, askedByHook: boolean, hookMessage?: string): Promise<string | undefined>;
+  execute(tool: T, args: Record<string, unknown>, call: ToolCall): Promise<ToolRun>;
+  notice(line: string): void;
+  step(): number;
+  signal?: AbortSignal;
+  /** Throws when the call was cancelled (checked after each hook point). */
+  checkCancelled?(): void;
+}
+
+type Checked = { args: Record<string, unknown> } | { error: string };
+
+export interface HookedResult {
+  outcome: ToolOutcome;
+  /** A hook stopped the agent: why, and at which point. */
+  stop?: string;
+  stopAt?: 'BeforeTool' | 'AfterTool';
+  /** The arguments the tool ran with, when a hook rewrote them. */
+  ran?: Record<string, unknown>;
+  /** What the tool returned, when it ran. */
+  run?: ToolRun;
+}
+
+const STOPPED = /^Agent execution stopped by hook: /;
+
+/** One call through the points. A tail call (AfterTool `tailToolCallRequest`) runs under the same id. */
+export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call: ToolCall, originalName?: string): Promise<HookedResult> {
+  const name = originalName ?? call.name;
+  const show = (m: string | undefined) => {
+    if (m) host.notice(m);
+  };
+  const checkCancelled =
+    host.checkCancelled ??
+    (() => {
+      if (host.signal?.aborted) throw new Error('cancelled');
+    });
+  const fail = (output: string): HookedResult => ({ outcome: { id: call.id, name, output, isError: true } });
+  const t = host.find(call.name);
+  if (!t) return fail(host.notFound(call.name));
+  const first = await host.validate(t, call.args, false);
+  if ('error' in first) return fail(first.error);
+  const given = first.args;
+  const point = {
+    id: call.id,
+    name: host.nameOf(t),
+    args: given,
+    ...(originalName ? { originalName } : {}),
+    step: host.step(),
+    signal: host.signal,
+  };
+  const be = await points.beforeTool(point);
+  checkCancelled();
+  if (be.action === 'stop') {
+    show(be.systemMessage);
+    return { ...fail(be.message), stop: be.message.replace(STOPPED, ''), stopAt: 'BeforeTool' };
+  }
+  if (be.action === 'deny') {
+    show(be.systemMessage);
+    return fail(be.message);
+  }
+  let args = be.args;
+  if (args !== given) {
+    const again = await host.validate(t, args, true);
+    if ('error' in again) return fail(again.error);
+    args = again.args;
+  }
+  if (be.action === 'ask' || host.needsApproval?.(t)) {
+    const refused = await host.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
+    if (refused) return fail(refused);
+  } else show(be.systemMessage);
+  let result: ToolRun;
+  try {
+    result = await host.execute(t, args, call);
+  } catch (err) {
+    // A tool that throws is a failed call the model can read, not the end of the turn.
+    const message = err instanceof Error ? err.message : String(err);
+    result = {
+      llmContent: `Error running ${point.name}: ${message}`,
+      returnDisplay: message,
+      error: { message, type: 'execution_failed' },
+    };
+  }
+  const llmContent = result.llmContent + (be.inputModified ? INPUT_MODIFIED_NOTE : '');
+  const ae = await points.afterTool({ ...point, args, result, llmContent });
+  checkCancelled();
+  show(ae.systemMessage);
+  const isError = !!result.error;
+  const ran = be.inputModified ? args : undefined;
+  if (ae.action === 'stop')
+    return {
+      outcome: { id: call.id, name, output: ae.llmContent, isError: true },
+      stop: ae.message.replace(STOPPED, ''),
+      stopAt: 'AfterTool',
+      ran,
+      run: result,
+    };
+  if (ae.action === 'replace') return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran, run: result };
+  // The tail call's result replaces this call's result, under this call's id.
+  if (ae.tail) return hookedCall(points, host, { id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
+  return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran, run: result };
+}
+
+export interface ToolHookOptions {
+  /** Asks the user when a hook says `ask`; without it such calls are refused (a guard fails closed). */
+  confirm?: (question: { tool: string; args: Record<string, unknown>; message?: string }) => Promise<boolean>;
+  /** Where hooks' `systemMessage`s go (default: a line on stderr). */
+  notice?: (line: string) => void;
+  /** The step number hooks' adapters are told (default: 0). */
+  step?: () => number;
+  /** Told when a hook stops the agent; the call's result is then a tool error with the reason. */
+  onStop?: (reason: string) => void;
+}
+
+type Executable = Tool & { execute: NonNullable<Tool['execute']> };
+
+function textOf(output: unknown): string {
+  if (typeof output === 'string') return output;
+  return JSON.stringify(output) ?? '';
+}
+
+/**
+ * An AI SDK tool set whose every tool runs through BeforeTool and AfterTool. A deny or a failed
+ * call is a tool error the model reads; a result hooks left alone is returned as the tool gave
+ * it, and one they changed is returned as text.
+ */
+export function hookTools<T extends ToolSet>(points: ToolPoints, tools: T, opts: ToolHookOptions = {}): T {
+  const notice = opts.notice ?? stderrNotice;
+  const wrapped: Record<string, Tool> = {};
+  for (const [key, t] of Object.entries(tools)) {
+    if (!t.execute) {
+      wrapped[key] = t;
+      continue;
+    }
+    wrapped[key] = {
+      ...t,
+      execute: async (input: unknown, options: ToolExecutionOptions) => {
+        const host: ToolHost<[string, Executable]> = {
+          find: (name) => {
+            const found = tools[name];
+            return found?.execute ? [name, found as Executable] : undefined;
+          },
+          nameOf: ([name]) => name,
+          notFound: (name) => `Tool "${name}" not found. Available tools: ${Object.keys(tools).join(', ')}`,
+          validate: async ([name, tool], args, rewritten) => {
+            if (!rewritten) return { args };
+            const v = await asSchema(tool.inputSchema).validate?.(args);
+            if (!v || v.success) return { args: (v?.value as Record<string, unknown>) ?? args };
+            return { error: `Tool parameter modification by hook failed validation for ${name}: ${v.error.message}` };
+          },
+          approve: async ([name], args, askedByHook, message) => {
+            if (!askedByHook) return undefined;
+            if (!opts.confirm)
+              return `Tool "${name}" needs the user's approval (a hook asked for it), and there is no way to ask; it was not run.`;
+            return (await opts.confirm({ tool: name, args, ...(message ? { message } : {}) }))
+              ? undefined
+              : `The user declined to run ${name}.`;
+          },
+          execute: async ([, tool], args) => {
+            const value: unknown = await tool.execute(args, options);
+            let output = value;
+            // A streaming tool's last value is its result.
+            if (value && typeof value === 'object' && Symbol.asyncIterator in value)
+              for await (const part of value as AsyncIterable<unknown>) output = part;
+            return { llmContent: textOf(output), returnDisplay: output };
+          },
+          notice,
+          step: opts.step ?? (() => 0),
+          signal: options.abortSignal,
+        };
+        const args = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+        const r = await hookedCall(points, host, { id: options.toolCallId, name: key, args });
+        if (r.stop !== undefined) {
+          opts.onStop?.(r.stop);
+          throw new HookStop('stopped', r.stopAt ?? 'BeforeTool', r.stop);
+        }
+        if (r.outcome.isError) throw new Error(r.outcome.output);
+        // Untouched by hooks: the tool's own value, so its `toModelOutput` still applies.
+        if (r.run && r.outcome.output === r.run.llmContent) return r.run.returnDisplay;
+        return r.outcome.output;
+      },
+    } as Tool;
+  }
+  return wrapped as T;
+}
