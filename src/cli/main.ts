@@ -124,6 +124,18 @@ program
   });
 
 program
+  .command('test')
+  .description('run hook test fixtures (default: .hookline/tests/) in a sandboxed home; exit 1 on any failure')
+  .argument('[paths...]', 'fixture files or folders')
+  .option('--cwd <dir>', 'project folder (default: the current folder)')
+  .option('--hook <name>', "judge each fixture on this hook's own answer (its name or command)")
+  .action(async (paths: string[], opts) =>
+    withHookProcesses(async () => {
+      process.exitCode = await (await import('./test.js')).hookTest(paths, opts);
+    }),
+  );
+
+program
   .command('serve')
   .description('serve fire, list and validate over a Unix socket (JSON-RPC 2.0, one message a line) from warm engines')
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
