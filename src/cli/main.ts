@@ -136,6 +136,16 @@ program
   );
 
 program
+  .command('init')
+  .description('scaffold a hook: its script, its entry in the project configuration and passing test fixtures')
+  .option('--lang <lang>', 'bash | node | python', 'bash')
+  .option('--event <event>', "the event, in the dialect's names (default: before a tool runs)")
+  .option('--dialect <name>', 'gemini | claude | mm | spatialagent | agy', 'gemini')
+  .option('--name <name>', 'the hook and its script file', 'guard')
+  .option('--cwd <dir>', 'project folder (default: the current folder)')
+  .action(async (opts) => (await import('./init.js')).init(opts));
+
+program
   .command('serve')
   .description('serve fire, list and validate over a Unix socket (JSON-RPC 2.0, one message a line) from warm engines')
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')

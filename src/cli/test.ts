@@ -33,6 +33,7 @@ async function runFixture(t: HookTest, file: string, dir: string, hookFlag: stri
   try {
     const fired = await system.fire(t.event, t.input, {
       cwd: dir,
+      cwdFlag: dir,
       config: asSettings ? undefined : config,
       hasModel: false,
       env: sandbox.env,
