@@ -146,6 +146,17 @@ program
   .action(async (opts) => (await import('./init.js')).init(opts));
 
 program
+  .command('doctor')
+  .description('for every configured hook: would it run (for this event and tool), and if not, why; exit 1 when one would silently not run')
+  .option('--cwd <dir>', 'project folder (default: the current folder)')
+  .option('--event <event>', "only this event (the agent's name, e.g. BeforeTool, or a hook system's)")
+  .option('--tool <name>', 'only hooks whose matcher picks this tool (e.g. run_shell_command)')
+  .option('--json', 'print JSON')
+  .action(async (opts) => {
+    process.exitCode = await (await import('./doctor.js')).doctor(opts);
+  });
+
+program
   .command('serve')
   .description('serve fire, list and validate over a Unix socket (JSON-RPC 2.0, one message a line) from warm engines')
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')

@@ -17,7 +17,7 @@ import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
 
 /** For a held-back hook: the command trusted before under the same name, and the one now; or that it is new. */
-function whatChanged(entry: HookEntry, known: readonly string[]): string {
+export function whatChanged(entry: HookEntry, known: readonly string[]): string {
   if (entry.hook.type !== 'command') return '';
   const name = displayName(entry.hook);
   if (name === entry.hook.command) return `: new command ${entry.hook.command}`;
