@@ -101,7 +101,9 @@ function geminiCandidates(ctx: HookContext): Candidate[] {
       name,
       command: e.hook.type === 'command' ? e.hook.command : null,
       file: e.file ?? null,
-      ...(e.enabled ? {} : { off: `disabled by name "${name}"${disabled ? ` in ${disabled} (hooksConfig.disabled)` : ''} — hookline enable ${name}` }),
+      ...(e.enabled
+        ? {}
+        : { off: `disabled by name "${name}"${disabled ? ` in ${disabled} (hooksConfig.disabled)` : ''} — hookline enable ${name}` }),
       ...(h
         ? {
             held:
