@@ -157,6 +157,15 @@ program
   });
 
 program
+  .command('convert')
+  .description("convert a hook configuration between hook systems; prints every field dropped or approximated on stderr")
+  .argument('<file>', 'the configuration to convert')
+  .requiredOption('--from <dialect>', 'gemini | claude | mm | spatialagent | agy')
+  .requiredOption('--to <dialect>', 'gemini | claude | mm | spatialagent | agy')
+  .option('-o, --output <file>', 'write here (atomically) instead of stdout')
+  .action(async (file: string, opts) => (await import('./convert.js')).convert(file, opts));
+
+program
   .command('serve')
   .description('serve fire, list and validate over a Unix socket (JSON-RPC 2.0, one message a line) from warm engines')
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
