@@ -158,7 +158,7 @@ program
 
 program
   .command('convert')
-  .description("convert a hook configuration between hook systems; prints every field dropped or approximated on stderr")
+  .description('convert a hook configuration between hook systems; prints every field dropped or approximated on stderr')
   .argument('<file>', 'the configuration to convert')
   .requiredOption('--from <dialect>', 'gemini | claude | mm | spatialagent | agy')
   .requiredOption('--to <dialect>', 'gemini | claude | mm | spatialagent | agy')

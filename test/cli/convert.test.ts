@@ -16,7 +16,8 @@ const GEMINI = JSON.stringify({
   },
 });
 
-const UNCHANGED = (from: string) => `the hook programs are unchanged: they still read ${from}'s input and answer in ${from}'s output format`;
+const UNCHANGED = (from: string) =>
+  `the hook programs are unchanged: they still read ${from}'s input and answer in ${from}'s output format`;
 
 describe('convert', () => {
   test('round-trips through every other system, and drops nothing on the way', () => {
@@ -43,7 +44,11 @@ describe('convert', () => {
       matcher: 'view_file',
       hooks: [{ type: 'command', command: 'python3 hooks/after.py', timeout: 5 }],
     });
-    assert.deepEqual(json('mm').hooks.preToolCall[0], { command: './hooks/guard.sh', timeout: '30s', matcher: '^(run_shell_command|write_file)$' });
+    assert.deepEqual(json('mm').hooks.preToolCall[0], {
+      command: './hooks/guard.sh',
+      timeout: '30s',
+      matcher: '^(run_shell_command|write_file)$',
+    });
     assert.deepEqual(json('spatialagent').hooks.PreToolUse[1], { type: 'bash', command: 'node hooks/audit.mjs' });
   });
 
@@ -70,8 +75,15 @@ describe('convert', () => {
     // SessionStart's matcher is on the same trigger field in both: kept.
     assert.match(g.text, /"matcher": "startup"/);
     assert.ok(!g.notes.some((n) => n.includes('SessionStart')), g.notes.join('\n'));
-    const ms = convertConfig(JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'x', timeout: 1500, name: 'n' }] }] } }), 'gemini', 'claude');
-    assert.deepEqual(ms.notes.slice(1), ['hooks.BeforeTool[0].hooks[0].timeout: 1500 ms rounded up to 2 s', 'hooks.BeforeTool[0].hooks[0].name: claude hooks have no name; dropped']);
+    const ms = convertConfig(
+      JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', command: 'x', timeout: 1500, name: 'n' }] }] } }),
+      'gemini',
+      'claude',
+    );
+    assert.deepEqual(ms.notes.slice(1), [
+      'hooks.BeforeTool[0].hooks[0].timeout: 1500 ms rounded up to 2 s',
+      'hooks.BeforeTool[0].hooks[0].name: claude hooks have no name; dropped',
+    ]);
   });
 
   test('hookline convert writes the file atomically with -o and prints the notes on stderr', async () => {
@@ -81,7 +93,10 @@ describe('convert', () => {
     const r = await runCli(['convert', '--from', 'gemini', '--to', 'mm', src, '-o', out]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
-    assert.deepEqual(r.stderr.trimEnd().split('\n'), [`hookline: ${src}: ui: not hook configuration; dropped`, `hookline: ${src}: ${UNCHANGED('gemini')}`]);
+    assert.deepEqual(r.stderr.trimEnd().split('\n'), [
+      `hookline: ${src}: ui: not hook configuration; dropped`,
+      `hookline: ${src}: ${UNCHANGED('gemini')}`,
+    ]);
     assert.match(fs.readFileSync(out, 'utf8'), /^hooks:\n {2}preToolCall:\n {4}- command: \.\/hooks\/guard\.sh\n/);
     const bad = await runCli(['convert', '--from', 'gemini', '--to', 'cursor', src]);
     assert.equal(bad.code, 1);

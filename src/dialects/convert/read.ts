@@ -55,14 +55,7 @@ function timeoutOf(dialect: string, v: unknown, at: string, notes: string[]): nu
 
 const HANDLER_FIELDS = new Set(['type', 'command', 'timeout', 'name', 'matcher', 'hooks']);
 
-function handler(
-  dialect: string,
-  event: string,
-  h: unknown,
-  at: string,
-  matcher: NeutralHook['matcher'],
-  out: Read,
-): void {
+function handler(dialect: string, event: string, h: unknown, at: string, matcher: NeutralHook['matcher'], out: Read): void {
   if (!isObject(h)) {
     out.notes.push(`${at}: not a hook object; dropped`);
     return;
@@ -73,8 +66,7 @@ function handler(
     out.notes.push(`${at}: a ${typeof type === 'string' ? type : 'non-command'} hook; dropped (only command hooks convert)`);
     return;
   }
-  for (const k of Object.keys(h))
-    if (!HANDLER_FIELDS.has(k)) out.notes.push(`${at}.${k}: no counterpart in the other system; dropped`);
+  for (const k of Object.keys(h)) if (!HANDLER_FIELDS.has(k)) out.notes.push(`${at}.${k}: no counterpart in the other system; dropped`);
   if (h.name !== undefined && dialect !== 'gemini') out.notes.push(`${at}.name: dropped`);
   const point = dialect === 'gemini' ? (event as EventName) : agentEventOf(dialect, event);
   const timeoutMs = timeoutOf(dialect, h.timeout, at, out.notes);
@@ -110,8 +102,7 @@ function eventLists(dialect: string, root: Record<string, unknown>, notes: strin
       // A named hook (`{"<name>": {"enabled"?, "<Event>": [...]}}`).
       if (v.enabled === false) notes.push(`${k}: a disabled named hook; dropped`);
       else take(Object.fromEntries(Object.entries(v).filter(([e]) => e !== 'enabled')), `${k}.`);
-    }
-    else if (k !== '$schema') notes.push(`${k}: not hook configuration; dropped`);
+    } else if (k !== '$schema') notes.push(`${k}: not hook configuration; dropped`);
   }
   return out;
 }
@@ -129,7 +120,8 @@ export function readHooks(dialect: string, root: unknown): Read {
     }
     list.forEach((g, i) => {
       const gat = `${at}[${i}]`;
-      if (dialect === 'mm') return handler(dialect, event, g, gat, isObject(g) ? readMatcher('mm', g.matcher, gat, out.notes) : undefined, out);
+      if (dialect === 'mm')
+        return handler(dialect, event, g, gat, isObject(g) ? readMatcher('mm', g.matcher, gat, out.notes) : undefined, out);
       if (isObject(g) && Array.isArray(g.hooks)) {
         for (const k of Object.keys(g))
           if (k !== 'matcher' && k !== 'hooks') out.notes.push(`${gat}.${k}: no counterpart in the other system; dropped`);

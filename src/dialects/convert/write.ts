@@ -47,7 +47,12 @@ function commandFor(from: string, to: string, command: string, at: string, notes
   return out;
 }
 
-export function writeHooks(from: string, to: string, hooks: readonly NeutralHook[], notes: string[]): { format: 'json' | 'yaml'; value: unknown } {
+export function writeHooks(
+  from: string,
+  to: string,
+  hooks: readonly NeutralHook[],
+  notes: string[],
+): { format: 'json' | 'yaml'; value: unknown } {
   const map = MAPS[to];
   const events: Record<string, unknown[]> = {};
   const groups = new Map<string, { matcher?: string; hooks: Record<string, unknown>[] }>();
@@ -75,7 +80,9 @@ export function writeHooks(from: string, to: string, hooks: readonly NeutralHook
     };
     events[event] ??= [];
     if (to === 'mm' || to === 'spatialagent') {
-      events[event].push(matcher === undefined ? handler : to === 'mm' ? { ...handler, matcher } : { ...handler, matcher: { tool: matcher } });
+      events[event].push(
+        matcher === undefined ? handler : to === 'mm' ? { ...handler, matcher } : { ...handler, matcher: { tool: matcher } },
+      );
       continue;
     }
     // Consecutive hooks of one event and matcher share a group, as they were written.
