@@ -221,6 +221,11 @@ export async function diagnose(opts: DoctorOptions): Promise<DoctorReport> {
     }
     if (c.timeoutHint) why.push(c.timeoutHint);
     const broken = Boolean(c.held) || why.length > (c.off ? 1 : 0);
+    // Not a fault of the hook: the system itself fires it; only the reference agent never does.
+    if (MAPS[c.dialect] && !MAPS[c.dialect].fired.includes(c.event))
+      why.push(
+        `${c.event} is never fired by hookline agent (no point of its loop); it runs under ${c.dialect} itself or with hookline fire`,
+      );
     const state: HookState = away ? 'elsewhere' : c.off ? 'off' : broken ? 'broken' : 'runs';
     return {
       dialect: c.dialect,

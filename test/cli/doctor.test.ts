@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HOOKS, makeProject, runCli } from '../helpers.js';
 import { AT_RUN_TIME, checkCommand } from '../../src/run/which.js';
-import { mapEvent, mapTool } from '../../src/dialects/convert/maps.js';
+import { MAPS, mapEvent, mapTool } from '../../src/dialects/convert/maps.js';
 
 const guard = `bash '${HOOKS}/ht-guard.sh'`;
 
@@ -112,5 +112,10 @@ describe('dialect maps', () => {
     assert.equal(mapEvent('claude', 'spatialagent', 'SessionStart'), undefined);
     assert.equal(mapTool('claude', 'agy', 'Bash'), 'run_command');
     assert.equal(mapTool('agy', 'gemini', 'view_file'), 'read_file');
+    // Claude Code's subagent events have no point in the reference agent's loop.
+    assert.deepEqual(
+      ['PostToolUseFailure', 'SubagentStop'].map((e) => MAPS.claude.fired.includes(e)),
+      [true, false],
+    );
   });
 });

@@ -7,7 +7,9 @@ import { EVENT_NAMES, type EventName } from '../../events/names.js';
 import { agyToolNames, fromAgyToolCall } from '../agy/tools.js';
 import { claudeEventFor, CLAUDE_TOOL_NAMES, claudeToolName } from '../claude/translate.js';
 import { compileClaudeMatcher } from '../claude/matcher.js';
-import { SA_ALL_VARIABLES } from '../spatialagent/events.js';
+import { SA_ALL_VARIABLES, SA_EVENTS } from '../spatialagent/events.js';
+import { MM_EVENTS } from '../mm/events.js';
+import { AGY_EVENTS } from '../agy/config.js';
 import { compileMatcher } from '../../plan/matcher.js';
 import { isEventName } from '../../events/names.js';
 import { RE2JS } from 're2js';
@@ -40,6 +42,8 @@ export interface DialectMap {
   toolBack(name: string): string;
   /** How `timeout` is written: milliseconds, seconds, or a Go duration string (`10s`). */
   timeout: 'ms' | 's' | 'duration';
+  /** The system's events the reference agent (`hookline agent`) fires at some point of its loop. */
+  fired: readonly string[];
   /** Variables the system sets for its hooks. */
   vars: readonly string[];
   /** Whether a tool event's matcher (as `hookline list` shows it) picks this tool, in the system's names. */
@@ -62,6 +66,7 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
     tool: same,
     toolBack: same,
     timeout: 'ms',
+    fired: EVENT_NAMES,
     vars: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID', 'GEMINI_PLANS_DIR'],
     matches: (e, m, tool) => (isEventName(e) ? compileMatcher(e, m)(tool) : true),
   },
@@ -70,6 +75,8 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
     tool: claudeToolName,
     toolBack: (n) => CLAUDE_BACK.get(n) ?? n,
     timeout: 's',
+    // AfterTool of a failed tool is PostToolUseFailure.
+    fired: [...Object.values(claudeEvents), 'PostToolUseFailure'],
     vars: ['CLAUDE_PROJECT_DIR', 'CLAUDE_ENV_FILE', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA'],
     matches: claudeMatches,
   },
@@ -78,6 +85,7 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
     tool: same,
     toolBack: same,
     timeout: 'duration',
+    fired: MM_EVENTS,
     vars: ['MM_BIN', 'MM_CONFIG', 'MM_CONFIG_DIR', 'MM_HOOK_EVENT'],
     matches: (_e, m, tool) => {
       try {
@@ -99,6 +107,7 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
     tool: same,
     toolBack: same,
     timeout: 's',
+    fired: SA_EVENTS,
     vars: SA_ALL_VARIABLES,
     matches: saMatches,
   },
@@ -114,6 +123,7 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
     tool: (n) => agyToolNames(n)[0],
     toolBack: (n) => fromAgyToolCall(n, {}).name,
     timeout: 's',
+    fired: AGY_EVENTS,
     vars: [],
     matches: claudeMatches,
   },
