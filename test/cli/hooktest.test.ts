@@ -40,6 +40,17 @@ describe('hookline test', () => {
       input: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
       expect: { decision: 'deny', exitCode: 2, reason: 'Destructive' },
     });
+    // A configuration named by the fixture, instead of the project's .claude/settings.json.
+    write(path.join(t, 'lister.json'), {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${HOOKS}/cc-bash-guard.mjs` }] }] },
+    });
+    write(path.join(t, 'c2-config.hooktest.json'), {
+      dialect: 'claude',
+      config: 'lister.json',
+      event: 'PreToolUse',
+      input: { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      expect: { decision: 'allow', reason: 'listing is safe', output: { updatedInput: { command: 'ls -a' } }, hooks: 1 },
+    });
     write(
       path.join(t, 'd-wrong.hooktest.yml'),
       'event: BeforeTool\ninput: {tool_name: run_shell_command, tool_input: {command: "rm -rf x"}}\nexpect: {decision: allow}\n',
@@ -63,10 +74,11 @@ describe('hookline test', () => {
       '✓ .hookline/tests/a-deny.hooktest.json',
       '✓ ls gets context',
       '✓ .hookline/tests/c-claude.hooktest.json',
+      '✓ .hookline/tests/c2-config.hooktest.json',
       '✗ .hookline/tests/d-wrong.hooktest.yml — expected decision allow, got deny ("no rm -rf here")',
       '✗ .hookline/tests/e-invalid.hooktest.json — invalid fixture: event: Invalid input: expected string, received undefined',
       '✗ .hookline/tests/f-nomatch.hooktest.json — expected at least 1 hook run(s), got 0',
-      '3 passed, 3 failed',
+      '4 passed, 3 failed',
     ]);
     assert.deepEqual(fs.readdirSync(path.join(p.home, '.gemini')), before);
 
