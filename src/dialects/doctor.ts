@@ -198,7 +198,7 @@ export async function diagnose(opts: DoctorOptions): Promise<DoctorReport> {
   for (const s of systems) {
     if (!s.configured({ cwd: ctx.projectDir, env: opts.env })) continue;
     try {
-      const v = s.validate({ cwd: ctx.projectDir, env: opts.env });
+      const v = s.validate({ cwd: ctx.projectDir, cwdFlag: ctx.projectDir, env: opts.env });
       configErrors += v.errors;
       // A validation ends with its summary, which only matters with errors.
       config.push(...(v.errors ? v.lines : v.lines.slice(0, -1)).map((l) => `${s.name}: ${l}`));

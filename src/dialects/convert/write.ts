@@ -33,17 +33,16 @@ function timeoutIn(to: string, ms: number, at: string, notes: string[]): number 
 }
 
 /** The command with the source's project-folder variable replaced by the target's (or `.`: hooks run in the project folder). */
-function commandFor(from: string, to: string, command: string, at: string, notes: string[]): string {
+function commandFor(to: string, command: string, at: string, notes: string[]): string {
   const has = PROJECT_VAR[to];
   let out = command;
   for (const v of Object.values(PROJECT_VAR)) {
     if (!v || v === has || (to === 'gemini' && v === 'CLAUDE_PROJECT_DIR')) continue; // Gemini sets both
     const re = new RegExp(`\\$\\{${v}\\}|\\$${v}\\b`, 'g');
-    if (!re.test(out)) continue;
-    out = out.replace(re, has ? `$${has}` : '.');
+    if (!out.match(re)) continue;
+    out = out.replace(re, () => (has ? `$${has}` : '.'));
     notes.push(`${at}.command: $${v} is not set by ${to}; written as ${has ? `$${has}` : '"." (its hooks run in the project folder)'}`);
   }
-  void from;
   return out;
 }
 
@@ -69,7 +68,7 @@ export function writeHooks(
     if (h.matcher && isTool && 'regex' in h.matcher && to !== from)
       notes.push(`${h.at}.matcher: the pattern ${JSON.stringify(h.matcher.regex)} is kept as written; tool names in it are not translated`);
     const matcher = isTool ? matcherText(to, h.matcher) : keepTrigger && h.matcher ? rawMatcher(h.matcher) : undefined;
-    const command = commandFor(from, to, h.command, h.at, notes);
+    const command = commandFor(to, h.command, h.at, notes);
     const timeout = h.timeoutMs !== undefined ? timeoutIn(to, h.timeoutMs, h.at, notes) : undefined;
     if (h.name !== undefined && to !== 'gemini') notes.push(`${h.at}.name: ${to} hooks have no name; dropped`);
     const handler: Record<string, unknown> = {
