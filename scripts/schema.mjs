@@ -22,7 +22,8 @@ export function generateSchemas() {
     out[`${ev}.input.json`] = text(BaseInput.extend(EVENT_FIELDS[ev].shape));
     out[`${ev}.output.json`] = text(outputSchema(ev));
   }
-  out['hooktest.json'] = text(HookTest, 'input');
+  // With its field descriptions (kept in zod's global registry), for editors.
+  out['hooktest.json'] = JSON.stringify(z.toJSONSchema(HookTest, { io: 'input', unrepresentable: 'any' }), null, 2) + '\n';
   return out;
 }
 
