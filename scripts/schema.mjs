@@ -7,6 +7,7 @@ import { CommandHookConfig, HookDefinition, Settings } from '../dist/config/sche
 import { EVENT_FIELDS, BaseInput } from '../dist/events/input.js';
 import { outputSchema } from '../dist/events/output.js';
 import { EVENT_NAMES } from '../dist/events/names.js';
+import { HookTest } from '../dist/cli/hooktest/fixture.js';
 
 /** Every published schema: file name → text. Settings in "input" mode: what a file may hold. */
 export function generateSchemas() {
@@ -21,6 +22,8 @@ export function generateSchemas() {
     out[`${ev}.input.json`] = text(BaseInput.extend(EVENT_FIELDS[ev].shape));
     out[`${ev}.output.json`] = text(outputSchema(ev));
   }
+  // With its field descriptions (kept in zod's global registry), for editors.
+  out['hooktest.json'] = JSON.stringify(z.toJSONSchema(HookTest, { io: 'input', unrepresentable: 'any' }), null, 2) + '\n';
   return out;
 }
 

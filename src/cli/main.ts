@@ -126,6 +126,48 @@ program
   });
 
 program
+  .command('test')
+  .description('run hook test fixtures (default: .hookline/tests/) in a sandboxed home; exit 1 on any failure')
+  .argument('[paths...]', 'fixture files or folders')
+  .option('--cwd <dir>', 'project folder (default: the current folder)')
+  .option('--hook <name>', "judge each fixture on this hook's own answer (its name or command)")
+  .action(async (paths: string[], opts) =>
+    withHookProcesses(async () => {
+      process.exitCode = await (await import('./test.js')).hookTest(paths, opts);
+    }),
+  );
+
+program
+  .command('init')
+  .description('scaffold a hook: its script, its entry in the project configuration and passing test fixtures')
+  .option('--lang <lang>', 'bash | node | python', 'bash')
+  .option('--event <event>', "the event, in the dialect's names (default: before a tool runs)")
+  .option('--dialect <name>', 'gemini | claude | mm | spatialagent | agy', 'gemini')
+  .option('--name <name>', 'the hook and its script file', 'guard')
+  .option('--cwd <dir>', 'project folder (default: the current folder)')
+  .action(async (opts) => (await import('./init.js')).init(opts));
+
+program
+  .command('doctor')
+  .description('for every configured hook: would it run (for this event and tool), and if not, why; exit 1 when one would silently not run')
+  .option('--cwd <dir>', 'project folder (default: the current folder)')
+  .option('--event <event>', "only this event (the agent's name, e.g. BeforeTool, or a hook system's)")
+  .option('--tool <name>', 'only hooks whose matcher picks this tool (e.g. run_shell_command)')
+  .option('--json', 'print JSON')
+  .action(async (opts) => {
+    process.exitCode = await (await import('./doctor.js')).doctor(opts);
+  });
+
+program
+  .command('convert')
+  .description('convert a hook configuration between hook systems; prints every field dropped or approximated on stderr')
+  .argument('<file>', 'the configuration to convert')
+  .requiredOption('--from <dialect>', 'gemini | claude | mm | spatialagent | agy')
+  .requiredOption('--to <dialect>', 'gemini | claude | mm | spatialagent | agy')
+  .option('-o, --output <file>', 'write here (atomically) instead of stdout')
+  .action(async (file: string, opts) => (await import('./convert.js')).convert(file, opts));
+
+program
   .command('serve')
   .description('serve fire, list and validate over a Unix socket (JSON-RPC 2.0, one message a line) from warm engines')
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')

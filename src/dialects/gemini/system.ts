@@ -17,7 +17,6 @@ import type { HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
 
-/** For a held-back hook: the command trusted before under the same name, and the one now; or that it is new. */
 /** Says which workspace hooks will not run here, and how to change that. */
 export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { env?: NodeJS.ProcessEnv }): string[] {
   const out: string[] = [];

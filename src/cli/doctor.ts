@@ -1,0 +1,65 @@
+/** `hookline doctor`: every configured hook, whether it would run for an event and tool, and why not. */
+import { DIALECTS, allSystems } from '../dialects/registry.js';
+import { diagnose, type DoctorHook, type DoctorReport } from '../dialects/doctor.js';
+import { MAPS } from '../dialects/convert/maps.js';
+import { EVENT_NAMES } from '../events/names.js';
+import { KNOWN_TOOL_NAMES } from '../events/tools.js';
+import { visible } from '../config/display.js';
+import { colorsFor, resolveDir, UsageError } from './io.js';
+
+export interface DoctorCliOptions {
+  cwd?: string;
+  event?: string;
+  tool?: string;
+  json?: boolean;
+}
+
+/** True when something would silently not run: a broken hook, a configuration error, an interpreter that does not start. */
+export function unhealthy(r: DoctorReport): boolean {
+  return r.configErrors > 0 || r.hooks.some((h) => h.state === 'broken') || r.spawn.some((s) => s.problem);
+}
+
+export async function doctor(opts: DoctorCliOptions): Promise<number> {
+  const cwd = resolveDir(opts.cwd);
+  if (opts.event !== undefined) {
+    const known = new Set<string>([...EVENT_NAMES, ...(await allSystems()).flatMap((s) => s.events)]);
+    if (!known.has(opts.event))
+      throw new UsageError(
+        `--event: unknown event "${opts.event}": no hook system (${DIALECTS.join(', ')}) fires it; Gemini names: ${EVENT_NAMES.join(', ')}`,
+      );
+  }
+  const r = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
+  const bad = unhealthy(r);
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ ...r, ok: !bad }, null, 2) + '\n');
+    return bad ? 1 : 0;
+  }
+  const c = colorsFor(process.stdout);
+  const out = (l: string) => process.stdout.write(`${l}\n`);
+  const asked = [opts.event && `event ${opts.event}`, opts.tool && `tool ${opts.tool}`].filter(Boolean).join(', ');
+  out(
+    `${visible(r.folder)}: folder ${r.trust === 'untrusted' ? 'not trusted' : r.trust === 'assumed' ? 'trusted (assumed)' : 'trusted'}${asked ? `; for ${asked}` : ''}`,
+  );
+  for (const l of r.config) out(`  ${c.yellow('!')} ${visible(l)}`);
+  const mark: Record<DoctorHook['state'], string> = { runs: c.green('✓'), off: c.dim('○'), elsewhere: c.dim('–'), broken: c.red('✗') };
+  for (const h of r.hooks) {
+    const where = `${h.dialect} ${h.source} ${h.event}${h.matcher ? ` ${h.matcher}` : ''} ${h.name}${h.file ? ` (${h.file})` : ''}`;
+    out(`${mark[h.state]} ${visible(where)}`);
+    for (const w of h.why) out(`    ${visible(w)}`);
+  }
+  for (const s of r.spawn)
+    out(
+      `${s.problem ? c.red('✗') : c.green('✓')} interpreter ${s.interpreter} (${visible(s.path)})${s.problem ? `: ${visible(s.problem)}` : ' starts'}`,
+    );
+  const count = (st: DoctorHook['state']) => r.hooks.filter((h) => h.state === st).length;
+  out(
+    `${r.hooks.length} hook(s): ${count('runs')} would run, ${count('broken')} would not, ${count('off')} disabled, ${count('elsewhere')} not for this ${opts.tool ? 'event or tool' : 'event'}${r.configErrors ? `; ${r.configErrors} configuration error(s)` : ''}`,
+  );
+  if (
+    opts.tool !== undefined &&
+    !KNOWN_TOOL_NAMES.includes(opts.tool) &&
+    !Object.values(MAPS).some((m) => m.toolBack(opts.tool!) !== opts.tool)
+  )
+    out(`note: "${visible(opts.tool)}" is not a tool of the reference agent (${KNOWN_TOOL_NAMES.join(', ')}); matched as given`);
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,147 @@
+/**
+ * Each hook system's names for the agent's points and tools, against Gemini CLI's (the agent's
+ * own), from the maps the adapters already use: Claude Code's translate.ts, agy's tools.ts; mm
+ * and SpatialAgent name tools as the agent does. For `hookline convert` and `hookline doctor`.
+ */
+import { EVENT_NAMES, type EventName } from '../../events/names.js';
+import { agyToolNames, fromAgyToolCall } from '../agy/tools.js';
+import { claudeEventFor, CLAUDE_TOOL_NAMES, claudeToolName } from '../claude/translate.js';
+import { compileClaudeMatcher } from '../claude/matcher.js';
+import { SA_ALL_VARIABLES, SA_EVENTS } from '../spatialagent/events.js';
+import { MM_EVENTS } from '../mm/events.js';
+import { AGY_EVENTS } from '../agy/config.js';
+import { compileMatcher } from '../../plan/matcher.js';
+import { isEventName } from '../../events/names.js';
+import { RE2JS } from 're2js';
+
+const claudeMatches = (_e: string, m: string, tool: string) => compileClaudeMatcher(m).test(tool);
+
+/** SpatialAgent's `{"tool": "…"}`: a regular expression from the start of the name, or the name. */
+function saMatches(_e: string, matcher: string, tool: string): boolean {
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(matcher) as Record<string, unknown>;
+  } catch {
+    return true;
+  }
+  const want = fields.tool;
+  if (want === undefined) return true;
+  if (typeof want !== 'string') return want === tool;
+  try {
+    return RE2JS.compile(want).matcher(tool).lookingAt();
+  } catch {
+    return want === tool;
+  }
+}
+
+export interface DialectMap {
+  /** Gemini event → this system's event at the same point of the agent loop. */
+  events: Partial<Record<EventName, string>>;
+  /** An agent (Gemini) tool name in this system's names, and back. */
+  tool(agentName: string): string;
+  toolBack(name: string): string;
+  /** How `timeout` is written: milliseconds, seconds, or a Go duration string (`10s`). */
+  timeout: 'ms' | 's' | 'duration';
+  /** The system's events the reference agent (`hookline agent`) fires at some point of its loop. */
+  fired: readonly string[];
+  /** Variables the system sets for its hooks. */
+  vars: readonly string[];
+  /** Whether a tool event's matcher (as `hookline list` shows it) picks this tool, in the system's names. */
+  matches(event: string, matcher: string, tool: string): boolean;
+}
+
+const same = (n: string) => n;
+const CLAUDE_BACK = new Map<string, string>();
+for (const [agent, claude] of Object.entries(CLAUDE_TOOL_NAMES)) if (!CLAUDE_BACK.has(claude)) CLAUDE_BACK.set(claude, agent);
+
+const claudeEvents: Partial<Record<EventName, string>> = {};
+for (const e of EVENT_NAMES) {
+  const c = claudeEventFor(e);
+  if (c) claudeEvents[e] = c;
+}
+
+export const MAPS: Readonly<Record<string, DialectMap>> = {
+  gemini: {
+    events: Object.fromEntries(EVENT_NAMES.map((e) => [e, e])),
+    tool: same,
+    toolBack: same,
+    timeout: 'ms',
+    fired: EVENT_NAMES,
+    vars: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR', 'GEMINI_CWD', 'GEMINI_SESSION_ID', 'GEMINI_PLANS_DIR'],
+    matches: (e, m, tool) => (isEventName(e) ? compileMatcher(e, m)(tool) : true),
+  },
+  claude: {
+    events: claudeEvents,
+    tool: claudeToolName,
+    toolBack: (n) => CLAUDE_BACK.get(n) ?? n,
+    timeout: 's',
+    // AfterTool of a failed tool is PostToolUseFailure.
+    fired: [...Object.values(claudeEvents), 'PostToolUseFailure'],
+    vars: ['CLAUDE_PROJECT_DIR', 'CLAUDE_ENV_FILE', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA'],
+    matches: claudeMatches,
+  },
+  mm: {
+    events: { BeforeAgent: 'preGeneration', AfterAgent: 'postGeneration', BeforeTool: 'preToolCall', AfterTool: 'postToolCall' },
+    tool: same,
+    toolBack: same,
+    timeout: 'duration',
+    fired: MM_EVENTS,
+    vars: ['MM_BIN', 'MM_CONFIG', 'MM_CONFIG_DIR', 'MM_HOOK_EVENT'],
+    matches: (_e, m, tool) => {
+      try {
+        return RE2JS.compile(m).matcher(tool).find();
+      } catch {
+        return false;
+      }
+    },
+  },
+  spatialagent: {
+    events: {
+      BeforeAgent: 'Start',
+      AfterAgent: 'Stop',
+      BeforeModel: 'PrePlan',
+      AfterModel: 'PostPlan',
+      BeforeTool: 'PreToolUse',
+      AfterTool: 'PostToolUse',
+    },
+    tool: same,
+    toolBack: same,
+    timeout: 's',
+    fired: SA_EVENTS,
+    vars: SA_ALL_VARIABLES,
+    matches: saMatches,
+  },
+  agy: {
+    events: {
+      SessionStart: 'SessionStart',
+      BeforeModel: 'PreInvocation',
+      AfterModel: 'PostInvocation',
+      BeforeTool: 'PreToolUse',
+      AfterTool: 'PostToolUse',
+      AfterAgent: 'Stop',
+    },
+    tool: (n) => agyToolNames(n)[0],
+    toolBack: (n) => fromAgyToolCall(n, {}).name,
+    timeout: 's',
+    fired: AGY_EVENTS,
+    vars: [],
+    matches: claudeMatches,
+  },
+};
+
+/** The Gemini event at the point where a system fires `event`, if it has one. */
+export function agentEventOf(dialect: string, event: string): EventName | undefined {
+  const m = MAPS[dialect];
+  return m ? (Object.entries(m.events).find(([, v]) => v === event)?.[0] as EventName | undefined) : undefined;
+}
+
+/** `event` of one system in another's names (through the agent's point), if the other has it. */
+export function mapEvent(from: string, to: string, event: string): string | undefined {
+  const agent = agentEventOf(from, event);
+  return agent ? MAPS[to]?.events[agent] : undefined;
+}
+
+/** A tool name of one system in another's names. */
+export function mapTool(from: string, to: string, name: string): string {
+  return MAPS[to].tool(MAPS[from].toolBack(name));
+}

@@ -1,0 +1,142 @@
+/**
+ * A hook configuration of any system read into one neutral list: each command hook with the
+ * agent's point it runs at, the tools its matcher names (in the agent's names), its timeout in
+ * milliseconds, and notes for every field that has no neutral form.
+ */
+import type { EventName } from '../../events/names.js';
+import { parseGoDuration } from '../mm/duration.js';
+import { agentEventOf, MAPS } from './maps.js';
+
+export interface NeutralHook {
+  /** Where it is in the source file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
+  at: string;
+  event: string;
+  /** The agent's point; undefined when the system's event has none. */
+  point?: EventName;
+  /** undefined: every tool (or no matcher); names: the agent's tool names; regex: a pattern kept as written. */
+  matcher?: { names: string[] } | { regex: string };
+  command: string;
+  timeoutMs?: number;
+  name?: string;
+}
+
+export interface Read {
+  hooks: NeutralHook[];
+  notes: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `Bash`, `Edit|Write`, `^(a|b)$`: a list of names; anything else is a pattern. */
+export function readMatcher(dialect: string, m: unknown, at: string, notes: string[]): NeutralHook['matcher'] {
+  if (m === undefined || m === null) return undefined;
+  if (typeof m !== 'string') {
+    notes.push(`${at}: matcher ${JSON.stringify(m)} is not a string; dropped (the hook runs for every tool)`);
+    return undefined;
+  }
+  const t = m.trim();
+  if (t === '' || t === '*' || t === '.*') return undefined;
+  const plain = /^\^?\(?([\w.-]+(?:[|,][\w.-]+)*)\)?\$?$/.exec(t.replace(/^\^\(\?:/, '^('));
+  if (plain && (!/[()^$]/.test(t) || (t.startsWith('^') && t.endsWith('$'))))
+    return { names: plain[1].split(/[|,]/).map((n) => MAPS[dialect].toolBack(n)) };
+  return { regex: t };
+}
+
+function timeoutOf(dialect: string, v: unknown, at: string, notes: string[]): number | undefined {
+  if (v === undefined) return undefined;
+  const unit = MAPS[dialect].timeout;
+  if (unit === 'duration' && typeof v === 'string') {
+    const d = parseGoDuration(v);
+    if (d.ok) return d.ns / 1e6;
+  } else if (typeof v === 'number' && v > 0) return unit === 'ms' ? v : v * 1000;
+  notes.push(`${at}.timeout: ${JSON.stringify(v)} is not a valid timeout; dropped`);
+  return undefined;
+}
+
+const HANDLER_FIELDS = new Set(['type', 'command', 'timeout', 'name', 'matcher', 'hooks']);
+
+function handler(dialect: string, event: string, h: unknown, at: string, matcher: NeutralHook['matcher'], out: Read): void {
+  if (!isObject(h)) {
+    out.notes.push(`${at}: not a hook object; dropped`);
+    return;
+  }
+  const type = h.type ?? (dialect === 'mm' ? 'command' : undefined);
+  const isCommand = type === 'command' || (dialect === 'spatialagent' && type === 'bash');
+  if (!isCommand || typeof h.command !== 'string') {
+    out.notes.push(`${at}: a ${typeof type === 'string' ? type : 'non-command'} hook; dropped (only command hooks convert)`);
+    return;
+  }
+  for (const k of Object.keys(h)) if (!HANDLER_FIELDS.has(k)) out.notes.push(`${at}.${k}: no counterpart in the other system; dropped`);
+  if (h.name !== undefined && dialect !== 'gemini') out.notes.push(`${at}.name: dropped`);
+  const point = dialect === 'gemini' ? (event as EventName) : agentEventOf(dialect, event);
+  const timeoutMs = timeoutOf(dialect, h.timeout, at, out.notes);
+  out.hooks.push({
+    at,
+    event,
+    ...(point ? { point } : {}),
+    ...(matcher ? { matcher } : {}),
+    command: h.command,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(dialect === 'gemini' && typeof h.name === 'string' ? { name: h.name } : {}),
+  });
+}
+
+/** A SpatialAgent matcher object: its `tool` field; other fields have no counterpart. */
+function saMatcher(m: unknown, at: string, notes: string[]): NeutralHook['matcher'] {
+  if (m === undefined) return undefined;
+  if (!isObject(m)) return readMatcher('spatialagent', m, at, notes);
+  for (const k of Object.keys(m)) if (k !== 'tool') notes.push(`${at}.matcher.${k}: no counterpart in the other system; dropped`);
+  return m.tool === undefined ? undefined : readMatcher('spatialagent', m.tool, `${at}.matcher.tool`, notes);
+}
+
+/** The events object of a parsed configuration: `hooks`, or agy's named hooks and top-level events. */
+function eventLists(dialect: string, root: Record<string, unknown>, notes: string[]): Array<[string, string, unknown]> {
+  const out: Array<[string, string, unknown]> = [];
+  const take = (obj: Record<string, unknown>, prefix: string) => {
+    for (const [ev, list] of Object.entries(obj)) out.push([ev, `${prefix}${ev}`, list]);
+  };
+  for (const [k, v] of Object.entries(root)) {
+    if (k === 'hooks' && isObject(v)) take(v, 'hooks.');
+    else if (dialect === 'agy' && Array.isArray(v)) out.push([k, k, v]);
+    else if (dialect === 'agy' && isObject(v)) {
+      // A named hook (`{"<name>": {"enabled"?, "<Event>": [...]}}`).
+      if (v.enabled === false) notes.push(`${k}: a disabled named hook; dropped`);
+      else take(Object.fromEntries(Object.entries(v).filter(([e]) => e !== 'enabled')), `${k}.`);
+    } else if (k !== '$schema') notes.push(`${k}: not hook configuration; dropped`);
+  }
+  return out;
+}
+
+export function readHooks(dialect: string, root: unknown): Read {
+  const out: Read = { hooks: [], notes: [] };
+  if (!isObject(root)) {
+    out.notes.push('the file is not an object; nothing to convert');
+    return out;
+  }
+  for (const [event, at, list] of eventLists(dialect, root, out.notes)) {
+    if (!Array.isArray(list)) {
+      out.notes.push(`${at}: not a list; dropped`);
+      continue;
+    }
+    list.forEach((g, i) => {
+      const gat = `${at}[${i}]`;
+      if (dialect === 'mm')
+        return handler(dialect, event, g, gat, isObject(g) ? readMatcher('mm', g.matcher, gat, out.notes) : undefined, out);
+      if (isObject(g) && Array.isArray(g.hooks)) {
+        for (const k of Object.keys(g))
+          if (k !== 'matcher' && k !== 'hooks') out.notes.push(`${gat}.${k}: no counterpart in the other system; dropped`);
+        const m = dialect === 'spatialagent' ? saMatcher(g.matcher, gat, out.notes) : readMatcher(dialect, g.matcher, gat, out.notes);
+        g.hooks.forEach((h, j) => {
+          const hat = `${gat}.hooks[${j}]`;
+          const inner = dialect === 'spatialagent' && isObject(h) && h.matcher !== undefined ? saMatcher(h.matcher, hat, out.notes) : m;
+          handler(dialect, event, h, hat, inner, out);
+        });
+        return;
+      }
+      // A bare handler (SpatialAgent's form, agy's for events without a matcher).
+      const m = dialect === 'spatialagent' && isObject(g) ? saMatcher(g.matcher, gat, out.notes) : undefined;
+      handler(dialect, event, g, gat, m, out);
+    });
+  }
+  return out;
+}

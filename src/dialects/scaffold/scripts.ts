@@ -1,0 +1,76 @@
+/**
+ * The hook programs `hookline init` writes: a guard that denies `rm -rf` in a shell command
+ * and lets everything else through, in bash, Node (on hookline/sdk when the system sends the
+ * event as JSON on stdin) or Python.
+ */
+import type { ScaffoldProfile } from './profiles.js';
+
+export const LANGS = ['bash', 'node', 'python'] as const;
+export type Lang = (typeof LANGS)[number];
+
+export const EXTENSIONS: Record<Lang, string> = { bash: 'sh', node: 'mjs', python: 'py' };
+
+/** How the hook is started: through its interpreter, so it needs no executable bit. */
+export function interpreterOf(lang: Lang): string {
+  return lang === 'bash' ? 'bash' : lang === 'node' ? 'node' : 'python3';
+}
+
+/** A reason without quotes or backslashes: it is written inside string literals of three languages. */
+export function denyReason(name: string): string {
+  return `rm -rf is not allowed here (${name})`;
+}
+
+export function hookScript(lang: Lang, p: ScaffoldProfile, name: string, event: string): string {
+  const deny = JSON.stringify(p.deny(denyReason(name)));
+  const about = `${name}: a ${p.dialect} ${event} hook written by hookline init. It denies a shell command with rm -rf and lets everything else through. Test it with: hookline test`;
+  if (lang === 'bash') {
+    const read =
+      'stdin' in p.reads
+        ? `# The event arrives as one JSON object on stdin (read fields with jq: .${p.reads.stdin.join('.')}).\ncommand=$(cat)`
+        : `# The event arrives in variables: $${p.reads.env}.\ncommand=\${${p.reads.env}:-}`;
+    return `#!/usr/bin/env bash
+# ${about}
+set -u
+${read}
+if printf '%s' "$command" | grep -Eq 'rm[[:space:]]+-[a-zA-Z]*r[a-zA-Z]*f'; then
+  printf '%s\\n' '${deny}'
+fi
+exit 0
+`;
+  }
+  if (lang === 'node') {
+    const test = `/\\brm\\s+-[a-zA-Z]*r[a-zA-Z]*f/.test(command)`;
+    if ('stdin' in p.reads) {
+      const get = p.reads.stdin.map((k) => `?.[${JSON.stringify(k)}]`).join('');
+      return `#!/usr/bin/env node
+// ${about}
+import { defineHook } from 'hookline/sdk';
+
+await defineHook((input) => {
+  const command = String(input${get} ?? '');
+  if (${test}) return ${deny};
+  // Nothing returned: no objection.
+});
+`;
+    }
+    return `#!/usr/bin/env node
+// ${about}
+// The event arrives in variables: $${p.reads.env}.
+const command = process.env.${p.reads.env} ?? '';
+if (${test}) process.stdout.write(JSON.stringify(${deny}));
+`;
+  }
+  const read =
+    'stdin' in p.reads
+      ? `event = json.load(sys.stdin)\nvalue = event\nfor key in ${JSON.stringify(p.reads.stdin)}:\n    value = value.get(key) if isinstance(value, dict) else None\ncommand = value if isinstance(value, str) else ""`
+      : `command = os.environ.get(${JSON.stringify(p.reads.env)}, "")`;
+  const imports = 'stdin' in p.reads ? 'import json\nimport re\nimport sys' : 'import os\nimport re';
+  return `#!/usr/bin/env python3
+# ${about}
+${imports}
+
+${read}
+if re.search(r"\\brm\\s+-[a-zA-Z]*r[a-zA-Z]*f", command):
+    print(${JSON.stringify(deny)})
+`;
+}

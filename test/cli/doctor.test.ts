@@ -1,0 +1,121 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HOOKS, makeProject, runCli } from '../helpers.js';
+import { AT_RUN_TIME, checkCommand } from '../../src/run/which.js';
+import { MAPS, mapEvent, mapTool } from '../../src/dialects/convert/maps.js';
+
+const guard = `bash '${HOOKS}/ht-guard.sh'`;
+
+describe('hookline doctor', () => {
+  test('says for each hook whether it would run and why not; exit 1 when one would silently not', async () => {
+    const p = makeProject({
+      project: {
+        hooksConfig: { disabled: ['off'] },
+        hooks: {
+          BeforeTool: [
+            { matcher: 'run_shell_command', hooks: [{ type: 'command', name: 'guard', command: guard }] },
+            { matcher: 'write_file', hooks: [{ type: 'command', name: 'writer', command: guard, timeout: 5 }] },
+          ],
+          AfterAgent: [
+            {
+              hooks: [
+                { type: 'command', name: 'off', command: guard },
+                { type: 'command', name: 'ghost', command: 'no-such-program-here --x' },
+                { type: 'command', name: 'vars', command: `bash '${HOOKS}/ht-guard.sh' "$NOT_SET_ANYWHERE"` },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    // Written after the project was trusted: held back until `hookline trust`.
+    fs.mkdirSync(path.join(p.dir, '.claude'));
+    fs.writeFileSync(
+      path.join(p.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'python3 ./missing.py' }] }] } }),
+    );
+    const env = { ...p.env, HOME: p.home };
+    delete env.NOT_SET_ANYWHERE;
+
+    const r = await runCli(['doctor', '--cwd', p.dir], { env });
+    assert.equal(r.code, 1, r.stderr);
+    const out = r.stdout;
+    assert.match(out, /^✓ gemini project BeforeTool run_shell_command guard \(\.gemini\/settings\.json\)$/m);
+    assert.match(
+      out,
+      /^✗ gemini project BeforeTool write_file writer .*\n {4}"timeout" is in milliseconds: 5 ms is probably meant as 5 seconds — write 5000$/m,
+    );
+    assert.match(
+      out,
+      /^○ gemini project AfterAgent off .*\n {4}disabled by name "off" in .*\.gemini\/settings\.json \(hooksConfig\.disabled\)/m,
+    );
+    assert.match(out, /^✗ gemini project AfterAgent ghost .*\n {4}no-such-program-here: command not found on PATH$/m);
+    assert.match(out, /^✗ gemini project AfterAgent vars .*\n {4}variable \$NOT_SET_ANYWHERE will not expand/m);
+    assert.match(
+      out,
+      /^✗ claude workspace PreToolUse Bash python3 \.\/missing\.py .*\n {4}cannot be trusted: .*\n {4}\.\/missing\.py: script not found/m,
+    );
+    assert.match(out, /^✓ interpreter bash \(.*\) starts$/m);
+    assert.match(out, /^6 hook\(s\): 1 would run, 4 would not, 1 disabled, 0 not for this event$/m);
+
+    // For one point and tool, in any system's names: only what would run there counts.
+    const j = await runCli(['doctor', '--cwd', p.dir, '--event', 'PreToolUse', '--tool', 'Bash', '--json'], { env });
+    const report = j.json();
+    const state = Object.fromEntries(report.hooks.map((h: { name: string; state: string }) => [h.name, h.state]));
+    assert.deepEqual(state, {
+      guard: 'runs',
+      writer: 'elsewhere',
+      off: 'elsewhere',
+      ghost: 'elsewhere',
+      vars: 'elsewhere',
+      'python3 ./missing.py': 'broken',
+    });
+    const writer = report.hooks.find((h: { name: string }) => h.name === 'writer');
+    assert.equal(writer.why[0], 'matcher "write_file" does not match Bash / run_shell_command; it matches write_file');
+    assert.equal(j.code, 1);
+    assert.equal(report.ok, false);
+  });
+
+  test('an event no hook system fires is a usage error', async () => {
+    const p = makeProject();
+    const r = await runCli(['doctor', '--cwd', p.dir, '--event', 'BeforeTools'], { env: p.env });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^hookline: --event: unknown event "BeforeTools": no hook system/);
+  });
+});
+
+describe('checkCommand', () => {
+  const cwd = path.dirname(HOOKS);
+  const vars = { PATH: process.env.PATH, DIR: HOOKS, LATER: AT_RUN_TIME };
+  test('finds the program, the script of an interpreter, and variables that will not expand', () => {
+    assert.deepEqual(checkCommand(`bash "$DIR/ht-guard.sh" && nothing-here`, { cwd, vars }).problems, []);
+    assert.deepEqual(checkCommand('node hooks/absent.mjs', { cwd, vars }).problems, [
+      'hooks/absent.mjs: script not found (from ' + cwd + ')',
+    ]);
+    assert.deepEqual(checkCommand('X=1 ./hooks/absent.sh', { cwd, vars }).problems, ['./hooks/absent.sh: no such file (from ' + cwd + ')']);
+    assert.deepEqual(checkCommand('python3 -c "print(1)"', { cwd, vars }).problems, []);
+    assert.deepEqual(checkCommand('"$LATER/x.sh"', { cwd, vars }).problems, []);
+    assert.deepEqual(checkCommand('echo $NOPE', { cwd, vars }).problems, [
+      "variable $NOPE will not expand: it is not set in the hook's environment",
+    ]);
+    assert.equal(checkCommand('node -e 0', { cwd, vars }).interpreter?.name, 'node');
+  });
+});
+
+describe('dialect maps', () => {
+  test('events and tools between systems go through the agent point', () => {
+    assert.equal(mapEvent('gemini', 'claude', 'BeforeTool'), 'PreToolUse');
+    assert.equal(mapEvent('claude', 'mm', 'Stop'), 'postGeneration');
+    assert.equal(mapEvent('spatialagent', 'agy', 'PrePlan'), 'PreInvocation');
+    assert.equal(mapEvent('claude', 'spatialagent', 'SessionStart'), undefined);
+    assert.equal(mapTool('claude', 'agy', 'Bash'), 'run_command');
+    assert.equal(mapTool('agy', 'gemini', 'view_file'), 'read_file');
+    // Claude Code's subagent events have no point in the reference agent's loop.
+    assert.deepEqual(
+      ['PostToolUseFailure', 'SubagentStop'].map((e) => MAPS.claude.fired.includes(e)),
+      [true, false],
+    );
+  });
+});
