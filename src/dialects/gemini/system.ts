@@ -18,6 +18,7 @@ import { settingsHints } from './hints.js';
 
 /** For a held-back hook: the command trusted before under the same name, and the one now; or that it is new. */
 function whatChanged(entry: HookEntry, known: readonly string[]): string {
+  if (entry.hook.type === 'http') return `: http hook, POST ${entry.hook.url}`;
   if (entry.hook.type !== 'command') return '';
   const name = displayName(entry.hook);
   if (name === entry.hook.command) return `: new command ${entry.hook.command}`;
@@ -67,7 +68,7 @@ function asWorkspaceHook(e: HookEntry, projectDir: string): DialectHook {
     file: e.file ?? '',
     path: e.path ?? '',
     id: `${e.file ?? ''}#${e.path ?? ''}`,
-    label: `${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`,
+    label: `${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : e.hook.type === 'http' ? `POST ${e.hook.url}` : ''}`,
     ...fp,
     // Gemini CLI reads the same file and looks up `name:command`: written beside the new key.
     ...(fp.key && fp.legacy ? { alsoWrite: [fp.legacy] } : {}),
