@@ -106,6 +106,7 @@ const SEPARATORS = new Set(['&&', '||', ';', '|', '&', ';;', '|&', '(', ')']);
 
 /** The simple commands of a command line, without leading assignments; undefined when it cannot be read. */
 export function simpleCommands(command: string): string[] | undefined {
+  if (!balanced(command)) return undefined;
   const out: string[] = [];
   // The contents of `$(…)` and backticks are commands too.
   for (const m of command.matchAll(/\$\(([^()]*)\)|`([^`]*)`/g)) {
@@ -136,6 +137,36 @@ export function simpleCommands(command: string): string[] | undefined {
   }
   flush();
   return out;
+}
+
+/** Whether quotes, `$(…)` and backticks are closed (shell-quote reads an open quote to the end). */
+function balanced(command: string): boolean {
+  let quote: string | undefined;
+  let depth = 0;
+  let tick = false;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      continue;
+    }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '`') tick = !tick;
+      else if (c === '$' && command[i + 1] === '(') depth++, i++;
+      else if (c === ')' && depth > 0) depth--;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '`') tick = !tick;
+    else if (c === '$' && command[i + 1] === '(') depth++, i++;
+    else if (c === ')' && depth > 0) depth--;
+  }
+  return quote === undefined && depth === 0 && !tick;
 }
 
 function bashMatches(command: string, match: (c: string) => boolean): boolean {
