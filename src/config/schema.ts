@@ -61,6 +61,10 @@ export const HttpHookConfig = z.object({
     )
     .optional(),
   allowedEnvVars: z.array(z.string().regex(ENV_NAME, 'allowedEnvVars entries are variable names (e.g. "API_TOKEN", no "$")')).optional(),
+  /** Send `{"<inputKey>": <event>}` (OPA's data API: "input"). */
+  inputKey: z.string().min(1, 'inputKey must not be empty').optional(),
+  /** Read the decision from the response's `<resultKey>` field (OPA's data API: "result"). */
+  resultKey: z.string().min(1, 'resultKey must not be empty').optional(),
   name: z.string().optional(),
   description: z.string().optional(),
   timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),

@@ -80,6 +80,8 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
       body: typeof body === 'string' ? body : JSON.stringify(body.json),
       timeoutMs: h.timeout,
       signal: deps.signal,
+      inputKey: h.inputKey,
+      resultKey: h.resultKey,
     });
     return decideRun(r);
   }

@@ -12,9 +12,11 @@
  *
  * Header values may name variables (`$VAR`, `${VAR}`), filled in only from the hook's
  * `allowedEnvVars`; any other name becomes the empty string. The URL itself is never expanded.
+ * `inputKey` / `resultKey` put the event under a key and read the answer from one, for services
+ * with an envelope of their own (OPA's data API: `{"input": …}` in, `{"result": …}` out).
  */
 import { HEADER_VAR_REF } from '../config/header-vars.js';
-import { MAX_HTTP_RESPONSE_BYTES } from '../config/limits.js';
+import { MAX_HTTP_RESPONSE_BYTES, textNestsDeeper, tooDeep } from '../config/limits.js';
 
 export { unlistedHeaderVars } from '../config/header-vars.js';
 import { boundedTimeoutMs } from '../config/timeout.js';
@@ -35,6 +37,10 @@ export interface HttpRun {
   signal?: AbortSignal;
   /** Default: MAX_HTTP_RESPONSE_BYTES. */
   maxBytes?: number;
+  /** Send `{"<inputKey>": <event>}` instead of the event (OPA's data API reads `input`). */
+  inputKey?: string;
+  /** Read the answer from the response's `<resultKey>` field (OPA's `result`); absent means no output. */
+  resultKey?: string;
 }
 
 export interface HttpResult extends ProcessResult {
@@ -89,6 +95,20 @@ function reason(e: unknown): string {
   return err?.cause?.message ?? err?.message ?? String(e);
 }
 
+/** The `key` field of a JSON object response, as JSON text ('' when absent: no decision). */
+function resultOf(text: string, key: string): string | { error: string } {
+  if (textNestsDeeper(text)) return { error: `${tooDeep('the response')}; not read` };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return { error: `the response is not JSON, so it has no "${key}" field` };
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: `the response is not a JSON object, so it has no "${key}" field` };
+  const result = (v as Record<string, unknown>)[key];
+  return result === undefined ? '' : JSON.stringify(result);
+}
+
 /** POSTs the body and reads the answer. Never throws. */
 export async function runHttp(run: HttpRun): Promise<HttpResult> {
   const started = performance.now();
@@ -126,7 +146,7 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
           ...expandHeaders(run.headers ?? {}, run.allowedEnvVars ?? [], run.env),
           'content-type': 'application/json',
         },
-        body: run.body,
+        body: run.inputKey ? `{${JSON.stringify(run.inputKey)}:${run.body}}` : run.body,
         redirect: 'manual',
         signal: ac.signal,
       });
@@ -162,6 +182,11 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
         status,
         stdout: text,
       });
+    }
+    if (run.resultKey) {
+      const result = resultOf(text, run.resultKey);
+      if (typeof result !== 'string') return fail(`POST ${run.url}: ${result.error}`, { status, stdout: text });
+      return { exitCode: 0, stdout: result, stderr: '', durationMs: took(), status };
     }
     return { exitCode: 0, stdout: text, stderr: '', durationMs: took(), status };
   } finally {

@@ -8,7 +8,9 @@ import { expandHeaders, runHttp } from '../../src/run/http.js';
 import { validateLayer } from '../../src/config/validate.js';
 import { HookEngine } from '../../src/engine/index.js';
 import { geminiSystem } from '../../src/dialects/gemini/system.js';
-import { makeProject, trustProject } from '../helpers.js';
+import { makeProject, ROOT, trustProject } from '../helpers.js';
+import nodeFs from 'node:fs';
+import nodePath from 'node:path';
 
 interface Seen {
   method?: string;
@@ -45,6 +47,19 @@ before(async () => {
           return send(302, '', { location: 'http://elsewhere.example/' });
         case '/big':
           return send(200, JSON.stringify({ reason: 'x'.repeat(5000) }));
+        case '/v1/data/hookline/decision': {
+          // OPA's data API: {"input": …} in, {"result": …} out; this answers as policy.rego does.
+          const input = JSON.parse(body).input;
+          const command = String(input?.tool_input?.command ?? '');
+          const bad = ['rm -rf /', 'git push --force', 'curl | sh'].find((b) => command.includes(b));
+          if (input?.tool_name === 'run_shell_command' && bad)
+            return send(200, JSON.stringify({ result: { decision: 'deny', reason: `fleet policy: "${command}" is not allowed` } }));
+          return send(200, JSON.stringify({ result: {} }));
+        }
+        case '/v1/data/undefined':
+          return send(200, '{}');
+        case '/array':
+          return send(200, '[1, 2]');
         case '/hang':
           hanging.push(res);
           return;
@@ -207,5 +222,39 @@ describe('Gemini settings: http hooks', () => {
     assert.equal((await fire()).runs.length, 0);
     trustProject(p.dir, p.home);
     assert.equal((await fire()).runs.length, 1);
+  });
+});
+
+describe('examples/fleet-opa: a central policy service in OPA\'s REST data API shape', () => {
+  test('the example settings send {"input": event} with the token header and read the decision from "result"', async () => {
+    const text = nodeFs.readFileSync(nodePath.join(ROOT, 'examples', 'fleet-opa', 'settings.json'), 'utf8');
+    const settings = JSON.parse(text.replace('http://127.0.0.1:8181', base));
+    assert.deepEqual(validateLayer(settings, 'settings.json', 'user').problems, []);
+    const p = makeProject({ user: settings });
+    const engine = new HookEngine({ cwd: p.dir, env: { ...p.env, OPA_TOKEN: 'fleet-secret' }, watchConfig: false });
+    try {
+      const denied = await engine.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: { command: 'sudo rm -rf /' } });
+      assert.equal(denied.output?.decision, 'deny');
+      assert.equal(denied.output?.reason, 'fleet policy: "sudo rm -rf /" is not allowed');
+      const req = last();
+      assert.equal(req.path, '/v1/data/hookline/decision');
+      assert.equal(req.headers.authorization, 'Bearer fleet-secret');
+      assert.equal(JSON.parse(req.body).input.hook_event_name, 'BeforeTool');
+      const allowed = await engine.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: { command: 'ls' } });
+      assert.equal(allowed.output?.decision, 'allow');
+      assert.equal(allowed.runs[0].error, undefined);
+    } finally {
+      engine.close();
+    }
+  });
+
+  test('an undefined result (OPA answers {}) is no decision; a body that is not an object is an error', async () => {
+    const none = await runHttp({ url: `${base}/v1/data/undefined`, env: {}, body: '{}', inputKey: 'input', resultKey: 'result' });
+    assert.equal(none.exitCode, 0);
+    assert.equal(none.stdout, '');
+    assert.equal(JSON.parse(last().body).input !== undefined, true);
+    const notObject = await runHttp({ url: `${base}/array`, env: {}, body: '{}', resultKey: 'result' });
+    assert.equal(notObject.exitCode, null);
+    assert.match(notObject.error!, /the response is not a JSON object, so it has no "result" field$/);
   });
 });
