@@ -311,3 +311,75 @@ describe('Claude Code once, async, asyncRewake, statusMessage', () => {
     assert.equal(session.pending, 0);
   });
 });
+
+describe('Claude Code handlers through the system and the adapter', () => {
+  /** A folder with its own home; `user` is the user's ~/.claude/settings.json. */
+  function home(user: unknown) {
+    const base = tmpDir('hookline-cc-sys-');
+    const dir = path.join(base, 'project');
+    const h = path.join(base, 'home');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(path.join(h, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(h, '.claude', 'settings.json'), JSON.stringify(user));
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: h, GEMINI_CLI_HOME: h, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json') };
+    delete env.GEMINI_CLI_TRUST_WORKSPACE;
+    return { dir, env };
+  }
+
+  test('hookline fire --dialect claude judges prompt hooks with --model, and says a model is needed without one', async () => {
+    const { claudeSystem } = await import('../../src/dialects/claude/system.js');
+    const { dir, env } = home({ hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Done?' }] }] } });
+    const without = await claudeSystem.fire('Stop', {}, { cwd: dir, env, hasModel: false });
+    assert.match(without.warnings.join('\n'), /Stop hook Done\? \(.*settings\.json hooks\.Stop\[0\]\.hooks\[0\]\): prompt hook needs a model to judge it: give one with --model/);
+    const model = new ScriptedModel([{ text: '{"ok": false, "reason": "run the tests"}' }]);
+    const withModel = await claudeSystem.fire('Stop', {}, { cwd: dir, env, hasModel: true, model: async () => model });
+    assert.deepEqual([(withModel.output as { decision?: string }).decision, (withModel.output as { reason?: string }).reason], ['block', 'run the tests']);
+    assert.equal((withModel.runs[0] as { type: string }).type, 'prompt');
+  });
+
+  test('the adapter shows statusMessage, and an asyncRewake hook that exits 2 wakes the agent at the end of the turn', async () => {
+    const { claudeAdapter } = await import('../../src/dialects/claude/agent.js');
+    const dir = tmpDir();
+    const config = configOf({
+      PostToolUse: [
+        {
+          hooks: [
+            cmd(`${fx('cc-bg.sh')} ${q(path.join(dir, 'a'))} - 'lint: 2 errors in a.ts' 2`, { asyncRewake: true }),
+            cmd(`${fx('cc-reply.sh')} 0`, { statusMessage: 'Checking the edit…' }),
+          ],
+        },
+      ],
+    });
+    const notices: string[] = [];
+    const adapter = claudeAdapter(
+      { config, env: {} },
+      {
+        cwd: dir,
+        modelName: 'm',
+        session: () => ({ id: 's1', transcriptPath: '' }),
+        approvalMode: () => 'default',
+        io: { notice: (l) => notices.push(l) },
+        displayHooks: false,
+        counter: { next: 1 },
+        depth: 0,
+      },
+    );
+    try {
+      await adapter.afterTool!({ id: 't1', name: 'run_shell_command', args: { command: 'ls' }, step: 1, result: { llmContent: 'ok', returnDisplay: 'ok' }, llmContent: 'ok' });
+      assert.ok(notices.includes('  ⏳ Checking the edit…'), notices.join('\n'));
+      const end = { prompt: 'p', response: 'r', stopHookActive: false, retries: 0, maxRetries: 3 };
+      // The background hook ends on its own; wait for its message (a safety net, not a measure).
+      const giveUp = Date.now() + 60_000;
+      let effect = await adapter.turnEnd!(end);
+      while (effect.action === 'accept' && Date.now() < giveUp) {
+        await new Promise((r) => setTimeout(r, 20));
+        effect = await adapter.turnEnd!(end);
+      }
+      assert.equal(effect.action, 'retry');
+      assert.equal((effect as { prompt: string }).prompt, 'An asynchronous hook reported:\nlint: 2 errors in a.ts');
+      assert.equal((await adapter.turnEnd!(end)).action, 'accept');
+    } finally {
+      adapter.close?.();
+    }
+  });
+});
