@@ -53,7 +53,10 @@ export const HttpHookConfig = z.object({
   url: z
     .string({ error: (iss) => (iss.input === undefined ? 'missing "url" for an http hook' : '"url" must be a string') })
     .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), 'url must be an http:// or https:// URL')
-    .refine((u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password), 'url must not carry credentials; send them in a header'),
+    .refine(
+      (u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password),
+      'url must not carry credentials; send them in a header',
+    ),
   headers: z
     .record(
       z.string().regex(HEADER_NAME, 'header names are HTTP tokens (letters, digits, -)'),
@@ -85,7 +88,9 @@ export const HookDefinition = z.object(
   {
     matcher: z.string({ error: '"matcher" must be a string' }).optional(),
     sequential: z.boolean({ error: '"sequential" must be true or false' }).optional(),
-    hooks: z.array(SettingsHookConfig, { error: (iss) => (iss.input === undefined ? 'missing "hooks" array' : '"hooks" must be an array') }),
+    hooks: z.array(SettingsHookConfig, {
+      error: (iss) => (iss.input === undefined ? 'missing "hooks" array' : '"hooks" must be an array'),
+    }),
   },
   { error: 'a hook definition must be an object with a "hooks" array' },
 );

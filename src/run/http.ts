@@ -48,7 +48,6 @@ export interface HttpResult extends ProcessResult {
   status?: number;
 }
 
-
 /** Header values with `$VAR` and `${VAR}` filled in from the allowed variables only (`$$` is `$`). */
 export function expandHeaders(
   headers: Readonly<Record<string, string>>,
@@ -104,7 +103,8 @@ function resultOf(text: string, key: string): string | { error: string } {
   } catch {
     return { error: `the response is not JSON, so it has no "${key}" field` };
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: `the response is not a JSON object, so it has no "${key}" field` };
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return { error: `the response is not a JSON object, so it has no "${key}" field` };
   const result = (v as Record<string, unknown>)[key];
   return result === undefined ? '' : JSON.stringify(result);
 }
@@ -135,8 +135,7 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
   const onCancel = () => ac.abort();
   if (run.signal?.aborted) onCancel();
   else run.signal?.addEventListener('abort', onCancel, { once: true });
-  const stopped = () =>
-    timedOut ? fail(`Hook timed out after ${timeoutMs}ms`, { timedOut: true }) : fail('Hook cancelled');
+  const stopped = () => (timedOut ? fail(`Hook timed out after ${timeoutMs}ms`, { timedOut: true }) : fail('Hook cancelled'));
   try {
     let res: Response;
     try {
@@ -176,12 +175,16 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
     if (over) return fail(`POST ${run.url}: response larger than ${limit} bytes; not read`, { status });
     const text = Buffer.concat(chunks).toString('utf8');
     if (status < 200 || status > 299) {
-      const where = status >= 300 && status < 400 && res.headers.get('location') ? ` (redirect to ${res.headers.get('location')} not followed)` : '';
+      const where =
+        status >= 300 && status < 400 && res.headers.get('location') ? ` (redirect to ${res.headers.get('location')} not followed)` : '';
       const body = firstLine(text);
-      return fail(`POST ${run.url} answered HTTP ${status}${res.statusText ? ` ${res.statusText}` : ''}${where}${body ? `: ${body}` : ''}`, {
-        status,
-        stdout: text,
-      });
+      return fail(
+        `POST ${run.url} answered HTTP ${status}${res.statusText ? ` ${res.statusText}` : ''}${where}${body ? `: ${body}` : ''}`,
+        {
+          status,
+          stdout: text,
+        },
+      );
     }
     if (run.resultKey) {
       const result = resultOf(text, run.resultKey);

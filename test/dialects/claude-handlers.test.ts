@@ -22,7 +22,10 @@ function parse(hooks: Groups) {
 }
 function configOf(hooks: Groups): ClaudeConfig {
   const r = parse(hooks);
-  assert.deepEqual(r.problems.filter((p) => p.severity === 'error'), []);
+  assert.deepEqual(
+    r.problems.filter((p) => p.severity === 'error'),
+    [],
+  );
   return { files: [], hooks: r.hooks, problems: [] };
 }
 const problems = (hooks: Groups) => parse(hooks).problems.map((p) => `${p.severity} ${p.path}: ${p.message}`);
@@ -40,7 +43,12 @@ before(async () => {
       bodies.push({ url: req.url, headers: req.headers, body: JSON.parse(body) });
       const reply = (status: number, text: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(text);
       if (req.url === '/deny')
-        return reply(200, JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'central policy' } }));
+        return reply(
+          200,
+          JSON.stringify({
+            hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'central policy' },
+          }),
+        );
       if (req.url === '/down') return reply(503, 'maintenance');
       if (req.url === '/text') return reply(200, 'all good');
       return reply(200, '');
@@ -75,7 +83,14 @@ describe('Claude Code handlers: validation', () => {
             ],
           },
         ],
-        SessionStart: [{ hooks: [{ type: 'prompt', prompt: 'p' }, { type: 'http', url: 'https://x/' }] }],
+        SessionStart: [
+          {
+            hooks: [
+              { type: 'prompt', prompt: 'p' },
+              { type: 'http', url: 'https://x/' },
+            ],
+          },
+        ],
         Stop: [{ hooks: [cmd('f', { if: 'Bash(git *)' })] }],
       }),
       [
@@ -153,16 +168,27 @@ describe('Claude Code "if" filters (permission-rule syntax)', () => {
 });
 
 describe('Claude Code http hooks', () => {
-  test('the input is POSTed; a JSON body decides; headers read allowedEnvVars only, from Hookline\'s environment', async () => {
+  test("the input is POSTed; a JSON body decides; headers read allowedEnvVars only, from Hookline's environment", async () => {
     const config = configOf({
       PreToolUse: [
         {
           matcher: 'Bash',
-          hooks: [{ type: 'http', url: `${base}/deny`, headers: { Authorization: 'Bearer $POLICY_TOKEN', 'X-Home': '$HOME' }, allowedEnvVars: ['POLICY_TOKEN'] }],
+          hooks: [
+            {
+              type: 'http',
+              url: `${base}/deny`,
+              headers: { Authorization: 'Bearer $POLICY_TOKEN', 'X-Home': '$HOME' },
+              allowedEnvVars: ['POLICY_TOKEN'],
+            },
+          ],
         },
       ],
     });
-    const r = await fireClaude(config, 'PreToolUse', bash('rm -rf /'), { projectDir: tmpDir(), hostEnv: { POLICY_TOKEN: 'pt', HOME: '/h' }, env: {} });
+    const r = await fireClaude(config, 'PreToolUse', bash('rm -rf /'), {
+      projectDir: tmpDir(),
+      hostEnv: { POLICY_TOKEN: 'pt', HOME: '/h' },
+      env: {},
+    });
     assert.equal(r.output.permissionDecision, 'deny');
     assert.equal(r.output.permissionDecisionReason, 'central policy');
     assert.equal(r.runs[0].type, 'http');
@@ -175,11 +201,26 @@ describe('Claude Code http hooks', () => {
 
   test('non-2xx and a non-JSON body fail open with an error; onFailure "block" fails closed', async () => {
     const hooks = (extra: Record<string, unknown> = {}) =>
-      configOf({ PreToolUse: [{ hooks: [{ type: 'http', url: `${base}/down`, ...extra }, { type: 'http', url: `${base}/text` }] }] });
+      configOf({
+        PreToolUse: [
+          {
+            hooks: [
+              { type: 'http', url: `${base}/down`, ...extra },
+              { type: 'http', url: `${base}/text` },
+            ],
+          },
+        ],
+      });
     const open = await fireClaude(hooks(), 'PreToolUse', bash('ls'), { projectDir: tmpDir() });
     assert.equal(open.output.permissionDecision, undefined);
-    assert.deepEqual(open.runs.map((r) => r.outcome), ['error', 'error']);
-    assert.match(open.output.errors[0], /^PreToolUse hook error: http:\/\/127\.0\.0\.1:\d+\/down: POST .* answered HTTP 503 Service Unavailable: maintenance$/);
+    assert.deepEqual(
+      open.runs.map((r) => r.outcome),
+      ['error', 'error'],
+    );
+    assert.match(
+      open.output.errors[0],
+      /^PreToolUse hook error: http:\/\/127\.0\.0\.1:\d+\/down: POST .* answered HTTP 503 Service Unavailable: maintenance$/,
+    );
     assert.match(open.output.errors[1], /answered 200 with a body that is not a JSON object$/);
     const closed = await fireClaude(hooks({ onFailure: 'block' }), 'PreToolUse', bash('ls'), { projectDir: tmpDir() });
     assert.equal(closed.output.permissionDecision, 'deny');
@@ -189,7 +230,10 @@ describe('Claude Code http hooks', () => {
 
 describe('Claude Code prompt, agent and mcp_tool hooks', () => {
   test('the model judges: $ARGUMENTS is the input; ok:false denies (a prompt hook also ends the turn, an agent hook does not)', async () => {
-    const model = new ScriptedModel([{ text: '```json\n{"ok": false, "reason": "touches prod"}\n```' }, { text: '{"ok": false, "reason": "no"}' }]);
+    const model = new ScriptedModel([
+      { text: '```json\n{"ok": false, "reason": "touches prod"}\n```' },
+      { text: '{"ok": false, "reason": "no"}' },
+    ]);
     const prompt = configOf({ PreToolUse: [{ hooks: [{ type: 'prompt', prompt: 'Is this safe? $ARGUMENTS' }] }] });
     const r = await fireClaude(prompt, 'PreToolUse', bash('deploy prod'), { projectDir: tmpDir(), model });
     assert.equal(r.output.permissionDecision, 'deny');
@@ -228,7 +272,10 @@ describe('Claude Code prompt, agent and mcp_tool hooks', () => {
     const config = configOf({ PreToolUse: [{ hooks: [{ type: 'mcp_tool', server: 'audit', tool: 'check', onFailure: 'block' }] }] });
     const r = await fireClaude(config, 'PreToolUse', bash('ls'), { projectDir: tmpDir() });
     assert.equal(r.output.permissionDecision, 'deny');
-    assert.equal(r.output.permissionDecisionReason, 'mcp_tool hook failed (onFailure: block): mcp_tool hook audit/check not called: Hookline has no MCP client configured');
+    assert.equal(
+      r.output.permissionDecisionReason,
+      'mcp_tool hook failed (onFailure: block): mcp_tool hook audit/check not called: Hookline has no MCP client configured',
+    );
   });
 
   test('at most 12 judges at once: a limiter hands a finishing slot to the next waiting run', async () => {
@@ -303,7 +350,9 @@ describe('Claude Code once, async, asyncRewake, statusMessage', () => {
   test('closing a session stops its background hooks', async () => {
     const dir = tmpDir();
     const started = path.join(dir, 'started');
-    const config = configOf({ Stop: [{ hooks: [cmd(`${fx('cc-bg.sh')} ${q(started)} ${q(path.join(dir, 'never'))} '' 0`, { async: true })] }] });
+    const config = configOf({
+      Stop: [{ hooks: [cmd(`${fx('cc-bg.sh')} ${q(started)} ${q(path.join(dir, 'never'))} '' 0`, { async: true })] }],
+    });
     const session = new ClaudeSession();
     await fireClaude(config, 'Stop', {}, { projectDir: dir, session });
     while (!fs.existsSync(started)) await new Promise((r) => setTimeout(r, 20));
@@ -321,7 +370,12 @@ describe('Claude Code handlers through the system and the adapter', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.mkdirSync(path.join(h, '.claude'), { recursive: true });
     fs.writeFileSync(path.join(h, '.claude', 'settings.json'), JSON.stringify(user));
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: h, GEMINI_CLI_HOME: h, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json') };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: h,
+      GEMINI_CLI_HOME: h,
+      GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
+    };
     delete env.GEMINI_CLI_TRUST_WORKSPACE;
     return { dir, env };
   }
@@ -330,10 +384,16 @@ describe('Claude Code handlers through the system and the adapter', () => {
     const { claudeSystem } = await import('../../src/dialects/claude/system.js');
     const { dir, env } = home({ hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Done?' }] }] } });
     const without = await claudeSystem.fire('Stop', {}, { cwd: dir, env, hasModel: false });
-    assert.match(without.warnings.join('\n'), /Stop hook Done\? \(.*settings\.json hooks\.Stop\[0\]\.hooks\[0\]\): prompt hook needs a model to judge it: give one with --model/);
+    assert.match(
+      without.warnings.join('\n'),
+      /Stop hook Done\? \(.*settings\.json hooks\.Stop\[0\]\.hooks\[0\]\): prompt hook needs a model to judge it: give one with --model/,
+    );
     const model = new ScriptedModel([{ text: '{"ok": false, "reason": "run the tests"}' }]);
     const withModel = await claudeSystem.fire('Stop', {}, { cwd: dir, env, hasModel: true, model: async () => model });
-    assert.deepEqual([(withModel.output as { decision?: string }).decision, (withModel.output as { reason?: string }).reason], ['block', 'run the tests']);
+    assert.deepEqual(
+      [(withModel.output as { decision?: string }).decision, (withModel.output as { reason?: string }).reason],
+      ['block', 'run the tests'],
+    );
     assert.equal((withModel.runs[0] as { type: string }).type, 'prompt');
   });
 
@@ -365,7 +425,14 @@ describe('Claude Code handlers through the system and the adapter', () => {
       },
     );
     try {
-      await adapter.afterTool!({ id: 't1', name: 'run_shell_command', args: { command: 'ls' }, step: 1, result: { llmContent: 'ok', returnDisplay: 'ok' }, llmContent: 'ok' });
+      await adapter.afterTool!({
+        id: 't1',
+        name: 'run_shell_command',
+        args: { command: 'ls' },
+        step: 1,
+        result: { llmContent: 'ok', returnDisplay: 'ok' },
+        llmContent: 'ok',
+      });
       assert.ok(notices.includes('  ⏳ Checking the edit…'), notices.join('\n'));
       const end = { prompt: 'p', response: 'r', stopHookActive: false, retries: 0, maxRetries: 3 };
       // The background hook ends on its own; wait for its message (a safety net, not a measure).

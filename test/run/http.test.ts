@@ -83,10 +83,11 @@ const last = () => seen[seen.length - 1];
 describe('http runner', () => {
   test('header variables come only from allowedEnvVars; anything else is empty', () => {
     const env = { TOKEN: 't0k', SECRET: 's3cret' };
-    assert.deepEqual(
-      expandHeaders({ Authorization: 'Bearer $TOKEN', 'X-Other': 'a${SECRET}b', 'X-Cost': '$$5' }, ['TOKEN'], env),
-      { Authorization: 'Bearer t0k', 'X-Other': 'ab', 'X-Cost': '$5' },
-    );
+    assert.deepEqual(expandHeaders({ Authorization: 'Bearer $TOKEN', 'X-Other': 'a${SECRET}b', 'X-Cost': '$$5' }, ['TOKEN'], env), {
+      Authorization: 'Bearer t0k',
+      'X-Other': 'ab',
+      'X-Cost': '$5',
+    });
   });
 
   test('POSTs the body as JSON with the expanded headers; a 2xx is exit 0 with the body as stdout', async () => {
@@ -152,19 +153,33 @@ describe('Gemini settings: http hooks', () => {
 
   test('validation: url, headers, allowedEnvVars, with file and JSON path', () => {
     const ok = validateLayer(
-      settings({ type: 'http', url: 'https://policy.example/v1', headers: { Authorization: 'Bearer $TOKEN $OTHER' }, allowedEnvVars: ['TOKEN'] }),
+      settings({
+        type: 'http',
+        url: 'https://policy.example/v1',
+        headers: { Authorization: 'Bearer $TOKEN $OTHER' },
+        allowedEnvVars: ['TOKEN'],
+      }),
       's.json',
       'user',
     );
     assert.equal(ok.entries.length, 1);
     assert.deepEqual(
       ok.problems.map((p) => [p.path, p.severity, p.message]),
-      [['hooks.BeforeTool[0].hooks[0].headers', 'warning', '$OTHER is not in "allowedEnvVars": it is sent as an empty string (list it to send its value)']],
+      [
+        [
+          'hooks.BeforeTool[0].hooks[0].headers',
+          'warning',
+          '$OTHER is not in "allowedEnvVars": it is sent as an empty string (list it to send its value)',
+        ],
+      ],
     );
     const bad = (hook: Record<string, unknown>) => validateLayer(settings(hook), 's.json', 'user');
     const missing = bad({ type: 'http' });
     assert.equal(missing.entries.length, 0);
-    assert.deepEqual(missing.problems.map((p) => [p.path, p.message]), [['hooks.BeforeTool[0].hooks[0].url', 'missing "url" for an http hook']]);
+    assert.deepEqual(
+      missing.problems.map((p) => [p.path, p.message]),
+      [['hooks.BeforeTool[0].hooks[0].url', 'missing "url" for an http hook']],
+    );
     assert.match(bad({ type: 'http', url: 'ftp://x/' }).problems[0].message, /http:\/\/ or https:\/\//);
     assert.match(bad({ type: 'http', url: 'https://u:p@x/' }).problems[0].message, /must not carry credentials/);
     assert.match(bad({ type: 'http', url: 'https://x/', headers: { 'X-A': 'a\r\nInjected: 1' } }).problems[0].message, /line breaks/);
@@ -181,7 +196,10 @@ describe('Gemini settings: http hooks', () => {
       user: {
         hooks: {
           BeforeTool: [
-            { matcher: 'run_shell_command', hooks: [{ type: 'http', name: 'policy', url: `${base}/deny`, headers: { 'X-Team': '$TEAM' }, allowedEnvVars: ['TEAM'] }] },
+            {
+              matcher: 'run_shell_command',
+              hooks: [{ type: 'http', name: 'policy', url: `${base}/deny`, headers: { 'X-Team': '$TEAM' }, allowedEnvVars: ['TEAM'] }],
+            },
             { matcher: 'read_file', hooks: [{ type: 'http', name: 'down', url: `${base}/error` }] },
           ],
         },
@@ -207,7 +225,12 @@ describe('Gemini settings: http hooks', () => {
   test('a project http hook is trusted like a command hook: a changed URL or header is held back', async () => {
     const hook = { type: 'http', name: 'policy', url: `${base}/deny` };
     const p = makeProject({ project: settings(hook) });
-    const fire = () => geminiSystem.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: { command: 'ls' } }, { cwd: p.dir, env: p.env, hasModel: false });
+    const fire = () =>
+      geminiSystem.fire(
+        'BeforeTool',
+        { tool_name: 'run_shell_command', tool_input: { command: 'ls' } },
+        { cwd: p.dir, env: p.env, hasModel: false },
+      );
     const trusted = await fire();
     assert.equal((trusted.output as { decision?: string }).decision, 'deny');
     assert.deepEqual(trusted.heldBack, []);
@@ -225,7 +248,7 @@ describe('Gemini settings: http hooks', () => {
   });
 });
 
-describe('examples/fleet-opa: a central policy service in OPA\'s REST data API shape', () => {
+describe("examples/fleet-opa: a central policy service in OPA's REST data API shape", () => {
   test('the example settings send {"input": event} with the token header and read the decision from "result"', async () => {
     const text = nodeFs.readFileSync(nodePath.join(ROOT, 'examples', 'fleet-opa', 'settings.json'), 'utf8');
     const settings = JSON.parse(text.replace('http://127.0.0.1:8181', base));

@@ -118,7 +118,11 @@ export function readClaudeHandler(
   for (const k of Object.keys(raw))
     if (!known.has(k)) {
       const other = CLAUDE_HANDLER_TYPES.find((t) => TYPE_KEYS[t].includes(k));
-      problem([...at, k], other ? `"${k}" is for ${other} hooks, not ${type} hooks (ignored)` : `unknown field "${k}" (ignored)`, 'warning');
+      problem(
+        [...at, k],
+        other ? `"${k}" is for ${other} hooks, not ${type} hooks (ignored)` : `unknown field "${k}" (ignored)`,
+        'warning',
+      );
     }
   let ok = true;
   const fail = (key: string, message: string) => {
@@ -146,8 +150,7 @@ export function readClaudeHandler(
   if (type === 'prompt' || type === 'agent') {
     if (!JUDGED_EVENTS.has(ctx.event) || (type === 'agent' && ctx.event === 'PermissionRequest'))
       fail('type', `${ctx.event} does not take "${type}" hooks (Claude Code runs them on tool, prompt and stop events only)`);
-  } else if (type === 'http' && COMMAND_ONLY_EVENTS.has(ctx.event))
-    fail('type', `${ctx.event} takes "command" and "mcp_tool" hooks only`);
+  } else if (type === 'http' && COMMAND_ONLY_EVENTS.has(ctx.event)) fail('type', `${ctx.event} takes "command" and "mcp_tool" hooks only`);
 
   const out: Partial<ClaudeHandler> & { type: ClaudeHandlerType } = { type };
   if (type === 'command') {
@@ -170,23 +173,30 @@ export function readClaudeHandler(
         fail('url', `"${url}" is not a valid URL`);
       }
       if (u && u.protocol !== 'http:' && u.protocol !== 'https:') fail('url', `"${url}" must be an http:// or https:// URL`);
-      else if (u && (u.username || u.password)) fail('url', 'the URL must not carry credentials; send them in a header from allowedEnvVars');
+      else if (u && (u.username || u.password))
+        fail('url', 'the URL must not carry credentials; send them in a header from allowedEnvVars');
       else if (u) out.command = url;
     }
     const headers: Record<string, string> = {};
     if (raw.headers !== undefined) {
-      if (!isObject(raw.headers)) fail('headers', `"headers" must be an object of header names and string values, got ${kind(raw.headers)}`);
+      if (!isObject(raw.headers))
+        fail('headers', `"headers" must be an object of header names and string values, got ${kind(raw.headers)}`);
       else
         for (const [name, value] of Object.entries(raw.headers)) {
           if (!HEADER_NAME.test(name)) fail('headers', `"${name}" is not a valid header name`);
-          else if (typeof value !== 'string') problem([...at, 'headers', name], `must be a string, got ${kind(value)}`), (ok = false);
-          else if (/[\r\n]/.test(value)) problem([...at, 'headers', name], 'must not contain line breaks'), (ok = false);
-          else headers[name] = value;
+          else if (typeof value !== 'string' || /[\r\n]/.test(value)) {
+            ok = false;
+            problem(
+              [...at, 'headers', name],
+              typeof value !== 'string' ? `must be a string, got ${kind(value)}` : 'must not contain line breaks',
+            );
+          } else headers[name] = value;
         }
     }
     const allowed: string[] = [];
     if (raw.allowedEnvVars !== undefined) {
-      if (!Array.isArray(raw.allowedEnvVars)) fail('allowedEnvVars', `"allowedEnvVars" must be an array of variable names, got ${kind(raw.allowedEnvVars)}`);
+      if (!Array.isArray(raw.allowedEnvVars))
+        fail('allowedEnvVars', `"allowedEnvVars" must be an array of variable names, got ${kind(raw.allowedEnvVars)}`);
       else
         raw.allowedEnvVars.forEach((v, i) => {
           if (typeof v === 'string' && ENV_NAME.test(v)) allowed.push(v);
@@ -197,7 +207,11 @@ export function readClaudeHandler(
         });
     }
     for (const name of unlistedHeaderVars(headers, allowed))
-      problem([...at, 'headers'], `$${name} is not in "allowedEnvVars": it is sent as an empty string (list it to send its value)`, 'warning');
+      problem(
+        [...at, 'headers'],
+        `$${name} is not in "allowedEnvVars": it is sent as an empty string (list it to send its value)`,
+        'warning',
+      );
     out.http = { url: url ?? '', headers, allowedEnvVars: allowed };
   } else if (type === 'prompt' || type === 'agent') {
     const prompt = text('prompt', `a ${type} hook`);
@@ -217,7 +231,8 @@ export function readClaudeHandler(
   } else {
     const server = text('server', 'an mcp_tool hook');
     const tool = text('tool', 'an mcp_tool hook');
-    if (raw.input !== undefined && !isObject(raw.input)) fail('input', `"input" must be an object of the tool's arguments, got ${kind(raw.input)}`);
+    if (raw.input !== undefined && !isObject(raw.input))
+      fail('input', `"input" must be an object of the tool's arguments, got ${kind(raw.input)}`);
     if (server !== undefined && tool !== undefined) {
       out.command = `${server}/${tool}`;
       out.mcp = { server, tool, ...(isObject(raw.input) ? { input: raw.input } : {}) };
@@ -237,7 +252,11 @@ export function readClaudeHandler(
       fail('timeout', `timeout must be a positive number of seconds, got ${JSON.stringify(raw.timeout) ?? kind(raw.timeout)}`);
     else if (raw.timeout * 1000 > MAX_TIMEOUT_MS) {
       timeoutSeconds = MAX_TIMEOUT_MS / 1000;
-      problem([...at, 'timeout'], `timeout ${raw.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`, 'warning');
+      problem(
+        [...at, 'timeout'],
+        `timeout ${raw.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`,
+        'warning',
+      );
     } else {
       timeoutSeconds = raw.timeout;
       // Hooks written for Gemini CLI (milliseconds) often carry 5000 or 30000 here.
@@ -268,7 +287,8 @@ export function readClaudeHandler(
   }
   let rule: IfRule | undefined;
   if (raw.if !== undefined) {
-    if (typeof raw.if !== 'string' || !raw.if.trim()) fail('if', `"if" must be a permission rule such as "Bash(git *)", got ${kind(raw.if)}`);
+    if (typeof raw.if !== 'string' || !raw.if.trim())
+      fail('if', `"if" must be a permission rule such as "Bash(git *)", got ${kind(raw.if)}`);
     else {
       const c = compileIfRule(raw.if.trim());
       if (!c.ok) fail('if', c.message);

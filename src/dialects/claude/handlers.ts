@@ -50,7 +50,8 @@ export interface HandlerResult {
   reading: ClaudeRunReading;
 }
 
-const NO_MODEL = 'needs a model to judge it, and none is configured (in the agent the session model judges; with `hookline fire`, give one with --model)';
+const NO_MODEL =
+  'needs a model to judge it, and none is configured (in the agent the session model judges; with `hookline fire`, give one with --model)';
 
 /** The reading of a block (exit code 2) with `reason`, for this event. */
 export function blockReading(event: ClaudeEvent, reason: string): ClaudeRunReading {
@@ -112,8 +113,7 @@ async function runOne(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun): Pr
     }
     return { raw, reading: readClaudeRun(event, raw, hook.timeoutSeconds) };
   }
-  if (hook.type === 'mcp_tool')
-    return errored(`mcp_tool hook ${hook.command} not called: Hookline has no MCP client configured`, started);
+  if (hook.type === 'mcp_tool') return errored(`mcp_tool hook ${hook.command} not called: Hookline has no MCP client configured`, started);
   if (!run.model) return errored(`${hook.type} hook ${run.noModel ?? NO_MODEL}`, started);
   return judges.run(() => judge(hook, event, run, run.model!));
 }
@@ -156,7 +156,8 @@ export function judgementReading(
   const reason = j.reason ?? `Blocked by ${hook.type} hook`;
   // PermissionRequest ignores ok: false.
   if ((event as string) === 'PermissionRequest') return {};
-  if ((event === 'Stop' || event === 'SubagentStop') && j.impossible && hook.type === 'prompt') return { format: 'json', response: { systemMessage: reason } };
+  if ((event === 'Stop' || event === 'SubagentStop') && j.impossible && hook.type === 'prompt')
+    return { format: 'json', response: { systemMessage: reason } };
   const block = blockReading(event, reason);
   if (event === 'PreToolUse' && hook.type === 'prompt' && !hook.judge?.continueOnBlock)
     return { ...block, response: { ...block.response, continue: false, stopReason: reason } };
@@ -169,10 +170,13 @@ async function judge(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun, mode
   // A ref'd timer, not AbortSignal.timeout: that one would let the process exit mid-wait.
   const ac = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ac.abort(new Error('timeout'));
-  }, boundedTimeoutMs(hook.timeoutSeconds * 1000, 1));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      ac.abort(new Error('timeout'));
+    },
+    boundedTimeoutMs(hook.timeoutSeconds * 1000, 1),
+  );
   const onCancel = () => ac.abort(new Error('cancelled'));
   if (run.signal?.aborted) onCancel();
   else run.signal?.addEventListener('abort', onCancel, { once: true });
@@ -190,7 +194,14 @@ async function judge(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun, mode
   } catch (e) {
     const error = timedOut ? `timed out after ${hook.timeoutSeconds}s` : `the model failed: ${(e as Error)?.message ?? String(e)}`;
     return {
-      raw: { exitCode: null, stdout: '', stderr: '', error, durationMs: performance.now() - started, ...(timedOut ? { timedOut: true } : {}) },
+      raw: {
+        exitCode: null,
+        stdout: '',
+        stderr: '',
+        error,
+        durationMs: performance.now() - started,
+        ...(timedOut ? { timedOut: true } : {}),
+      },
       reading: { error },
     };
   } finally {

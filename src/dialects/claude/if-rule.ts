@@ -75,7 +75,10 @@ export function compileIfRule(text: string): { ok: true; rule: IfRule } | { ok: 
       const domain = spec.slice('domain:'.length).toLowerCase();
       tests.push((name, input) => name === 'WebFetch' && hostOf(input.url) === domain);
     } else {
-      return { ok: false, message: `"${part}": Hookline reads a pattern in parentheses for Bash, file tools (Read, Edit, Write…) and WebFetch(domain:…) only` };
+      return {
+        ok: false,
+        message: `"${part}": Hookline reads a pattern in parentheses for Bash, file tools (Read, Edit, Write…) and WebFetch(domain:…) only`,
+      };
     }
   }
   return { ok: true, rule: { text, test: (n, i, w) => tests.some((t) => t(n, i, w)) } };
@@ -95,7 +98,13 @@ function commandPattern(spec: string): (command: string) => boolean {
     const prefix = spec.slice(0, -2);
     return (c) => c === prefix || c.startsWith(`${prefix} `);
   }
-  const re = new RegExp(`^${spec.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  const re = new RegExp(
+    `^${spec
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
   // `git *` also matches a bare `git`, as `git:*` does.
   const bare = spec.endsWith(' *') ? spec.slice(0, -2) : undefined;
   return (c) => re.test(c) || c === bare;
@@ -157,14 +166,18 @@ function balanced(command: string): boolean {
     if (quote === '"') {
       if (c === '"') quote = undefined;
       else if (c === '`') tick = !tick;
-      else if (c === '$' && command[i + 1] === '(') depth++, i++;
-      else if (c === ')' && depth > 0) depth--;
+      else if (c === '$' && command[i + 1] === '(') {
+        depth++;
+        i++;
+      } else if (c === ')' && depth > 0) depth--;
       continue;
     }
     if (c === "'" || c === '"') quote = c;
     else if (c === '`') tick = !tick;
-    else if (c === '$' && command[i + 1] === '(') depth++, i++;
-    else if (c === ')' && depth > 0) depth--;
+    else if (c === '$' && command[i + 1] === '(') {
+      depth++;
+      i++;
+    } else if (c === ')' && depth > 0) depth--;
   }
   return quote === undefined && depth === 0 && !tick;
 }

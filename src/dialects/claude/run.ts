@@ -14,7 +14,7 @@ import { sanitizeEnv } from '../../run/env.js';
 import { expandVariables } from '../../run/expand.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 import { claudeHookId, type ClaudeConfig, type ClaudeHook, type ClaudeSource } from './config.js';
-import { aggregateClaude, readClaudeRun, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
+import { aggregateClaude, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
 import { ClaudeSession } from './background.js';
 import { runClaudeHandler } from './handlers.js';
@@ -249,7 +249,9 @@ export async function fireClaude(
   if (!opts.session) runs.push(...(await Promise.all(backgroundRuns)));
   const { output, warnings } = aggregateClaude(
     event,
-    runs.filter((r) => !r.background).map((r) => ({ command: r.command, where: `${r.file} ${r.path}`, reading: { response: r.response, error: r.error } })),
+    runs
+      .filter((r) => !r.background)
+      .map((r) => ({ command: r.command, where: `${r.file} ${r.path}`, reading: { response: r.response, error: r.error } })),
   );
   return { event, input, output, runs, warnings };
 }
