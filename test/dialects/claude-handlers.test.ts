@@ -397,6 +397,20 @@ describe('Claude Code handlers through the system and the adapter', () => {
     assert.equal((withModel.runs[0] as { type: string }).type, 'prompt');
   });
 
+  test('`hookline fire` judges with the configured model (HOOKLINE_MODEL) when --model is not given', async () => {
+    const { runCli } = await import('../helpers.js');
+    const { dir, env } = home({ hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Done?' }] }] } });
+    const script = path.join(dir, 'model.jsonl');
+    fs.writeFileSync(script, `${JSON.stringify({ text: '{"ok": false, "reason": "update the changelog"}' })}\n`);
+    const r = await runCli(['fire', 'Stop', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env: { ...env, HOOKLINE_MODEL: `scripted:${script}` },
+      input: '{}',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json().output.reason, 'update the changelog');
+  });
+
   test('the adapter shows statusMessage, and an asyncRewake hook that exits 2 wakes the agent at the end of the turn', async () => {
     const { claudeAdapter } = await import('../../src/dialects/claude/agent.js');
     const dir = tmpDir();

@@ -111,7 +111,8 @@ export const claudeSystem: HookSystem = {
       env: g.hookEnv,
       hostEnv: { ...opts.env, ...g.sessionEnv },
       model,
-      noModel: 'needs a model to judge it: give one with --model (e.g. --model anthropic:claude-haiku-4-5), as the agent would use its own',
+      noModel:
+        'needs a model to judge it: give one with --model or HOOKLINE_MODEL (e.g. anthropic:claude-haiku-4-5); the agent uses its own',
       signal: opts.signal,
     });
     for (const r of result.runs) {
