@@ -233,8 +233,9 @@ export async function fireClaude(
   const background = hooks.filter((h) => h.async || h.asyncRewake);
   const backgroundRuns: Array<Promise<ClaudeRun>> = [];
   for (const hook of background) {
-    // Not stopped with the event: a background hook outlives it, until the session closes.
-    const p = runOne(hook, session.signal).then((run) => {
+    // Not stopped with the event: a background hook outlives it, until the session closes (a
+    // fire that is its own session is stopped by its caller's signal).
+    const p = runOne(hook, opts.session ? session.signal : opts.signal).then((run) => {
       if (hook.asyncRewake && run.exitCode === 2) {
         const said = (run.stderr.trim() || run.stdout.trim() || `${hook.command} exited 2`).slice(0, 10_000);
         session.wake(said);
