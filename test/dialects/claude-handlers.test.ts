@@ -411,6 +411,30 @@ describe('Claude Code handlers through the system and the adapter', () => {
     assert.equal(r.json().output.reason, 'update the changelog');
   });
 
+  test("in the agent, the session's model judges prompt hooks before a tool", async () => {
+    const { claudeAdapter } = await import('../../src/dialects/claude/agent.js');
+    const config = configOf({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'agent', prompt: 'Is $ARGUMENTS safe?' }] }] });
+    const model = new ScriptedModel([{ text: '{"ok": false, "reason": "deletes the repository"}' }]);
+    const notices: string[] = [];
+    const adapter = claudeAdapter(
+      { config, env: {}, model },
+      {
+        cwd: tmpDir(),
+        modelName: 'm',
+        session: () => ({ id: 's1', transcriptPath: '' }),
+        approvalMode: () => 'default',
+        io: { notice: (l) => notices.push(l) },
+        displayHooks: false,
+        counter: { next: 1 },
+        depth: 0,
+      },
+    );
+    const effect = await adapter.beforeTool!({ id: 't1', name: 'run_shell_command', args: { command: 'rm -rf .git' }, step: 1 });
+    assert.equal(effect.action, 'deny');
+    assert.match(JSON.stringify(effect), /deletes the repository/);
+    adapter.close?.();
+  });
+
   test('the adapter shows statusMessage, and an asyncRewake hook that exits 2 wakes the agent at the end of the turn', async () => {
     const { claudeAdapter } = await import('../../src/dialects/claude/agent.js');
     const dir = tmpDir();
