@@ -233,6 +233,7 @@ describe('Gemini settings: http hooks', () => {
       );
     const trusted = await fire();
     assert.equal((trusted.output as { decision?: string }).decision, 'deny');
+    assert.equal((trusted.runs[0] as { url?: string }).url, `${base}/deny`);
     assert.deepEqual(trusted.heldBack, []);
     const fs = await import('node:fs');
     const path = await import('node:path');

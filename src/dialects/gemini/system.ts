@@ -136,6 +136,7 @@ export const geminiSystem: HookSystem = {
     const runs = result.runs.map((r) => ({
       name: r.name,
       command: r.command ?? null,
+      ...(r.url ? { url: r.url } : {}),
       source: r.source,
       exitCode: r.exitCode,
       success: r.success,
