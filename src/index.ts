@@ -5,7 +5,7 @@ export * from './events/index.js';
 export { applyEnablement, loadConfig, type LoadedConfig, type SettingsFile } from './config/load.js';
 export { validateLayer } from './config/validate.js';
 export { formatProblem, type ConfigProblem } from './config/problems.js';
-export { Settings, CommandHookConfig, HookDefinition, displayName, hookKey } from './config/schema.js';
+export { Settings, CommandHookConfig, HttpHookConfig, HookDefinition, displayName, hookKey } from './config/schema.js';
 export type { HookEntry, HookSpec, FunctionHook, Source } from './config/schema.js';
 export { enableHook, disableHook, enableAll, disableAll } from './config/write.js';
 export { compileMatcher } from './plan/matcher.js';

@@ -27,7 +27,10 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
   const given = opts.cwd ?? (typeof fields.cwd === 'string' && fields.cwd ? fields.cwd : undefined);
   const cwd = resolveDir(given);
   if (socket && (await (await import('../serve/fire.js')).fireThroughServer(socket, event, fields, { ...opts, cwd }))) return;
-  const r = await (system ?? (await systemNamed(opts.dialect))).fire(event, fields, {
+  const target = system ?? (await systemNamed(opts.dialect));
+  // Claude Code prompt and agent hooks are judged by the configured model when no --model is given.
+  const modelSpec = opts.model ?? (target.name === 'claude' ? process.env.HOOKLINE_MODEL || undefined : undefined);
+  const r = await target.fire(event, fields, {
     cwd,
     cwdFlag: opts.cwd,
     sessionId: opts.sessionId,
@@ -35,7 +38,7 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
     config: opts.config,
     pluginDirs: opts.pluginDir,
     hasModel: opts.model !== undefined,
-    model: opts.model === undefined ? undefined : async () => (await import('./model.js')).modelFromFlags(opts.model!, opts.baseUrl),
+    model: modelSpec === undefined ? undefined : async () => (await import('./model.js')).modelFromFlags(modelSpec, opts.baseUrl),
     env: process.env,
   });
   for (const w of r.warnings) warn(w);

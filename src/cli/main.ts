@@ -23,7 +23,7 @@ Environment:
   HOME                             the user's home (~/.claude/settings.json, ~/.gemini)
   MM_CONFIG                        the mm configuration (default: agent.yaml in the folder)
   MM_BIN                           the program mm hooks call back
-  HOOKLINE_MODEL                   agent: the model (as --model)
+  HOOKLINE_MODEL                   agent: the model (as --model); fire: judges Claude Code prompt hooks
   HOOKLINE_BASE_URL, OPENAI_BASE_URL   agent: openai-compatible server (as --base-url)
   HOOKLINE_API_KEY, OPENAI_API_KEY     agent: openai-compatible API key
   GEMINI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY   agent: key for --model gemini:…
@@ -66,7 +66,7 @@ program
     '--config <file>',
     "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
   )
-  .option('--model <spec>', 'spatialagent prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
+  .option('--model <spec>', 'spatialagent and claude prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
   .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
   .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
     ...all,

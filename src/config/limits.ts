@@ -136,3 +136,6 @@ export function readLimitedText(file: string, limit = MAX_CONFIG_BYTES): string 
     fs.closeSync(fd);
   }
 }
+
+/** An `http` hook's response body larger than this is not read: no decision needs a megabyte. */
+export const MAX_HTTP_RESPONSE_BYTES = 1024 * 1024;

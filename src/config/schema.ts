@@ -15,7 +15,7 @@ const typeError = (iss: { input?: unknown }) =>
     ? 'missing "type" (expected "command")'
     : iss.input === 'runtime'
       ? 'runtime hooks are registered in code, not in settings'
-      : 'unknown hook type; expected "command"';
+      : 'unknown hook type; expected "command" or "http"';
 
 /** One command hook as written in settings.json. */
 export const CommandHookConfig = z.object(
@@ -41,12 +41,60 @@ export const CommandHookConfig = z.object(
 );
 export type CommandHookConfig = z.infer<typeof CommandHookConfig>;
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// A header name is an HTTP token; a value holds no line break (it would split the request).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * One `http` hook: the event's JSON is POSTed to `url` and the response read like a command
+ * hook's stdout (src/run/http.ts). Header values may name `$VAR` / `${VAR}` from `allowedEnvVars`
+ * only. Trusted like a command hook: the URL and headers are in its fingerprint.
+ */
+export const HttpHookConfig = z.object({
+  type: z.literal('http'),
+  url: z
+    .string({ error: (iss) => (iss.input === undefined ? 'missing "url" for an http hook' : '"url" must be a string') })
+    .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), 'url must be an http:// or https:// URL')
+    .refine(
+      (u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password),
+      'url must not carry credentials; send them in a header',
+    ),
+  headers: z
+    .record(
+      z.string().regex(HEADER_NAME, 'header names are HTTP tokens (letters, digits, -)'),
+      z.string({ error: 'header values must be strings' }).regex(/^[^\r\n]*$/, 'header values must not contain line breaks'),
+    )
+    .optional(),
+  allowedEnvVars: z.array(z.string().regex(ENV_NAME, 'allowedEnvVars entries are variable names (e.g. "API_TOKEN", no "$")')).optional(),
+  /** Send `{"<inputKey>": <event>}` (OPA's data API: "input"). */
+  inputKey: z.string().min(1, 'inputKey must not be empty').optional(),
+  /** Read the decision from the response's `<resultKey>` field (OPA's data API: "result"). */
+  resultKey: z.string().min(1, 'resultKey must not be empty').optional(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  /** Shadow mode: the hook runs and its decision is shown and traced, but not enforced. */
+  shadow: z.boolean({ error: '"shadow" must be true or false' }).optional(),
+  timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
+});
+export type HttpHookConfig = z.infer<typeof HttpHookConfig>;
+
+/** A hook as written in settings.json: a command, or an http endpoint. */
+export const SettingsHookConfig = z.discriminatedUnion('type', [CommandHookConfig, HttpHookConfig], {
+  error: (iss) =>
+    typeof iss.input !== 'object' || iss.input === null || Array.isArray(iss.input)
+      ? 'a hook must be an object with "type" and "command"'
+      : typeError({ input: (iss.input as Record<string, unknown>).type }),
+});
+export type SettingsHookConfig = z.infer<typeof SettingsHookConfig>;
+
 /** One entry of `hooks.<Event>`: a matcher and the hooks it guards. */
 export const HookDefinition = z.object(
   {
     matcher: z.string({ error: '"matcher" must be a string' }).optional(),
     sequential: z.boolean({ error: '"sequential" must be true or false' }).optional(),
-    hooks: z.array(CommandHookConfig, { error: (iss) => (iss.input === undefined ? 'missing "hooks" array' : '"hooks" must be an array') }),
+    hooks: z.array(SettingsHookConfig, {
+      error: (iss) => (iss.input === undefined ? 'missing "hooks" array' : '"hooks" must be an array'),
+    }),
   },
   { error: 'a hook definition must be an object with a "hooks" array' },
 );
@@ -121,7 +169,7 @@ export interface FunctionHook {
   shadow?: boolean;
 }
 
-export type HookSpec = CommandHookConfig | FunctionHook;
+export type HookSpec = CommandHookConfig | HttpHookConfig | FunctionHook;
 
 /** A hook as the engine knows it after loading: where it came from and whether it may run. */
 export interface HookEntry {
@@ -141,10 +189,12 @@ export interface HookEntry {
 /** The name used to enable or disable a hook: its name, or its command. */
 export function displayName(hook: HookSpec): string {
   if (hook.type === 'command') return hook.name || hook.command;
+  if (hook.type === 'http') return hook.name || hook.url;
   return hook.name;
 }
 
 /** Identity used for dedupe, and the `name:command` key Gemini CLI looks up in trusted_hooks.json. */
 export function hookKey(hook: HookSpec): string {
-  return `${hook.name ?? ''}:${hook.type === 'command' ? hook.command : ''}`;
+  // An http hook's key cannot equal a command's: a command is never `\0http …`.
+  return `${hook.name ?? ''}:${hook.type === 'command' ? hook.command : hook.type === 'http' ? `\0http ${hook.url}` : ''}`;
 }

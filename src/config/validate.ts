@@ -2,7 +2,18 @@ import type { z } from 'zod';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/names.js';
 import { CATALOG } from '../events/catalog.js';
 import { closestName } from './suggest.js';
-import { CommandHookConfig, HookDefinition, HooksBlock, HooksMeta, Settings, type HookEntry, type Source } from './schema.js';
+import {
+  CommandHookConfig,
+  HookDefinition,
+  HooksBlock,
+  HooksMeta,
+  HttpHookConfig,
+  Settings,
+  type HookEntry,
+  type SettingsHookConfig,
+  type Source,
+} from './schema.js';
+import { unlistedHeaderVars } from './header-vars.js';
 import { jsonPath, type ConfigProblem } from './problems.js';
 import { compileLinear } from './regex.js';
 import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from './timeout.js';
@@ -107,10 +118,11 @@ function validateHook(
   file: string,
   at: Array<string | number>,
   event: EventName,
-): { hook?: CommandHookConfig; problems: ConfigProblem[] } {
+): { hook?: SettingsHookConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
-  const known = new Set(Object.keys(CommandHookConfig.shape));
-  if (isObject(raw) && raw.type === 'command') {
+  const schema = isObject(raw) && raw.type === 'http' ? HttpHookConfig : CommandHookConfig;
+  const known = new Set(Object.keys(schema.shape));
+  if (isObject(raw) && (raw.type === 'command' || raw.type === 'http')) {
     // Unknown fields are reported but do not drop an otherwise valid hook.
     for (const k of Object.keys(raw).filter((k) => !known.has(k)))
       problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
@@ -122,6 +134,17 @@ function validateHook(
         message: `timeout ${raw.timeout} is not a whole number of milliseconds (used as given)`,
         severity: 'warning',
       });
+    }
+    if (raw.type === 'http' && isObject(raw.headers)) {
+      const allowed = Array.isArray(raw.allowedEnvVars) ? raw.allowedEnvVars.filter((v): v is string => typeof v === 'string') : [];
+      const strings = Object.fromEntries(Object.entries(raw.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      for (const name of unlistedHeaderVars(strings, allowed))
+        problems.push({
+          file,
+          path: jsonPath([...at, 'headers']),
+          message: `$${name} is not in "allowedEnvVars": it is sent as an empty string (list it to send its value)`,
+          severity: 'warning',
+        });
     }
     if (isObject(raw.env)) {
       for (const [k, v] of Object.entries(raw.env)) {
@@ -147,7 +170,7 @@ function validateHook(
     });
     checked = { ...raw, timeout: MAX_TIMEOUT_MS };
   }
-  const parsed = CommandHookConfig.safeParse(checked); // unknown fields are stripped
+  const parsed = schema.safeParse(checked); // unknown fields are stripped
   if (parsed.success) return { hook: parsed.data, problems };
   // A wrong "type" says what the hook is not; its other fields are not checked against "command".
   const typeIssues = parsed.error.issues.filter((i) => i.path[0] === 'type');

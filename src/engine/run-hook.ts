@@ -7,6 +7,7 @@ import { extensionsDir, projectSlug, userGeminiDir, type Env } from '../config/p
 import { displayName, type HookEntry, type Source } from '../config/schema.js';
 import { LARGE_INPUT, runCommand } from '../run/command.js';
 import { runFunction } from '../run/function.js';
+import { runHttp } from '../run/http.js';
 import { expandCommand, tryExpand } from '../run/expand.js';
 import { expandExtensionCommand } from '../run/extension-vars.js';
 import { PersistentProcess } from '../run/persistent.js';
@@ -20,6 +21,8 @@ import { msTimeoutHint, startFailure } from './advice.js';
 export interface HookRun {
   name: string;
   command?: string;
+  /** An http hook's URL. */
+  url?: string;
   source: Source;
   file?: string;
   exitCode: number | null;
@@ -68,6 +71,22 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   if (entry.source === 'project' && !trusted)
     return { success: false, exitCode: null, stdout: '', stderr: '', durationMs: 0, error: BLOCKED_UNTRUSTED };
   if (entry.hook.type === 'runtime') return runFunction(entry.hook, input, deps.signal);
+  if (entry.hook.type === 'http') {
+    const body = stdinFor(input);
+    const h = entry.hook;
+    const r = await runHttp({
+      url: h.url,
+      headers: h.headers,
+      allowedEnvVars: h.allowedEnvVars,
+      env: deps.env,
+      body: typeof body === 'string' ? body : JSON.stringify(body.json),
+      timeoutMs: h.timeout,
+      signal: deps.signal,
+      inputKey: h.inputKey,
+      resultKey: h.resultKey,
+    });
+    return decideRun(r);
+  }
   const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : deps.cwd;
   const plans = plansDir(deps.env, deps.projectDir, input.session_id);
   const env = {
@@ -99,9 +118,9 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
 
 /** The run's error with its fix: a script that cannot start, a timeout in the wrong unit. */
 function explain(entry: HookEntry, result: RunResult): string | undefined {
-  if (entry.hook.type !== 'command') return result.error;
+  if (entry.hook.type === 'runtime') return result.error;
   if (!result.error) return undefined;
-  const start = startFailure(entry.hook.command, result.exitCode, result.stderr);
+  const start = entry.hook.type === 'command' ? startFailure(entry.hook.command, result.exitCode, result.stderr) : undefined;
   if (start) return `${result.error}; ${start}`;
   if (!result.timedOut) return result.error;
   const unit = msTimeoutHint(entry.hook.timeout);
@@ -123,6 +142,7 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
   return {
     name,
     ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
+    ...(entry.hook.type === 'http' ? { url: entry.hook.url } : {}),
     source: entry.source,
     ...(entry.file ? { file: entry.file } : {}),
     exitCode: result.exitCode,

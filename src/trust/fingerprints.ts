@@ -36,7 +36,8 @@ export function trustedKeys(projectRoot: string, env: Env = process.env): Set<st
   return new Set(rootsOf(projectRoot).flatMap((r) => all[r] ?? []));
 }
 
-const isProjectCommand = (e: HookEntry) => e.source === 'project' && e.hook.type === 'command';
+/** Project hooks that run something the user must review: commands and http endpoints. */
+const isProjectCommand = (e: HookEntry) => e.source === 'project' && (e.hook.type === 'command' || e.hook.type === 'http');
 
 /**
  * A Gemini project hook's fingerprint: event, matcher, `sequential` and every field of the hook
@@ -44,6 +45,12 @@ const isProjectCommand = (e: HookEntry) => e.source === 'project' && e.hook.type
  * `$GEMINI_PROJECT_DIR`, `$CLAUDE_PROJECT_DIR` and the hook's own `env` are known in advance.
  */
 export function geminiFingerprint(entry: HookEntry, projectDir: string): HookFingerprint {
+  if (entry.hook.type === 'http') {
+    // What is sent where: the URL, the headers as written and the variables they may read.
+    const { description: _description, ...hook } = entry.hook;
+    const fields = { event: entry.event, matcher: entry.matcher ?? null, sequential: entry.sequential === true, hook };
+    return fingerprintHook('gemini', fields, null, { projectDir, vars: {} });
+  }
   if (entry.hook.type !== 'command') return { files: [], problem: 'not a command hook' };
   const { description: _description, ...hook } = entry.hook;
   const fields = { event: entry.event, matcher: entry.matcher ?? null, sequential: entry.sequential === true, hook };
@@ -57,7 +64,7 @@ export function geminiReviewed(entry: HookEntry, projectDir: string): ReviewedHo
     id: `${entry.file ?? ''}#${entry.path ?? ''}`,
     event: entry.event,
     ...(entry.matcher ? { matcher: entry.matcher } : {}),
-    command: entry.hook.type === 'command' ? entry.hook.command : null,
+    command: entry.hook.type === 'command' ? entry.hook.command : entry.hook.type === 'http' ? `POST ${entry.hook.url}` : null,
     files: geminiFingerprint(entry, projectDir).files,
   };
 }
@@ -101,7 +108,7 @@ export function untrustedHooks(projectRoot: string, entries: readonly HookEntry[
 export function trustHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): string[] {
   const keys = entries.filter(isProjectCommand).flatMap((e) => {
     const fp = geminiFingerprint(e, projectRoot);
-    return fp.key ? [fp.key, fp.legacy!] : [];
+    return fp.key ? [fp.key, ...(fp.legacy !== undefined ? [fp.legacy] : [])] : [];
   });
   return trustKeys(projectRoot, keys, env);
 }

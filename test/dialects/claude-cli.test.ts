@@ -133,7 +133,7 @@ describe('hookline fire --dialect claude', () => {
     assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'seen.json'), 'utf8')).extra, 1);
   });
 
-  test('usage errors: unknown event (with a hint), an event Hookline does not fire, missing tool_name, a wrong type, --model, a missing --config', async () => {
+  test('usage errors: unknown event (with a hint), an event Hookline does not fire, missing tool_name, a wrong type, a missing --config', async () => {
     const { dir, env } = setup({});
     const bad = async (args: string[], re: RegExp, input?: string) => {
       const r = await runCli(['fire', ...args, '--dialect', 'claude'], { cwd: dir, env, input });
@@ -152,7 +152,6 @@ describe('hookline fire --dialect claude', () => {
     await bad(['PreToolUse', '--input', '-'], /^hookline: input for PreToolUse: "tool_name" is required/, '{"tool_input": {}}');
     await bad(['UserPromptSubmit', '--input', '-'], /^hookline: input for UserPromptSubmit: prompt: /, '{"prompt": 5}');
     await bad(['SessionStart', '--input', '-'], /^hookline: input for SessionStart: source: /, '{"source": "boot"}');
-    await bad(['Stop', '--model', 'scripted:x'], /^hookline: --model is only for SpatialAgent prompt hooks — /);
     await bad(['Stop', '--config', 'nope.json'], /^hookline: Claude Code settings nope\.json not found — check the path/);
   });
 });
@@ -204,7 +203,7 @@ describe('hookline validate --dialect claude', () => {
   test('every problem with file, JSON path and message; exit 1 on an error', async () => {
     const { dir, home, env } = setup({
       user: { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('ok.sh', { timeout: 0 })] }] } },
-      project: { hooks: { Stopp: [], Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?' }, cmd('s.sh')] }] } },
+      project: { hooks: { Stopp: [], Stop: [{ hooks: [{ type: 'prompt', prompt: 'done?', model: 'haiku' }, cmd('s.sh')] }] } },
     });
     const r = await runCli(['validate', '--dialect', 'claude'], { cwd: dir, env });
     assert.equal(r.code, 1);
@@ -215,8 +214,8 @@ describe('hookline validate --dialect claude', () => {
       [
         `error: ${user}: hooks.PreToolUse[0].hooks[0].timeout: timeout must be a positive number of seconds, got 0`,
         `error: ${project}: hooks.Stopp: unknown event "Stopp" (did you mean "Stop"?); expected one of PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, PostCompact, Notification`,
-        `warning: ${project}: hooks.Stop[0].hooks[0].type: "prompt" hooks are not supported by Hookline (skipped); only "command" hooks run`,
-        '2 settings file(s), 1 hook(s), 2 error(s), 1 warning(s)',
+        `warning: ${project}: hooks.Stop[0].hooks[0].model: the agent's own model judges prompt hooks in Hookline; "haiku" is not used`,
+        '2 settings file(s), 2 hook(s), 2 error(s), 1 warning(s)',
         '',
       ].join('\n'),
     );
@@ -233,7 +232,7 @@ describe('hookline validate --dialect claude', () => {
       problems: [],
       hooks: { PreToolUse: 1, Stop: 2 },
     });
-    const warnOnly = setup({ project: { hooks: { Notification: [{ hooks: [{ type: 'http', url: 'http://x' }] }] } } });
+    const warnOnly = setup({ project: { hooks: { Notification: [{ hooks: [{ type: 'mcp_tool', server: 's', tool: 't' }] }] } } });
     const w = await runCli(['validate', '--dialect', 'claude', '--cwd', warnOnly.dir], { env: warnOnly.env });
     assert.equal(w.code, 0, 'warnings alone do not fail');
     assert.match(w.stdout, /1 warning\(s\)\n$/);

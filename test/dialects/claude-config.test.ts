@@ -77,12 +77,9 @@ describe('Claude Code settings: validation', () => {
       'settings.json error hooks.PreToolUse[0].hooks[2].timeout: timeout must be a positive number of seconds, got -1',
       'settings.json error hooks.PreToolUse[0].hooks[3].timeout: timeout must be a positive number of seconds, got "5"',
       'settings.json error hooks.PreToolUse[0].hooks[4].command: "command" must be a non-empty string, got an empty string',
-      'settings.json warning hooks.PreToolUse[1].hooks[0].type: "http" hooks are not supported by Hookline (skipped); only "command" hooks run',
-      'settings.json warning hooks.PreToolUse[1].hooks[1].type: "prompt" hooks are not supported by Hookline (skipped); only "command" hooks run',
-      'settings.json warning hooks.PreToolUse[1].hooks[2].type: "agent" hooks are not supported by Hookline (skipped); only "command" hooks run',
-      'settings.json warning hooks.PreToolUse[1].hooks[3].type: "mcp_tool" hooks are not supported by Hookline (skipped); only "command" hooks run',
-      'settings.json error hooks.PreToolUse[1].hooks[4].type: unknown hook type "script"; expected "command" (or Claude Code\'s "http", "prompt", "agent", "mcp_tool")',
-      'settings.json error hooks.PreToolUse[1].hooks[5].type: missing "type" (expected "command")',
+      'settings.json warning hooks.PreToolUse[1].hooks[3]: mcp_tool hooks call a tool on a connected MCP server, and Hookline has no MCP client configured: this hook fails each time it runs (without blocking)',
+      'settings.json error hooks.PreToolUse[1].hooks[4].type: unknown hook type "script"; expected "command", "http", "prompt", "agent" or "mcp_tool"',
+      'settings.json error hooks.PreToolUse[1].hooks[5].type: missing "type" (expected "command", "http", "prompt", "agent" or "mcp_tool")',
       'settings.json error hooks.PreToolUse[2].matcher: "matcher" must be a string, got a number',
       'settings.json error hooks.PreToolUse[3].hooks: "hooks" must be an array, got a string',
       'settings.json error hooks.PreToolUse[4].hooks: missing "hooks" array',
@@ -91,12 +88,18 @@ describe('Claude Code settings: validation', () => {
     ];
     assert.deepEqual(all, expect);
     assert.deepEqual(
-      r.hooks.map((h) => h.command),
-      ['ok.sh'],
+      r.hooks.map((h) => [h.type, h.command]),
+      [
+        ['command', 'ok.sh'],
+        ['http', 'http://x'],
+        ['prompt', 'p'],
+        ['agent', 'p'],
+        ['mcp_tool', 's/t'],
+      ],
     );
   });
 
-  test('warnings that keep the hook: unknown fields, async, once, a timeout that looks like milliseconds, a matcher on an event without one', () => {
+  test('warnings that keep the hook: unknown fields, a timeout that looks like milliseconds, a matcher on an event without one', () => {
     const r = parse({
       hooks: {
         PreToolUse: [{ matcher: 'Bash', extra: 1, hooks: [cmd('a.sh', { timeout: 5000, async: true, once: true, color: 'red' })] }],
@@ -109,8 +112,6 @@ describe('Claude Code settings: validation', () => {
         'warning hooks.PreToolUse[0].extra: unknown field "extra" (ignored)',
         'warning hooks.PreToolUse[0].hooks[0].color: unknown field "color" (ignored)',
         'warning hooks.PreToolUse[0].hooks[0].timeout: timeout 5000 is in seconds (about 1.4 hours); Claude Code timeouts are seconds, not milliseconds — for 5000 ms write 5',
-        'warning hooks.PreToolUse[0].hooks[0].async: async hooks are not supported: this hook runs before the agent goes on, and its output is honoured',
-        'warning hooks.PreToolUse[0].hooks[0].once: "once" is not supported (ignored): the hook runs every time',
         'warning hooks.UserPromptSubmit[0].matcher: UserPromptSubmit ignores matchers: these hooks run for every UserPromptSubmit',
       ],
     );
@@ -125,16 +126,16 @@ describe('Claude Code settings: validation', () => {
     assert.equal(r.hooks[1].match.test('anything'), true);
   });
 
-  test('hooks Hookline cannot honour faithfully are skipped with a warning: shell powershell, the "if" filter', () => {
+  test('"shell": "powershell" off Windows is an error (not loaded); "bash" is the default', () => {
     assert.deepEqual(
       problems({
         hooks: {
-          PreToolUse: [{ hooks: [cmd('a', { shell: 'powershell' }), cmd('b', { if: 'Bash(git *)' }), cmd('c', { shell: 'bash' })] }],
+          PreToolUse: [{ hooks: [cmd('a', { shell: 'powershell' }), cmd('b', { shell: 'zsh' }), cmd('c', { shell: 'bash' })] }],
         },
       }),
       [
-        'warning hooks.PreToolUse[0].hooks[0].shell: shell "powershell" is not supported by Hookline (skipped); hooks run with bash',
-        'warning hooks.PreToolUse[0].hooks[1].if: the "if" permission-rule filter is not supported by Hookline (skipped)',
+        'error hooks.PreToolUse[0].hooks[0].shell: "shell": "powershell" runs on Windows only; on this system hooks run with bash (write "bash", or leave it out)',
+        'error hooks.PreToolUse[0].hooks[1].shell: "shell" must be "bash" or "powershell", got "zsh"',
       ],
     );
     assert.deepEqual(

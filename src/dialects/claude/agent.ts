@@ -24,6 +24,8 @@ import { sourcedEnv } from './env-file.js';
 import { claudeHooksFor, fireClaude } from './run.js';
 import { claudeToolResponse } from './tools.js';
 import { ClaudeTranscript } from './transcript.js';
+import { ClaudeSession } from './background.js';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { claudeEventFor, toClaudeInput, toGeminiOutput } from './translate.js';
 
 export interface ClaudeAdapterOptions {
@@ -32,12 +34,19 @@ export interface ClaudeAdapterOptions {
   env: NodeJS.ProcessEnv;
   /** The settings' `env` blocks: they reach the agent's shell commands too. */
   sessionEnv?: Record<string, string>;
+  /** Hookline's own environment with the settings' `env`: http hooks read their allowedEnvVars here. */
+  hostEnv?: NodeJS.ProcessEnv;
+  /** The agent's model: it judges prompt and agent hooks. */
+  model?: LanguageModelV3;
 }
 
 export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): Adapter {
   // What shell commands get: the settings' env, then what SessionStart hooks export.
   let shellEnv: Record<string, string> = { ...opts.sessionEnv };
   let envDir: string | undefined;
+  // `once` hooks, background (async) runs and the asyncRewake messages for the next turn.
+  const session = new ClaudeSession();
+  const woken = () => session.drain().map((m) => `An asynchronous hook reported:\n${m}`);
   /** A fresh `$CLAUDE_ENV_FILE` for this session's SessionStart. */
   const freshEnvFile = () => {
     envDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-'));
@@ -72,7 +81,16 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       const last = claudeTranscript.lastAssistantText;
       if (claudeEvent === 'Stop' && last !== undefined) claudeInput.last_assistant_message = last;
     }
-    const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, envFile, signal });
+    const r = await fireClaude(opts.config, claudeEvent, claudeInput, {
+      projectDir: ctx.cwd,
+      env: opts.env,
+      envFile,
+      signal,
+      hostEnv: opts.hostEnv,
+      model: opts.model,
+      session,
+      onStart: (h) => h.statusMessage && ctx.io.notice(`  ⏳ ${visible(h.statusMessage)}`),
+    });
     for (const run of r.runs) {
       const tool = typeof claudeInput.tool_name === 'string' ? ` [${visible(claudeInput.tool_name)}]` : '';
       if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${visible(run.command)} → ${run.outcome}`);
@@ -99,6 +117,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     },
     close() {
       if (envDir) fs.rmSync(envDir, { recursive: true, force: true });
+      void session.close();
     },
     async sessionEnd({ reason }) {
       return applyAdvisory(await fire('SessionEnd', { reason }));
@@ -108,7 +127,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
       if (e.action === 'deny')
         return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
-      return { action: 'proceed', blocks: e.context ? [promptBlock(e.context)] : [], systemMessage: e.systemMessage };
+      const blocks = [...woken(), ...(e.context ? [e.context] : [])].map(promptBlock);
+      return { action: 'proceed', blocks, systemMessage: e.systemMessage };
     },
     async beforeTool({ id, name, args, signal }) {
       return applyBeforeTool(await fire('BeforeTool', { tool_name: name, tool_input: { ...args } }, signal, id), args);
@@ -129,7 +149,11 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     },
     async turnEnd({ prompt, response, stopHookActive, retries, maxRetries, signal }) {
       const out = await fire('AfterAgent', { prompt, prompt_response: response, stop_hook_active: stopHookActive }, signal);
-      return applyAfterAgent(out, retries, maxRetries);
+      const effect = applyAfterAgent(out, retries, maxRetries);
+      // An asyncRewake hook that finished during the turn wakes the agent with what it said.
+      if (effect.action === 'accept' && session.pending && retries < maxRetries)
+        return { action: 'retry', prompt: woken().join('\n\n'), clearContext: effect.clearContext, systemMessage: effect.systemMessage };
+      return effect;
     },
   };
 }

@@ -3,9 +3,10 @@
  * managed policy file, `~/.claude/settings.json` (user), `<project>/.claude/settings.json`
  * (project), `<project>/.claude/settings.local.json` (local) and the enabled plugins'
  * `hooks/hooks.json` (plugins.ts). Entries from every file add up; identical
- * commands run once (see run.ts). Only `command` handlers run: `http`, `prompt`, `agent` and
- * `mcp_tool` handlers are reported as not supported and skipped. Every problem carries the file,
- * the JSON path and a message; a handler with an error is dropped, the rest still load.
+ * hooks run once (see run.ts). Every handler type is read (handler-config.ts): `command`, `http`,
+ * `prompt` and `agent` (judged by the agent's model), and `mcp_tool` (read, reported: Hookline has
+ * no MCP client). Every problem carries the file, the JSON path and a message; a handler with an
+ * error is dropped, the rest still load.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -24,18 +25,15 @@ import {
 } from './plugins.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
-import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
+import { DEFAULT_TIMEOUTS, readClaudeHandler, type ClaudeHandler } from './handler-config.js';
 
 /** Claude Code's default command timeout, in seconds. */
-export const DEFAULT_TIMEOUT_SECONDS = 600;
-
-/** Handler types Claude Code has and Hookline does not run. */
-export const UNSUPPORTED_HANDLER_TYPES: readonly string[] = ['http', 'prompt', 'agent', 'mcp_tool'];
+export const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUTS.command;
 
 /** Where a hook comes from: `explicit` is a file named with `--config`; `managed` the policy file. */
 export type ClaudeSource = 'managed' | 'user' | 'project' | 'local' | 'explicit' | 'plugin';
 
-export interface ClaudeHook {
+export interface ClaudeHook extends ClaudeHandler {
   event: ClaudeEvent;
   source: ClaudeSource;
   file: string;
@@ -44,11 +42,6 @@ export interface ClaudeHook {
   /** The matcher as written. */
   matcher?: string;
   match: ClaudeMatcher;
-  command: string;
-  timeoutSeconds: number;
-  statusMessage?: string;
-  /** The handler as written but its statusMessage: every field of it is in the fingerprint. */
-  handler: Record<string, unknown>;
   /** The plugin it comes from (source `plugin`). */
   plugin?: ClaudePlugin;
 }
@@ -103,7 +96,6 @@ function kind(v: unknown): string {
 }
 
 const GROUP_KEYS = new Set(['matcher', 'hooks']);
-const COMMAND_KEYS = new Set(['type', 'command', 'timeout', 'async', 'statusMessage', 'shell', 'if', 'once']);
 
 /** Reads one settings file's text. Never throws. */
 export function parseClaudeSettings(text: string, file: string, source: ClaudeSource): ParsedClaudeSettings {
@@ -197,8 +189,8 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
       }
       const effective = CLAUDE_CATALOG[event].matchField ? match : compileClaudeMatcher(undefined);
       group.hooks.forEach((raw, j) => {
-        const hook = readHandler(raw, [...at, 'hooks', j], problem);
-        if (hook && unexpandable(hook.command, source))
+        const hook = readClaudeHandler(raw, [...at, 'hooks', j], problem, { event });
+        if (hook?.type === 'command' && unexpandable(hook.command, source))
           return problem(
             [...at, 'hooks', j, 'command'],
             `${unexpandable(hook.command, source)}: this hook cannot run as written (not loaded)`,
@@ -226,97 +218,6 @@ function unexpandable(command: string, source: ClaudeSource): string | undefined
   const option = USER_CONFIG_VARIABLE.exec(command);
   if (option) return `${option[0]} (a plugin's user option) is not supported by Hookline`;
   return undefined;
-}
-
-type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: ConfigProblem['severity']) => void;
-
-function readHandler(
-  raw: unknown,
-  at: Array<string | number>,
-  problem: Problem,
-): { command: string; timeoutSeconds: number; statusMessage?: string; handler: Record<string, unknown> } | undefined {
-  if (!isObject(raw)) {
-    problem(at, `a hook must be an object with "type" and "command", got ${kind(raw)}`);
-    return undefined;
-  }
-  if (raw.type === undefined) {
-    problem([...at, 'type'], 'missing "type" (expected "command")');
-    return undefined;
-  }
-  if (typeof raw.type === 'string' && UNSUPPORTED_HANDLER_TYPES.includes(raw.type)) {
-    problem([...at, 'type'], `"${raw.type}" hooks are not supported by Hookline (skipped); only "command" hooks run`, 'warning');
-    return undefined;
-  }
-  if (raw.type !== 'command') {
-    problem(
-      [...at, 'type'],
-      `unknown hook type ${JSON.stringify(raw.type)}; expected "command" (or Claude Code's "http", "prompt", "agent", "mcp_tool")`,
-    );
-    return undefined;
-  }
-  for (const k of Object.keys(raw)) if (!COMMAND_KEYS.has(k)) problem([...at, k], `unknown field "${k}" (ignored)`, 'warning');
-  let ok = true;
-  const fail = (key: string, message: string) => {
-    ok = false;
-    problem([...at, key], message);
-  };
-  if (raw.command === undefined) fail('command', 'missing "command" for a command hook');
-  else if (typeof raw.command !== 'string' || !raw.command.trim())
-    fail('command', `"command" must be a non-empty string, got ${typeof raw.command === 'string' ? 'an empty string' : kind(raw.command)}`);
-  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
-  if (raw.timeout !== undefined) {
-    if (typeof raw.timeout !== 'number' || Number.isNaN(raw.timeout) || raw.timeout <= 0)
-      fail('timeout', `timeout must be a positive number of seconds, got ${JSON.stringify(raw.timeout) ?? kind(raw.timeout)}`);
-    else if (raw.timeout * 1000 > MAX_TIMEOUT_MS) {
-      timeoutSeconds = MAX_TIMEOUT_MS / 1000;
-      problem(
-        [...at, 'timeout'],
-        `timeout ${raw.timeout} seconds is above the limit of ${MAX_TIMEOUT_TEXT}; ${timeoutSeconds} seconds is used`,
-        'warning',
-      );
-    } else {
-      timeoutSeconds = raw.timeout;
-      // Hooks written for Gemini CLI (milliseconds) often carry 5000 or 30000 here.
-      if (raw.timeout >= 1000)
-        problem(
-          [...at, 'timeout'],
-          `timeout ${raw.timeout} is in seconds (${formatSeconds(raw.timeout)}); Claude Code timeouts are seconds, not milliseconds — for ${raw.timeout} ms write ${Math.max(1, Math.round(raw.timeout / 1000))}`,
-          'warning',
-        );
-    }
-  }
-  if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string')
-    fail('statusMessage', `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);
-  if (raw.async === true)
-    problem(
-      [...at, 'async'],
-      'async hooks are not supported: this hook runs before the agent goes on, and its output is honoured',
-      'warning',
-    );
-  else if (raw.async !== undefined && typeof raw.async !== 'boolean')
-    fail('async', `"async" must be true or false, got ${kind(raw.async)}`);
-  if (raw.once !== undefined) problem([...at, 'once'], '"once" is not supported (ignored): the hook runs every time', 'warning');
-  if (raw.shell !== undefined && raw.shell !== 'bash') {
-    ok = false;
-    problem([...at, 'shell'], `shell ${JSON.stringify(raw.shell)} is not supported by Hookline (skipped); hooks run with bash`, 'warning');
-  }
-  if (raw.if !== undefined) {
-    ok = false;
-    problem([...at, 'if'], 'the "if" permission-rule filter is not supported by Hookline (skipped)', 'warning');
-  }
-  if (!ok) return undefined;
-  const { statusMessage: _shown, ...handler } = raw;
-  return {
-    command: raw.command as string,
-    timeoutSeconds,
-    ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}),
-    handler,
-  };
-}
-
-function formatSeconds(s: number): string {
-  if (s < 3600) return `about ${Math.round(s / 60)} minutes`;
-  return `about ${Math.round(s / 360) / 10} hours`;
 }
 
 export class ClaudeConfigReadError extends Error {}
@@ -465,7 +366,7 @@ export function claudeHookCounts(config: ClaudeConfig): Partial<Record<ClaudeEve
 
 /** The key older versions wrote for a hook, still read when migrating. */
 export function claudeLegacyKey(h: ClaudeHook): string {
-  return `claude:${h.event}:${h.command}`;
+  return h.type === 'command' ? `claude:${h.event}:${h.command}` : `claude:${h.event}:${h.type}:${h.command}`;
 }
 
 /** A hook's fingerprint in trusted_hooks.json: event, matcher, every field of the handler, and the files the command runs. */
@@ -481,16 +382,23 @@ export function claudeHookKey(h: ClaudeHook, projectDir: string, env?: Record<st
     CLAUDE_PROJECT_DIR: projectDir,
     ...(h.plugin ? { CLAUDE_PLUGIN_ROOT: h.plugin.root, CLAUDE_PLUGIN_DATA: h.plugin.data } : {}),
   };
-  return fingerprintHook('claude', fields, h.command, { projectDir, vars }, claudeLegacyKey(h));
+  // Only a command runs project files; an http hook's URL and headers are in `handler`.
+  return fingerprintHook('claude', fields, h.type === 'command' ? h.command : null, { projectDir, vars }, claudeLegacyKey(h));
 }
 
 /** How lists name a hook: by its plugin, or by its file. */
 export function claudeHookLabel(h: ClaudeHook, projectDir: string): string {
   const where = h.plugin ? `plugin ${h.plugin.id}` : path.relative(projectDir, h.file) || h.file;
-  return `${where} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.command}`;
+  return `${where} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${claudeHookText(h)}`;
 }
 
-const claudeHookId = (h: ClaudeHook) => `${h.file}#${h.path}`;
+/** What a hook runs, for lists: the command, or `<type>: <url, prompt or server/tool>`. */
+export function claudeHookText(h: Pick<ClaudeHook, 'type' | 'command'>): string {
+  return h.type === 'command' ? h.command : `${h.type}: ${h.command}`;
+}
+
+/** A hook's identity: its file and where it is in it. */
+export const claudeHookId = (h: Pick<ClaudeHook, 'file' | 'path'>) => `${h.file}#${h.path}`;
 
 /** The project's hooks (never the user's, nor a `--config` file's), for trust and `hookline list`. */
 export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): DialectHook[] {
@@ -500,8 +408,8 @@ export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): 
     source: 'claude' as const,
     event: h.event,
     matcher: h.matcher,
-    name: h.command,
-    command: h.command,
+    name: claudeHookText(h),
+    command: h.type === 'command' ? h.command : null,
     file: h.file,
     path: h.path,
     id: claudeHookId(h),

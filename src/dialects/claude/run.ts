@@ -1,19 +1,25 @@
 /**
- * Fires one Claude Code event: every matching command hook at once (`bash -c` in the project
- * folder, the input as JSON on stdin, `CLAUDE_PROJECT_DIR` set), identical commands once, each
- * stopped at its timeout; then the runs are read and aggregated (output.ts).
+ * Fires one Claude Code event: every matching hook at once (handlers.ts runs each type: a command
+ * with `bash -c` in the project folder and the input as JSON on stdin, an http POST, a model's
+ * judgement), identical hooks once, each stopped at its timeout; then the runs are read and
+ * aggregated (output.ts). A hook's `if` filter and `once` decide whether it runs at all; `async`
+ * and `asyncRewake` hooks run in the background (their output is not honoured; an asyncRewake
+ * hook that exits 2 leaves its output for the agent's next turn, see background.ts).
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { runCommand } from '../../run/command.js';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { envFrom } from '../../run/process.js';
 import { sanitizeEnv } from '../../run/env.js';
-import { expandVariables, tryExpand } from '../../run/expand.js';
+import { expandVariables } from '../../run/expand.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
-import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
-import { aggregateClaude, readClaudeRun, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
+import { claudeHookId, type ClaudeConfig, type ClaudeHook, type ClaudeSource } from './config.js';
+import { aggregateClaude, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
+import { ClaudeSession } from './background.js';
+import { runClaudeHandler } from './handlers.js';
+import type { ClaudeHandlerType } from './handler-config.js';
+import { IF_EVENTS } from './if-rule.js';
 import { recordFire } from '../../engine/trace.js';
 
 export interface ClaudeFireOptions {
@@ -27,6 +33,20 @@ export interface ClaudeFireOptions {
   /** `$CLAUDE_ENV_FILE` for the events Claude Code gives it to (SessionStart). */
   envFile?: string;
   signal?: AbortSignal;
+  /** Hookline's own environment: http hooks read their `allowedEnvVars` from it. Default: process.env. */
+  hostEnv?: NodeJS.ProcessEnv;
+  /** The model that judges prompt and agent hooks; without one they are errors. */
+  model?: LanguageModelV3;
+  /** What to tell the user when a prompt or agent hook has no model. */
+  noModel?: string;
+  /**
+   * What the session keeps between events: `once` hooks that ran, background runs, asyncRewake
+   * messages. Without it the fire is a session of its own, and its background runs are awaited
+   * (and reaped) before it returns.
+   */
+  session?: ClaudeSession;
+  /** Called as each hook starts (e.g. to show its `statusMessage`). */
+  onStart?(hook: ClaudeHook): void;
 }
 
 /** The events whose hooks may write `export` lines to `$CLAUDE_ENV_FILE`. */
@@ -34,6 +54,8 @@ export const ENV_FILE_EVENTS: ReadonlySet<ClaudeEvent> = new Set<ClaudeEvent>(['
 
 /** One hook's run. */
 export interface ClaudeRun extends ProcessRun {
+  type: ClaudeHandlerType;
+  /** What ran: the command, the URL, the prompt, or `server/tool`. */
   command: string;
   source: ClaudeSource;
   /** The plugin's id (`name@marketplace`) for a plugin's hook. */
@@ -52,8 +74,10 @@ export interface ClaudeRun extends ProcessRun {
   format?: 'json' | 'text' | 'exit2';
   /** Plain stdout shown in the transcript only. */
   text?: string;
-  /** A one-word summary: `error`, `stop`, `deny`, `defer`, `ask`, `allow`, `block` or `ok`. */
+  /** A one-word summary: `error`, `stop`, `deny`, `defer`, `ask`, `allow`, `block`, `ok`, or `async` for a background run. */
   outcome: string;
+  /** Ran in the background (`async`, `asyncRewake`): its output decided nothing. */
+  background?: boolean;
 }
 
 export interface ClaudeFireResult {
@@ -102,15 +126,28 @@ export function claudeMatchValue(event: ClaudeEvent, input: Record<string, unkno
   return typeof v === 'string' ? v : '';
 }
 
-/** The hooks an event would run for this input: matching, identical commands once (the first kept). */
-export function claudeHooksFor(config: ClaudeConfig, event: ClaudeEvent, input: Record<string, unknown>): ClaudeHook[] {
+/**
+ * The hooks an event would run for this input: matching, passing their `if` filter (tool events
+ * only), not a `once` hook that already ran, identical hooks once (the first kept).
+ */
+export function claudeHooksFor(
+  config: ClaudeConfig,
+  event: ClaudeEvent,
+  input: Record<string, unknown>,
+  opts: { projectDir?: string; onceDone?: ReadonlySet<string> } = {},
+): ClaudeHook[] {
   const value = claudeMatchValue(event, input);
+  const projectDir = opts.projectDir ?? (typeof input.cwd === 'string' ? input.cwd : process.cwd());
+  const where = { cwd: typeof input.cwd === 'string' && input.cwd ? input.cwd : projectDir, projectDir };
+  const toolInput = typeof input.tool_input === 'object' && input.tool_input !== null ? (input.tool_input as Record<string, unknown>) : {};
   const seen = new Set<string>();
   const out: ClaudeHook[] = [];
   for (const h of config.hooks) {
     if (h.event !== event || (value !== undefined && !h.match.test(value))) continue;
+    if (h.if && !(IF_EVENTS.has(event) && h.if.test(String(input.tool_name ?? ''), toolInput, where))) continue;
+    if (h.once && opts.onceDone?.has(claudeHookId(h))) continue;
     // The same text in two plugins runs two different scripts.
-    const key = `${h.plugin?.root ?? ''}\0${h.command}`;
+    const key = `${h.type}\0${h.plugin?.root ?? ''}\0${h.command}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(h);
@@ -161,51 +198,63 @@ export async function fireClaude(
   };
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const stdin = JSON.stringify(input);
-  const hooks = claudeHooksFor(config, event, input);
+  const session = opts.session ?? new ClaudeSession();
+  const hooks = claudeHooksFor(config, event, input, { projectDir, onceDone: session.onceDone });
   const began = Date.now();
-  const runs = await Promise.all(
-    hooks.map(async (hook): Promise<ClaudeRun> => {
-      const vars = claudeHookVariables(hook, projectDir);
-      // Claude Code makes a plugin's data folder when a hook may use it.
-      if (hook.plugin) {
-        try {
-          fs.mkdirSync(hook.plugin.data, { recursive: true });
-        } catch {
-          // The hook finds the folder missing, as it would under Claude Code.
-        }
+  const runOne = async (hook: ClaudeHook, signal: AbortSignal | undefined): Promise<ClaudeRun> => {
+    opts.onStart?.(hook);
+    const { raw, reading } = await runClaudeHandler(hook, event, {
+      projectDir,
+      env,
+      hostEnv: opts.hostEnv ?? process.env,
+      vars: claudeHookVariables(hook, projectDir),
+      stdin,
+      input,
+      model: opts.model,
+      noModel: opts.noModel,
+      signal,
+      expand: expandClaudeCommand,
+    });
+    if (hook.once && !reading.error) session.onceDone.add(claudeHookId(hook));
+    return {
+      type: hook.type,
+      command: hook.command,
+      source: hook.source,
+      ...(hook.plugin ? { plugin: hook.plugin.id } : {}),
+      file: hook.file,
+      path: hook.path,
+      ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
+      timeoutSeconds: hook.timeoutSeconds,
+      ...processRunOf(raw, reading.error),
+      ...(reading.response ? { response: reading.response } : {}),
+      ...(reading.format ? { format: reading.format } : {}),
+      ...(reading.text !== undefined ? { text: reading.text } : {}),
+      outcome: outcomeOf(event, reading),
+    };
+  };
+  const background = hooks.filter((h) => h.async || h.asyncRewake);
+  const backgroundRuns: Array<Promise<ClaudeRun>> = [];
+  for (const hook of background) {
+    // Not stopped with the event: a background hook outlives it, until the session closes (a
+    // fire that is its own session is stopped by its caller's signal).
+    const p = runOne(hook, opts.session ? session.signal : opts.signal).then((run) => {
+      if (hook.asyncRewake && run.exitCode === 2) {
+        const said = (run.stderr.trim() || run.stdout.trim() || `${hook.command} exited 2`).slice(0, 10_000);
+        session.wake(said);
       }
-      const command = tryExpand(expandClaudeCommand, hook.command, projectDir, vars);
-      const r =
-        typeof command !== 'string'
-          ? command
-          : await runCommand({
-              command,
-              cwd: projectDir,
-              env: { ...env, ...vars },
-              stdin,
-              timeoutMs: hook.timeoutSeconds * 1000,
-              signal: opts.signal,
-            });
-      const reading = readClaudeRun(event, r, hook.timeoutSeconds);
-      return {
-        command: hook.command,
-        source: hook.source,
-        ...(hook.plugin ? { plugin: hook.plugin.id } : {}),
-        file: hook.file,
-        path: hook.path,
-        ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
-        timeoutSeconds: hook.timeoutSeconds,
-        ...processRunOf(r, reading.error),
-        ...(reading.response ? { response: reading.response } : {}),
-        ...(reading.format ? { format: reading.format } : {}),
-        ...(reading.text !== undefined ? { text: reading.text } : {}),
-        outcome: outcomeOf(event, reading),
-      };
-    }),
-  );
+      return { ...run, background: true, outcome: run.error ? 'error' : 'async' };
+    });
+    session.track(p);
+    backgroundRuns.push(p);
+  }
+  const runs = await Promise.all(hooks.filter((h) => !h.async && !h.asyncRewake).map((h) => runOne(h, opts.signal)));
+  // A fire that is its own session waits for its background runs: every process is reaped.
+  if (!opts.session) runs.push(...(await Promise.all(backgroundRuns)));
   const { output, warnings } = aggregateClaude(
     event,
-    runs.map((r) => ({ command: r.command, where: `${r.file} ${r.path}`, reading: { response: r.response, error: r.error } })),
+    runs
+      .filter((r) => !r.background)
+      .map((r) => ({ command: r.command, where: `${r.file} ${r.path}`, reading: { response: r.response, error: r.error } })),
   );
   if (runs.length) recordFire(claudeTraceFire(event, input, output, runs, began), opts.env ?? process.env);
   return { event, input, output, runs, warnings };
@@ -247,3 +296,4 @@ function claudeTraceFire(event: ClaudeEvent, input: Record<string, unknown>, out
     }),
   };
 }
+

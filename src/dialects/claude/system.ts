@@ -12,6 +12,7 @@ import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
   claudeHookCounts,
+  claudeHookText,
   claudeSessionEnv,
   claudeWithout,
   claudeWorkspaceHooks,
@@ -60,7 +61,7 @@ function gated(
   config: ClaudeConfig,
   projectDir: string,
   env: NodeJS.ProcessEnv,
-): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string>; heldBack: HeldBack[] } {
+): { config: ClaudeConfig; warnings: string[]; hookEnv: Record<string, string>; sessionEnv: Record<string, string>; heldBack: HeldBack[] } {
   const ctx = loadContext({ cwd: projectDir, env });
   const workspace = claudeWorkspaceHooks(config, projectDir);
   const { held, warning } = heldDialectHooks(projectDir, workspace, ctx.trust, env);
@@ -68,6 +69,7 @@ function gated(
     config: claudeWithout(config, held),
     warnings: warning ? [warning] : [],
     hookEnv: { ...ctx.baseEnv, ...claudeSessionEnv(config, ctx.trust) },
+    sessionEnv: claudeSessionEnv(config, ctx.trust),
     heldBack: heldBackOf(workspace, held, ctx.trust),
   };
 }
@@ -77,7 +79,6 @@ export const claudeSystem: HookSystem = {
   describeConfig: '.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, enabled plugins',
   events: CLAUDE_EVENTS,
   async fire(eventArg, fields, opts) {
-    if (opts.hasModel) throw new UsageError('--model is only for SpatialAgent prompt hooks — drop it, or add --dialect spatialagent');
     const event = claudeEvent(eventArg);
     const schema = ClaudeBaseInput.partial().extend(CLAUDE_EVENT_FIELDS[event].partial().shape);
     const parsed = schema.safeParse(fields);
@@ -103,7 +104,17 @@ export const claudeSystem: HookSystem = {
       ...(opts.sessionId !== undefined ? { session_id: opts.sessionId } : {}),
       ...(opts.transcriptPath !== undefined ? { transcript_path: opts.transcriptPath } : {}),
     };
-    const result = await fireClaude(g.config, event, input, { projectDir, env: g.hookEnv, signal: opts.signal });
+    const judged = g.config.hooks.some((h) => h.event === event && (h.type === 'prompt' || h.type === 'agent'));
+    const model = judged ? await opts.model?.() : undefined;
+    const result = await fireClaude(g.config, event, input, {
+      projectDir,
+      env: g.hookEnv,
+      hostEnv: { ...opts.env, ...g.sessionEnv },
+      model,
+      noModel:
+        'needs a model to judge it: give one with --model or HOOKLINE_MODEL (e.g. anthropic:claude-haiku-4-5); the agent uses its own',
+      signal: opts.signal,
+    });
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
       const start = startFailure(r.command, r.exitCode, r.stderr);
@@ -112,6 +123,7 @@ export const claudeSystem: HookSystem = {
     for (const w of result.warnings) warnings.push(`warning: ${w}`);
     const runs = result.runs.map((r) => ({
       name: r.command,
+      type: r.type,
       command: r.command,
       source: r.source,
       ...(r.plugin ? { plugin: r.plugin } : {}),
@@ -121,6 +133,7 @@ export const claudeSystem: HookSystem = {
       timeoutSeconds: r.timeoutSeconds,
       ...processFields(r),
       outcome: r.outcome,
+      ...(r.background ? { background: true } : {}),
       response: r.response ?? null,
       ...(r.text !== undefined ? { text: r.text } : {}),
     }));
@@ -162,8 +175,8 @@ export const claudeSystem: HookSystem = {
     return withoutProjectHooks(loaded).hooks.map((h) => ({
       event: h.event,
       matcher: h.matcher ?? null,
-      name: h.command,
-      command: h.command,
+      name: claudeHookText(h),
+      command: h.type === 'command' ? h.command : null,
       source: 'claude',
       file: h.file,
       enabled: true,
@@ -179,6 +192,9 @@ export const claudeSystem: HookSystem = {
     const config = claudeWithout(loaded, held);
     const sessionEnv = claudeSessionEnv(loaded, setup.trust);
     if (!config.hooks.length && !Object.keys(sessionEnv).length) return undefined;
-    return claudeAdapter({ config, env: { ...setup.hookEnv, ...sessionEnv }, sessionEnv }, setup.ctx);
+    return claudeAdapter(
+      { config, env: { ...setup.hookEnv, ...sessionEnv }, sessionEnv, hostEnv: { ...process.env, ...sessionEnv }, model: setup.model },
+      setup.ctx,
+    );
   },
 };

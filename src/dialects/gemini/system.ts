@@ -62,7 +62,7 @@ function asWorkspaceHook(e: HookEntry, projectDir: string): DialectHook {
     file: e.file ?? '',
     path: e.path ?? '',
     id: `${e.file ?? ''}#${e.path ?? ''}`,
-    label: `${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : ''}`,
+    label: `${displayName(e.hook)} (${e.event}${e.matcher ? ` ${e.matcher}` : ''}): ${e.hook.type === 'command' ? e.hook.command : e.hook.type === 'http' ? `POST ${e.hook.url}` : ''}`,
     ...fp,
     // Gemini CLI reads the same file and looks up `name:command`: written beside the new key.
     ...(fp.key && fp.legacy ? { alsoWrite: [fp.legacy] } : {}),
@@ -93,7 +93,7 @@ export const geminiSystem: HookSystem = {
       throw new UsageError(
         '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
       );
-    if (opts.hasModel) throw new UsageError('--model is only for SpatialAgent prompt hooks — drop it, or add --dialect spatialagent');
+    if (opts.hasModel) throw new UsageError('--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude');
     if (!isEventName(eventArg)) {
       const hint = closestEvent(eventArg);
       throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''} — use one of ${EVENT_NAMES.join(', ')}`);
@@ -132,6 +132,7 @@ export const geminiSystem: HookSystem = {
     const runs = result.runs.map((r) => ({
       name: r.name,
       command: r.command ?? null,
+      ...(r.url ? { url: r.url } : {}),
       source: r.source,
       exitCode: r.exitCode,
       success: r.success,

@@ -1,0 +1,77 @@
+/**
+ * What a Claude Code session keeps between events for its hooks: which `once` hooks have run,
+ * the `async` / `asyncRewake` hooks still running in the background, and the messages
+ * `asyncRewake` hooks left for the agent (exit code 2: their output wakes the agent on its
+ * next turn). Background runs are real processes, stopped and reaped on `close()`.
+ */
+export class ClaudeSession {
+  /** Ids of the `once` hooks that have run successfully. */
+  readonly onceDone = new Set<string>();
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly messages: string[] = [];
+  private readonly stop = new AbortController();
+
+  /** Cancels background runs when the session closes. */
+  get signal(): AbortSignal {
+    return this.stop.signal;
+  }
+
+  /** Keeps a background run; it is awaited by `settle()` and stopped by `close()`. */
+  track(run: Promise<unknown>): void {
+    const p = run.finally(() => this.running.delete(p));
+    this.running.add(p);
+  }
+
+  /** A message for the agent's next turn. */
+  wake(message: string): void {
+    this.messages.push(message);
+  }
+
+  /** The messages waiting, oldest first; the queue is emptied. */
+  drain(): string[] {
+    return this.messages.splice(0);
+  }
+
+  get pending(): number {
+    return this.messages.length;
+  }
+
+  /** Waits until every background run has ended. */
+  async settle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  /** Stops every background run (their process groups are killed and reaped) and waits for them. */
+  async close(): Promise<void> {
+    this.stop.abort();
+    await this.settle();
+  }
+}
+
+/** At most `n` at once; the others wait their turn in order. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(readonly n: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    // A finishing run hands its slot straight to the next waiting one.
+    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+
+  get running(): number {
+    return this.active;
+  }
+}
+
+/** Claude Code runs at most 12 prompt and agent hooks at once. */
+export const JUDGE_CONCURRENCY = 12;
+export const judges = new Limiter(JUDGE_CONCURRENCY);
