@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { HookEngine } from '../engine/index.js';
 import { ConfigRefusal, formatProblem } from '../config/problems.js';
@@ -118,7 +119,12 @@ async function run(opts: AgentCliOptions): Promise<number> {
   };
 
   /** An agent with every hook system's adapter: the user's own, or a called agent one level deeper. */
-  const build = (s: Session, interactiveAgent: boolean, handOff?: { file: string; depth: number }, quiet = false): Agent => {
+  const build = (
+    s: Session,
+    interactiveAgent: boolean,
+    handOff?: { file: string; depth: number; name: string; parent: Session },
+    quiet = false,
+  ): Agent => {
     const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath });
     if (!handOff) {
       for (const p of engine.problems) warn(formatProblem(p));
@@ -137,6 +143,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
       displayHooks: Boolean(opts.displayHooks),
       counter,
       depth: handOff?.depth ?? 0,
+      ...(handOff ? { handedTo: { name: handOff.name, parent: { id: handOff.parent.id, transcriptPath: handOff.parent.transcriptPath } } } : {}),
     };
     const setup: AgentSetup = {
       cwd,
@@ -170,8 +177,9 @@ async function run(opts: AgentCliOptions): Promise<number> {
       counter,
       depth: handOff?.depth ?? 0,
       hooks: geminiControl(engine),
+      contextFiles: { home: os.homedir(), workspaceTrusted: engine.folderTrust !== 'untrusted' },
       // A called agent runs every hook system's hooks too, with its own configuration's mm hooks.
-      spawnAgent: (_name, file, depth, q) => build(Session.create(cwd), false, { file, depth }, q),
+      spawnAgent: (name, file, depth, q) => build(Session.create(cwd), false, { file, depth, name, parent: s }, q),
     });
     return agent;
   };

@@ -15,14 +15,19 @@ import {
   applyBeforeAgent,
   applyBeforeTool,
   applySessionStart,
+  escapeContext,
   promptBlock,
+  specific,
+  withToolContext,
 } from '../../apply/index.js';
 import { visible } from '../../config/display.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
 import type { ClaudeConfig } from './config.js';
 import { sourcedEnv } from './env-file.js';
-import { fireClaude } from './run.js';
-import { claudeEventFor, toClaudeInput, toGeminiOutput } from './translate.js';
+import type { ClaudeEvent } from './events.js';
+import { fireClaude, type ClaudeFireResult } from './run.js';
+import { claudeEventFor, claudeToolName, PERMISSION_MODES, toClaudeInput, toGeminiOutput } from './translate.js';
+import { CONFIG_SOURCES, messagesOf, stopOf, toolOutputText } from './effects.js';
 
 export interface ClaudeAdapterOptions {
   config: ClaudeConfig;
@@ -30,11 +35,14 @@ export interface ClaudeAdapterOptions {
   env: NodeJS.ProcessEnv;
   /** The settings' `env` blocks: they reach the agent's shell commands too. */
   sessionEnv?: Record<string, string>;
+  /** Loads the settings again (through the same trust gate), for a change during the session. */
+  reload?: () => { config: ClaudeConfig; env: NodeJS.ProcessEnv; sessionEnv: Record<string, string> };
 }
 
 export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): Adapter {
+  let { config, env: hookEnv, sessionEnv } = opts;
   // What shell commands get: the settings' env, then what SessionStart hooks export.
-  let shellEnv: Record<string, string> = { ...opts.sessionEnv };
+  let shellEnv: Record<string, string> = { ...sessionEnv };
   let envDir: string | undefined;
   /** A fresh `$CLAUDE_ENV_FILE` for this session's SessionStart. */
   const freshEnvFile = () => {
@@ -43,6 +51,49 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     fs.writeFileSync(file, '', { mode: 0o600 });
     return file;
   };
+  /**
+   * Inside a called agent (a hand-off), hooks see the asking session's id and transcript, and
+   * `agent_id` (this agent's session) and `agent_type` (its name), as in Claude Code's subagents.
+   */
+  const sessionFields = (): Record<string, unknown> => {
+    const s = ctx.session();
+    const sub = ctx.handedTo;
+    if (!sub) return { session_id: s.id, transcript_path: s.transcriptPath };
+    return { session_id: sub.parent.id, transcript_path: sub.parent.transcriptPath, agent_id: s.id, agent_type: sub.name };
+  };
+  /** Runs one Claude event's hooks with its full input; each run's line (and stdout, unless suppressed) is displayed. */
+  const run = async (
+    claudeEvent: ClaudeEvent,
+    claudeInput: Record<string, unknown>,
+    signal?: AbortSignal,
+    envFile?: string,
+  ): Promise<ClaudeFireResult> => {
+    const r = await fireClaude(config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: hookEnv, envFile, signal });
+    for (const one of r.runs) {
+      const tool = typeof claudeInput.tool_name === 'string' ? ` [${visible(claudeInput.tool_name)}]` : '';
+      if (ctx.displayHooks) {
+        ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${visible(one.command)} → ${one.outcome}`);
+        // What the hook printed shows beneath its line, as in Claude Code's transcript, unless it asked not to.
+        const out = one.stdout.trim();
+        if (out && one.response?.suppressOutput !== true) for (const l of out.split('\n')) ctx.io.notice(`     ${visible(l)}`);
+      }
+      if (one.error) ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${one.command}\` (${one.file}): ${one.error}`);
+    }
+    return r;
+  };
+  /** An event with no Gemini counterpart, its input built here. */
+  const fireNative = (claudeEvent: ClaudeEvent, fields: Record<string, unknown>, signal?: AbortSignal) =>
+    run(
+      claudeEvent,
+      {
+        ...sessionFields(),
+        cwd: ctx.cwd,
+        permission_mode: PERMISSION_MODES[ctx.approvalMode()] ?? ctx.approvalMode(),
+        hook_event_name: claudeEvent,
+        ...fields,
+      },
+      signal,
+    );
   const fire = async (
     event: EventName,
     fields: Record<string, unknown>,
@@ -55,24 +106,34 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     const claudeEvent = claudeEventFor(event, input);
     const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: ctx.approvalMode(), toolUseId });
     if (!claudeEvent || !claudeInput) return undefined;
-    const r = await fireClaude(opts.config, claudeEvent, claudeInput, { projectDir: ctx.cwd, env: opts.env, envFile, signal });
-    for (const run of r.runs) {
-      const tool = typeof claudeInput.tool_name === 'string' ? ` [${visible(claudeInput.tool_name)}]` : '';
-      if (ctx.displayHooks) ctx.io.notice(`  🪝 ${ctx.counter.next++}. ${claudeEvent}${tool} · ${visible(run.command)} → ${run.outcome}`);
-      if (run.error) ctx.io.notice(`⚠ Claude Code ${claudeEvent} hook \`${run.command}\` (${run.file}): ${run.error}`);
-    }
+    const r = await run(claudeEvent, { ...claudeInput, ...sessionFields() }, signal, envFile);
     return toGeminiOutput(r, { toolInput: event === 'BeforeTool' ? (fields.tool_input as Record<string, unknown>) : undefined });
   };
+  const sub = ctx.handedTo;
   return {
     name: 'claude',
     async sessionStart({ source }) {
+      if (sub) {
+        // A called agent starts as Claude Code's subagents do: SubagentStart, its context for this agent.
+        const r = await fireNative('SubagentStart', {});
+        const context = r.output.additionalContext;
+        const stop = stopOf(r.output);
+        const systemMessage = messagesOf(r.output);
+        return {
+          ...(context ? { context: escapeContext(context) } : {}),
+          ...(systemMessage ? { systemMessage } : {}),
+          ...(stop !== undefined ? { stop } : {}),
+        };
+      }
       const envFile = freshEnvFile();
-      const effect = applySessionStart(await fire('SessionStart', { source }, undefined, undefined, envFile));
+      const out = await fire('SessionStart', { source }, undefined, undefined, envFile);
+      const effect = applySessionStart(out);
+      if (out?.continue === false) effect.stop = out.stopReason ?? 'Stopped by a Claude Code hook';
       const base: Record<string, string> = {};
-      for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) base[k] = v;
+      for (const [k, v] of Object.entries(hookEnv)) if (v !== undefined) base[k] = v;
       const sourced = await sourcedEnv(envFile, base, ctx.cwd);
       if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
-      shellEnv = { ...opts.sessionEnv, ...sourced.env };
+      shellEnv = { ...sessionEnv, ...sourced.env };
       return effect;
     },
     toolEnv() {
@@ -82,6 +143,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       if (envDir) fs.rmSync(envDir, { recursive: true, force: true });
     },
     async sessionEnd({ reason }) {
+      // A subagent's end is its SubagentStop; Claude Code fires SessionEnd for the session only.
+      if (sub) return {};
       return applyAdvisory(await fire('SessionEnd', { reason }));
     },
     async prompt({ prompt, signal }) {
@@ -92,21 +155,104 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return { action: 'proceed', blocks: e.context ? [promptBlock(e.context)] : [], systemMessage: e.systemMessage };
     },
     async beforeTool({ id, name, args, signal }) {
-      return applyBeforeTool(await fire('BeforeTool', { tool_name: name, tool_input: { ...args } }, signal, id), args);
+      const out = await fire('BeforeTool', { tool_name: name, tool_input: { ...args } }, signal, id);
+      const effect = applyBeforeTool(out, args);
+      // PreToolUse's additionalContext reaches the model next to the tool's result.
+      const context = specific(out).additionalContext;
+      if ((effect.action === 'run' || effect.action === 'ask') && typeof context === 'string' && context)
+        effect.context = escapeContext(context);
+      return effect;
     },
     async notification({ type, message, details, signal }) {
       return applyAdvisory(await fire('Notification', { notification_type: type, message, details }, signal));
     },
     async afterTool({ id, name, args, result, llmContent, signal }) {
       const tool_response = { llmContent, returnDisplay: result.returnDisplay, ...(result.error ? { error: result.error } : {}) };
-      return applyAfterTool(await fire('AfterTool', { tool_name: name, tool_input: args, tool_response }, signal, id), llmContent);
+      const out = await fire('AfterTool', { tool_name: name, tool_input: args, tool_response }, signal, id);
+      const effect = applyAfterTool(out, llmContent);
+      // updatedToolOutput: what the model reads instead of the tool's output (the hook's context still after it).
+      const replaced = specific(out).updatedToolOutput;
+      if (replaced === undefined || effect.action !== 'keep' || effect.tail) return effect;
+      const context = specific(out).additionalContext;
+      const text = withToolContext(toolOutputText(replaced), typeof context === 'string' ? escapeContext(context) : undefined);
+      return { action: 'replace', llmContent: text, ...(effect.systemMessage ? { systemMessage: effect.systemMessage } : {}) };
     },
     async compress({ trigger }) {
-      return applyAdvisory(await fire('PreCompress', { trigger }));
+      const out = await fire('PreCompress', { trigger });
+      const blocked = out?.decision === 'deny' || out?.continue === false;
+      return { ...applyAdvisory(out), ...(blocked ? { block: out?.reason ?? out?.stopReason ?? '' } : {}) };
+    },
+    async compressed({ trigger, summary }) {
+      return { systemMessage: messagesOf((await fireNative('PostCompact', { trigger, compact_summary: summary })).output) };
     },
     async turnEnd({ prompt, response, stopHookActive, retries, maxRetries, signal }) {
+      if (sub) {
+        // A called agent's answer goes through SubagentStop: a block keeps it working, with the reason as its prompt.
+        const r = await fireNative(
+          'SubagentStop',
+          {
+            stop_hook_active: stopHookActive,
+            agent_transcript_path: ctx.session().transcriptPath,
+            last_assistant_message: response,
+          },
+          signal,
+        );
+        return applyAfterAgent(toGeminiOutput(r), retries, maxRetries);
+      }
       const out = await fire('AfterAgent', { prompt, prompt_response: response, stop_hook_active: stopHookActive }, signal);
       return applyAfterAgent(out, retries, maxRetries);
+    },
+    async permissionRequest({ name, args, signal }) {
+      const r = await fireNative(
+        'PermissionRequest',
+        { tool_name: claudeToolName(name), tool_input: { ...args }, permission_suggestions: [] },
+        signal,
+      );
+      const systemMessage = messagesOf(r.output);
+      const stop = stopOf(r.output);
+      if (stop !== undefined) return { action: 'stop', reason: stop, systemMessage };
+      const p = r.output.permission;
+      if (p?.behavior === 'deny') return { action: 'deny', message: p.message ?? '', interrupt: p.interrupt === true, systemMessage };
+      if (p?.behavior === 'allow') return { action: 'allow', ...(p.updatedInput ? { args: p.updatedInput } : {}), systemMessage };
+      return { action: 'ask', systemMessage };
+    },
+    async permissionDenied({ id, name, args, reason, signal }) {
+      const r = await fireNative('PermissionDenied', { tool_name: claudeToolName(name), tool_input: { ...args }, tool_use_id: id, reason }, signal);
+      return { retry: r.output.retry === true };
+    },
+    async toolBatch({ calls, signal }) {
+      const tool_calls = calls.map((c) => ({ tool_name: claudeToolName(c.name), tool_input: c.args, tool_use_id: c.id, tool_response: c.output }));
+      const r = await fireNative('PostToolBatch', { tool_calls }, signal);
+      const o = r.output;
+      const stop = stopOf(o) ?? (o.decision === 'block' ? (o.reason ?? 'Blocked by a Claude Code hook') : undefined);
+      const systemMessage = messagesOf(o);
+      return {
+        ...(o.additionalContext ? { context: o.additionalContext } : {}),
+        ...(stop !== undefined ? { stop } : {}),
+        ...(systemMessage ? { systemMessage } : {}),
+      };
+    },
+    async turnFailed({ kind, message }) {
+      // Claude Code ignores what these hooks answer.
+      await fireNative('StopFailure', { error: kind, error_details: message, last_assistant_message: `API Error: ${message}` });
+    },
+    async instructionsLoaded({ file, scope, reason }) {
+      await fireNative('InstructionsLoaded', { file_path: file, memory_type: scope, load_reason: reason });
+    },
+    configFiles() {
+      return config.files.filter((f) => f.exists && CONFIG_SOURCES[f.source]).map((f) => ({ file: f.file, source: CONFIG_SOURCES[f.source]! }));
+    },
+    async configChange({ file, source }) {
+      const r = await fireNative('ConfigChange', { source, file_path: file });
+      // Managed policy always applies, as in Claude Code.
+      const block = r.output.decision === 'block' && source !== 'policy_settings';
+      if (block || !opts.reload) return { block };
+      try {
+        ({ config, env: hookEnv, sessionEnv } = opts.reload());
+        return { block: false };
+      } catch (e) {
+        return { block: true, systemMessage: `⚠ Claude Code settings ${file}: ${(e as Error).message}; the earlier settings stay` };
+      }
     },
   };
 }
