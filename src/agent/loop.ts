@@ -470,7 +470,13 @@ export class Agent {
         }
       }
       const batch = await this.points.toolBatch({
-        calls: calls.map((c, i) => ({ id: c.id, name: results[i].name, args: c.args, output: results[i].output, isError: results[i].isError === true })),
+        calls: calls.map((c, i) => ({
+          id: c.id,
+          name: results[i].name,
+          args: c.args,
+          output: results[i].output,
+          isError: results[i].isError === true,
+        })),
         signal: this.signal,
       });
       this.show(batch.systemMessage);
@@ -713,7 +719,7 @@ export class Agent {
       const message = err instanceof Error ? err.message : String(err);
       result = { llmContent: `Error running ${t.name}: ${message}`, returnDisplay: message, error: { message, type: 'execution_failed' } };
     }
-    const llmContent = withToolContext(result.llmContent + (be.inputModified ? INPUT_MODIFIED_NOTE : ''), be.context);
+    const llmContent = result.llmContent + (be.inputModified ? INPUT_MODIFIED_NOTE : '');
     const ae = await this.points.afterTool({ ...point, args, result, llmContent });
     this.checkCancelled();
     this.show(ae.systemMessage);
@@ -721,10 +727,12 @@ export class Agent {
     const ran = be.inputModified ? args : undefined;
     if (ae.action === 'stop')
       return { outcome: { id: call.id, name, output: ae.llmContent, isError: true }, stop: ae.message.replace(STOPPED, ''), ran };
-    if (ae.action === 'replace') return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran };
+    // A before-tool context sits next to the result, whatever replaced the result itself.
+    if (ae.action === 'replace')
+      return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran };
     // The tail call's result replaces this call's result, under this call's id.
     if (ae.tail) return this.runTool({ id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
-    return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran };
+    return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran };
   }
 
   /** A hand-off to another agent (see handoff.ts). */

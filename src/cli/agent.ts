@@ -143,7 +143,9 @@ async function run(opts: AgentCliOptions): Promise<number> {
       displayHooks: Boolean(opts.displayHooks),
       counter,
       depth: handOff?.depth ?? 0,
-      ...(handOff ? { handedTo: { name: handOff.name, parent: { id: handOff.parent.id, transcriptPath: handOff.parent.transcriptPath } } } : {}),
+      ...(handOff
+        ? { handedTo: { name: handOff.name, parent: { id: handOff.parent.id, transcriptPath: handOff.parent.transcriptPath } } }
+        : {}),
     };
     const setup: AgentSetup = {
       cwd,

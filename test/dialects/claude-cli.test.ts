@@ -145,10 +145,7 @@ describe('hookline fire --dialect claude', () => {
       ['BeforeTool'],
       /^hookline: unknown Claude Code event "BeforeTool" \(did you mean "PreToolUse"\?\); expected one of PreToolUse, PostToolUse/,
     );
-    await bad(
-      ['CwdChanged'],
-      /^hookline: Claude Code's CwdChanged event is not supported by Hookline; supported: PreToolUse/,
-    );
+    await bad(['CwdChanged'], /^hookline: Claude Code's CwdChanged event is not supported by Hookline; supported: PreToolUse/);
     await bad(['PreToolUse', '--input', '-'], /^hookline: input for PreToolUse: "tool_name" is required/, '{"tool_input": {}}');
     await bad(['UserPromptSubmit', '--input', '-'], /^hookline: input for UserPromptSubmit: prompt: /, '{"prompt": 5}');
     await bad(['SessionStart', '--input', '-'], /^hookline: input for SessionStart: source: /, '{"source": "boot"}');

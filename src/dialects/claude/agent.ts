@@ -217,11 +217,20 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return { action: 'ask', systemMessage };
     },
     async permissionDenied({ id, name, args, reason, signal }) {
-      const r = await fireNative('PermissionDenied', { tool_name: claudeToolName(name), tool_input: { ...args }, tool_use_id: id, reason }, signal);
+      const r = await fireNative(
+        'PermissionDenied',
+        { tool_name: claudeToolName(name), tool_input: { ...args }, tool_use_id: id, reason },
+        signal,
+      );
       return { retry: r.output.retry === true };
     },
     async toolBatch({ calls, signal }) {
-      const tool_calls = calls.map((c) => ({ tool_name: claudeToolName(c.name), tool_input: c.args, tool_use_id: c.id, tool_response: c.output }));
+      const tool_calls = calls.map((c) => ({
+        tool_name: claudeToolName(c.name),
+        tool_input: c.args,
+        tool_use_id: c.id,
+        tool_response: c.output,
+      }));
       const r = await fireNative('PostToolBatch', { tool_calls }, signal);
       const o = r.output;
       const stop = stopOf(o) ?? (o.decision === 'block' ? (o.reason ?? 'Blocked by a Claude Code hook') : undefined);
@@ -240,7 +249,9 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       await fireNative('InstructionsLoaded', { file_path: file, memory_type: scope, load_reason: reason });
     },
     configFiles() {
-      return config.files.filter((f) => f.exists && CONFIG_SOURCES[f.source]).map((f) => ({ file: f.file, source: CONFIG_SOURCES[f.source]! }));
+      return config.files
+        .filter((f) => f.exists && CONFIG_SOURCES[f.source])
+        .map((f) => ({ file: f.file, source: CONFIG_SOURCES[f.source]! }));
     },
     async configChange({ file, source }) {
       const r = await fireNative('ConfigChange', { source, file_path: file });
