@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tmpFile } from '../helpers.js';
-import { agentProject, lastUser, readJsonl, respond, sq, texts, toolResults, type AgentProject } from './e2e-util.js';
+import { agentProject, readJsonl, respond, sq, texts, toolResults, type AgentProject } from './e2e-util.js';
 
 const YOLO = ['--approval-mode', 'yolo'];
 const shell = (command: string) => ({ toolCalls: [{ name: 'run_shell_command', args: { command } }] });
