@@ -6,7 +6,10 @@
  * that is not trusted gives none: its files could steer the model.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { userGeminiDir } from '../config/paths.js';
+import { claudeHome } from '../dialects/claude/plugins.js';
 
 export interface ContextFile {
   file: string;
@@ -46,11 +49,21 @@ function read(file: string): string | undefined {
   }
 }
 
+/** Where the user's own files are: Gemini CLI's folder (`~/.gemini`) and Claude Code's (`~/.claude`). */
+export interface UserDirs {
+  gemini: string;
+  claude: string;
+}
+
+export function userDirs(env: NodeJS.ProcessEnv = process.env): UserDirs {
+  return { gemini: userGeminiDir(env), claude: claudeHome(os.homedir(), env) };
+}
+
 /** The context files found for a session in `cwd`, in the order they are read; each real file once. */
-export function findContextFiles(cwd: string, home: string, workspaceTrusted: boolean): ContextFile[] {
+export function findContextFiles(cwd: string, user: UserDirs, workspaceTrusted: boolean): ContextFile[] {
   const candidates: Array<[string, ContextFile['scope']]> = [
-    [path.join(home, '.gemini', 'GEMINI.md'), 'User'],
-    [path.join(home, '.claude', 'CLAUDE.md'), 'User'],
+    [path.join(user.gemini, 'GEMINI.md'), 'User'],
+    [path.join(user.claude, 'CLAUDE.md'), 'User'],
   ];
   if (workspaceTrusted)
     for (const dir of projectDirs(cwd)) for (const [name, scope] of PROJECT_FILES) candidates.push([path.join(dir, name), scope]);

@@ -30,7 +30,7 @@ import path from 'node:path';
 import { Points } from './points.js';
 import { Coalescer } from './coalesce.js';
 import { askToolResult, handOff, type AskResult, type SpawnAgent } from './handoff.js';
-import { findContextFiles, withContextFiles, type ContextFile } from './context-files.js';
+import { findContextFiles, withContextFiles, type ContextFile, type UserDirs } from './context-files.js';
 import { ConfigWatch } from './config-watch.js';
 import { modelErrorKind } from './model-errors.js';
 
@@ -75,7 +75,7 @@ export interface AgentOptions {
   /** What `/hooks` lists and changes. */
   hooks?: HookControl;
   /** Load context files (GEMINI.md, AGENTS.md, CLAUDE.md) into the system prompt: the user's home, and whether the workspace's count. */
-  contextFiles?: { home: string; workspaceTrusted: boolean };
+  contextFiles?: { user: UserDirs; workspaceTrusted: boolean };
 }
 
 export { MAX_ASK_DEPTH } from './handoff.js';
@@ -170,7 +170,7 @@ export class Agent {
   /** Loads the context files into the system prompt; the instructions point hears of each. */
   private async loadContextFiles(reason: 'session_start' | 'compact'): Promise<void> {
     if (!this.o.contextFiles) return;
-    this.contextFiles = findContextFiles(this.o.cwd, this.o.contextFiles.home, this.o.contextFiles.workspaceTrusted);
+    this.contextFiles = findContextFiles(this.o.cwd, this.o.contextFiles.user, this.o.contextFiles.workspaceTrusted);
     for (const f of this.contextFiles) await this.points.instructionsLoaded({ file: f.file, scope: f.scope, reason });
   }
 

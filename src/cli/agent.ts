@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { HookEngine } from '../engine/index.js';
 import { ConfigRefusal, formatProblem } from '../config/problems.js';
@@ -17,6 +16,7 @@ import type { AgentSetup } from '../dialects/system.js';
 import { modelFromFlags } from './model.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { sessionIdProblem } from '../events/session-id.js';
+import { userDirs } from '../agent/context-files.js';
 
 export interface AgentCliOptions {
   prompt?: string;
@@ -179,7 +179,10 @@ async function run(opts: AgentCliOptions): Promise<number> {
       counter,
       depth: handOff?.depth ?? 0,
       hooks: geminiControl(engine),
-      contextFiles: { home: os.homedir(), workspaceTrusted: engine.folderTrust !== 'untrusted' },
+      contextFiles: {
+        user: userDirs(),
+        workspaceTrusted: engine.folderTrust !== 'untrusted',
+      },
       // A called agent runs every hook system's hooks too, with its own configuration's mm hooks.
       spawnAgent: (name, file, depth, q) => build(Session.create(cwd), false, { file, depth, name, parent: s }, q),
     });

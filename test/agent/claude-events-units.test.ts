@@ -30,7 +30,8 @@ describe('context files', () => {
     fs.writeFileSync(path.join(sub, 'GEMINI.md'), 'pkg gemini');
     fs.writeFileSync(path.join(sub, '.claude', 'CLAUDE.md'), 'pkg claude');
     fs.writeFileSync(path.join(base, 'AGENTS.md'), 'above the git root');
-    const found = findContextFiles(sub, home, true);
+    const user = { gemini: path.join(home, '.gemini'), claude: path.join(home, '.claude') };
+    const found = findContextFiles(sub, user, true);
     assert.deepEqual(
       found.map((f) => [path.relative(base, f.file), f.scope, f.text]),
       [
@@ -41,7 +42,7 @@ describe('context files', () => {
       ],
     );
     assert.deepEqual(
-      findContextFiles(sub, home, false).map((f) => f.text),
+      findContextFiles(sub, user, false).map((f) => f.text),
       ['global'],
     );
     const system = withContextFiles('base', found.slice(0, 1));
