@@ -168,7 +168,7 @@ export class Agent {
   }
 
   /** Loads the context files into the system prompt; the instructions point hears of each. */
-  private async loadContextFiles(reason: 'session_start' | 'compact'): Promise<void> {
+  private async loadContextFiles(reason: 'session_start'): Promise<void> {
     if (!this.o.contextFiles) return;
     this.contextFiles = findContextFiles(this.o.cwd, this.o.contextFiles.user, this.o.contextFiles.workspaceTrusted);
     for (const f of this.contextFiles) await this.points.instructionsLoaded({ file: f.file, scope: f.scope, reason });
@@ -693,6 +693,7 @@ export class Agent {
         );
       args = again.data as Record<string, unknown>;
     }
+    let permissionArgs = false;
     if (be.action === 'ask' || this.needsApproval(t)) {
       const a = await this.approve(call.id, t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
       if (a.stop !== undefined) return { ...fail(a.refused ?? a.stop), stop: a.stop };
@@ -704,6 +705,7 @@ export class Agent {
             `Tool parameter modification by hook failed validation: ${again.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
           );
         args = again.data as Record<string, unknown>;
+        permissionArgs = true;
       }
     } else this.show(be.systemMessage);
     const ctx: ToolContext = {
@@ -724,7 +726,8 @@ export class Agent {
     this.checkCancelled();
     this.show(ae.systemMessage);
     const isError = !!result.error;
-    const ran = be.inputModified ? args : undefined;
+    // A before-tool or permission hook's arguments, when they replaced the model's.
+    const ran = be.inputModified || permissionArgs ? args : undefined;
     if (ae.action === 'stop')
       return { outcome: { id: call.id, name, output: ae.llmContent, isError: true }, stop: ae.message.replace(STOPPED, ''), ran };
     // A before-tool context sits next to the result, whatever replaced the result itself.

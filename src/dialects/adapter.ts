@@ -221,7 +221,8 @@ export interface TurnFailedPoint {
 export interface InstructionsPoint {
   file: string;
   scope: 'User' | 'Project' | 'Local';
-  reason: 'session_start' | 'compact';
+  /** Claude Code's `load_reason`: the agent loads its files once, at the session's start. */
+  reason: 'session_start';
 }
 
 /** A settings file this system loaded changed during the session. */

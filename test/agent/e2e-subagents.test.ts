@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { tmpFile } from '../helpers.js';
-import { agentProject, lastUser, on, readJsonl, respond } from './e2e-util.js';
+import { agentProject, lastUser, on, readJsonl, respond, sq } from './e2e-util.js';
 
 const YOLO = ['--approval-mode', 'yolo'];
 const cc = (command: string, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
 
 describe('hooks inside hand-offs', () => {
-  test('Claude Code and Gemini hooks run in the called agent; SubagentStart gives it context, SubagentStop hears its answer', async () => {
+  test('Claude Code and Gemini hooks run in the called agent; SubagentStart gives it context, SubagentStop hears its answer and may keep it working', async () => {
     const logs = {
       pre: tmpFile('pre-tool.jsonl'),
       gemini: tmpFile('before-tool.jsonl'),
@@ -34,7 +34,10 @@ describe('hooks inside hand-offs', () => {
             respond(logs.start, { hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext: 'You review shell output.' } }),
             'expert',
           ),
-          SubagentStop: cc(respond(logs.stop)),
+          // The first answer is sent back with the reason as the called agent's next prompt.
+          SubagentStop: cc(
+            `input=$(cat); printf '%s\\n' "$input" >> ${sq(logs.stop)}; if [ ! -e stopped-once ]; then touch stopped-once; echo '{"decision":"block","reason":"cite the manual"}'; fi`,
+          ),
           SessionStart: cc(respond(logs.session)),
           Stop: cc(respond(logs.mainStop)),
         },
@@ -46,13 +49,15 @@ describe('hooks inside hand-offs', () => {
         { toolCalls: [{ name: 'ask_agent', args: { agent: 'expert', prompt: 'What does echo print?' } }] },
         { toolCalls: [{ name: 'run_shell_command', args: { command: 'echo child-ran' } }] },
         { text: 'It prints its arguments.' },
+        { text: 'See man echo.' },
         { text: 'done' },
       ],
       args: YOLO,
       env: { HOME: p.home },
     });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.calls.length, 4);
+    assert.equal(r.calls.length, 5);
+    assert.equal(lastUser(r.calls[3]), 'cite the manual');
     assert.equal(lastUser(r.calls[1]), 'You review shell output.\n\nWhat does echo print?', 'the context opens the called agent’s prompt');
 
     const [main] = readJsonl(logs.session);
@@ -77,12 +82,14 @@ describe('hooks inside hand-offs', () => {
       'and through the Gemini hooks',
     );
 
-    const [stop, ...more] = readJsonl(logs.stop);
+    const [stop, again, ...more] = readJsonl(logs.stop);
     assert.equal(more.length, 0);
     assert.deepEqual(
       [stop.hook_event_name, stop.agent_id, stop.agent_type, stop.last_assistant_message, stop.stop_hook_active],
       ['SubagentStop', start.agent_id, 'expert', 'It prints its arguments.', false],
     );
+    assert.equal(again.stop_hook_active, true);
+    assert.match(again.last_assistant_message, /See man echo\.$/);
     assert.ok(fs.existsSync(stop.agent_transcript_path), 'the called agent’s own transcript');
     assert.deepEqual(
       readJsonl(logs.mainStop).map((i) => i.last_assistant_message),
