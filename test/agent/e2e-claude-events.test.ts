@@ -87,7 +87,7 @@ describe('Claude Code hook effects in the agent', () => {
 });
 
 describe('Claude Code events at the agent’s moments', () => {
-  test('PermissionRequest answers the approval prompt (allow with new input, deny); PermissionDenied follows a refusal, its retry reaches the model', async () => {
+  test('PermissionRequest answers the approval prompt (allow with new input, deny, deny with interrupt); PermissionDenied follows a refusal, its retry reaches the model', async () => {
     const req = tmpFile('permission-request.jsonl');
     const denied = tmpFile('permission-denied.jsonl');
     const allow = {
@@ -96,14 +96,17 @@ describe('Claude Code events at the agent’s moments', () => {
     const deny = {
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'not the second one' } },
     };
-    const decide = `input=$(cat); printf '%s\\n' "$input" >> ${sq(req)}; case "$input" in *bad*) ${json(allow)};; *second*) ${json(deny)};; esac`;
+    const interrupt = {
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'stop here', interrupt: true } },
+    };
+    const decide = `input=$(cat); printf '%s\\n' "$input" >> ${sq(req)}; case "$input" in *bad*) ${json(allow)};; *second*) ${json(deny)};; *last*) ${json(interrupt)};; esac`;
     const p = claudeProject({
       PermissionRequest: cc(decide, 'Bash'),
       PermissionDenied: cc(respond(denied, { hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })),
     });
     const r = await p.run({
       prompt: 'go',
-      script: [shell('touch bad'), shell('touch second'), shell('touch third'), { text: 'ok' }],
+      script: [shell('touch bad'), shell('touch second'), shell('touch third'), shell('touch last'), { text: 'never' }],
       env: homeEnv(p),
     });
     assert.equal(r.code, 0, r.stderr);
@@ -115,7 +118,9 @@ describe('Claude Code events at the agent’s moments', () => {
     assert.equal(results[1].value, 'Permission to use run_shell_command denied by hook: not the second one');
     assert.match(results[2].value, /needs the user's approval[\s\S]*\n\n\[System\] A hook says you may retry this tool call\.$/);
     const asked = readJsonl(req);
-    assert.equal(asked.length, 3);
+    assert.equal(asked.length, 4);
+    assert.equal(r.calls.length, 4, 'interrupt: the turn ends at the denied call');
+    assert.match(r.stderr, /Agent execution stopped by hook: stop here/);
     assert.deepEqual(
       { event: asked[0].hook_event_name, tool: asked[0].tool_name, input: asked[0].tool_input, mode: asked[0].permission_mode },
       { event: 'PermissionRequest', tool: 'Bash', input: { command: 'touch bad' }, mode: 'default' },
