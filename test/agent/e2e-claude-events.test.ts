@@ -142,12 +142,13 @@ describe('Claude Code events at the agent’s moments', () => {
         { name: 'run_shell_command', args: { command: 'echo two' } },
       ],
     };
-    const p = claudeProject({
-      PostToolBatch: cc(respond(log, { hookSpecificOutput: { hookEventName: 'PostToolBatch', additionalContext: 'both ran' } })),
-    });
-    const r = await p.run({ prompt: 'go', script: [twoCalls, { text: 'ok' }], args: YOLO, env: homeEnv(p) });
+    // The first batch gets context; the second (echo three) is stopped by exit 2.
+    const ctx = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolBatch', additionalContext: 'both ran' } });
+    const hook = `input=$(cat); printf '%s\\n' "$input" >> ${sq(log)}; case "$input" in *three*) echo 'tests are red' >&2; exit 2;; esac; echo ${sq(ctx)}`;
+    const p = claudeProject({ PostToolBatch: cc(hook) });
+    const r = await p.run({ prompt: 'go', script: [twoCalls, shell('echo three'), { text: 'never' }], args: YOLO, env: homeEnv(p) });
     assert.equal(r.code, 0, r.stderr);
-    const [batch, ...more] = readJsonl(log);
+    const [batch, second, ...more] = readJsonl(log);
     assert.equal(more.length, 0);
     assert.deepEqual(
       batch.tool_calls.map((c: Record<string, unknown>) => [c.tool_name, c.tool_input, typeof c.tool_use_id]),
@@ -157,14 +158,12 @@ describe('Claude Code events at the agent’s moments', () => {
       ],
     );
     assert.match(batch.tool_calls[1].tool_response, /two/);
+    assert.equal(second.tool_calls.length, 1);
     const results = toolResults(r.calls[1]);
     assert.doesNotMatch(results[0].value, /both ran/);
     assert.match(results[1].value, /\n\n<hook_context>both ran<\/hook_context>$/);
-
-    const q = claudeProject({ PostToolBatch: cc(respond(null, '', 2, 'tests are red')) });
-    const s = await q.run({ prompt: 'go', script: [shell('echo hi'), { text: 'never' }], args: YOLO, env: homeEnv(q) });
-    assert.equal(s.calls.length, 1, 'no model call after the batch');
-    assert.match(s.stderr, /Agent execution stopped by hook: tests are red/);
+    assert.equal(r.calls.length, 2, 'no model call after the stopped batch');
+    assert.match(r.stderr, /Agent execution stopped by hook: tests are red/);
   });
 
   test('InstructionsLoaded per context file in the system prompt; StopFailure (not Stop) when the model call fails', async () => {
