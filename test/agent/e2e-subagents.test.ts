@@ -20,6 +20,7 @@ describe('hooks inside hand-offs', () => {
       stop: tmpFile('subagent-stop.jsonl'),
       session: tmpFile('session-start.jsonl'),
       mainStop: tmpFile('stop.jsonl'),
+      prompt: tmpFile('prompt.jsonl'),
     };
     const p = agentProject({ hooks: { BeforeTool: on(respond(logs.gemini), { matcher: 'run_shell_command' }) } });
     fs.writeFileSync(path.join(p.dir, 'agent.yaml'), stringify({ model: 'scripted/main', mmConfigs: { expert: 'agent.expert.yaml' } }));
@@ -40,6 +41,7 @@ describe('hooks inside hand-offs', () => {
           ),
           SessionStart: cc(respond(logs.session)),
           Stop: cc(respond(logs.mainStop)),
+          UserPromptSubmit: cc(respond(logs.prompt)),
         },
       }),
     );
@@ -60,6 +62,11 @@ describe('hooks inside hand-offs', () => {
     assert.equal(lastUser(r.calls[3]), 'cite the manual');
     assert.equal(lastUser(r.calls[1]), 'You review shell output.\n\nWhat does echo print?', 'the context opens the called agent’s prompt');
 
+    assert.deepEqual(
+      readJsonl(logs.prompt).map((i) => i.prompt),
+      ['ask the expert'],
+      'UserPromptSubmit for the user’s prompt only, not the hand-off’s question',
+    );
     const [main] = readJsonl(logs.session);
     assert.equal(readJsonl(logs.session).length, 1, 'SessionStart for the user’s session only');
     const [start] = readJsonl(logs.start);

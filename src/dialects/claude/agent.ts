@@ -148,6 +148,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return applyAdvisory(await fire('SessionEnd', { reason }));
     },
     async prompt({ prompt, signal }) {
+      // A subagent's task is not a user's prompt: Claude Code runs no UserPromptSubmit for it.
+      if (sub) return { action: 'proceed' };
       const e = applyBeforeAgent(await fire('BeforeAgent', { prompt }, signal));
       if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
       if (e.action === 'deny')
