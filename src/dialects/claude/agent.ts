@@ -224,7 +224,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
         { tool_name: claudeToolName(name), tool_input: { ...args }, tool_use_id: id, reason },
         signal,
       );
-      return { retry: r.output.retry === true };
+      return { retry: r.output.retry === true, systemMessage: messagesOf(r.output) };
     },
     async toolBatch({ calls, signal }) {
       const tool_calls = calls.map((c) => ({
