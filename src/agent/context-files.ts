@@ -73,7 +73,12 @@ export function findContextFiles(cwd: string, user: UserDirs, workspaceTrusted: 
     const text = read(file);
     if (text === undefined) continue;
     // A CLAUDE.md that links to AGENTS.md is one file.
-    const real = fs.realpathSync(file);
+    let real: string;
+    try {
+      real = fs.realpathSync(file);
+    } catch {
+      continue;
+    }
     if (seen.has(real)) continue;
     seen.add(real);
     out.push({ file, scope, text });

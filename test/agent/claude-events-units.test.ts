@@ -52,7 +52,7 @@ describe('context files', () => {
 });
 
 describe('settings watch', () => {
-  test('each change reported once, a removal too; unchanged files never', () => {
+  test('each change reported once, a removal too; unchanged files (or the same text written again) never', () => {
     const dir = tmp();
     const a = path.join(dir, 'a.json');
     const b = path.join(dir, 'b.json');
@@ -64,6 +64,8 @@ describe('settings watch', () => {
     fs.writeFileSync(a, '{"hooks":{}}');
     assert.deepEqual(w.changed(), [{ file: a }]);
     assert.deepEqual(w.changed(), []);
+    fs.writeFileSync(a, '{"hooks":{}}');
+    assert.deepEqual(w.changed(), [], 'written again with the same text');
     fs.rmSync(b);
     assert.deepEqual(w.changed(), [{ file: b }]);
   });
