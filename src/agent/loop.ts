@@ -168,10 +168,11 @@ export class Agent {
   }
 
   /** Loads the context files into the system prompt; the instructions point hears of each. */
-  private async loadContextFiles(reason: 'session_start'): Promise<void> {
+  private async loadContextFiles(): Promise<void> {
     if (!this.o.contextFiles) return;
     this.contextFiles = findContextFiles(this.o.cwd, this.o.contextFiles.user, this.o.contextFiles.workspaceTrusted);
-    for (const f of this.contextFiles) await this.points.instructionsLoaded({ file: f.file, scope: f.scope, reason });
+    for (const f of this.contextFiles)
+      await this.points.instructionsLoaded({ file: f.file, scope: f.scope, reason: f.reason, ...(f.parent ? { parent: f.parent } : {}) });
   }
 
   /** Settings files changed since they were loaded: each adapter applies its own change, or a hook keeps the old. */
@@ -189,7 +190,7 @@ export class Agent {
 
   /** SessionStart: its context opens the history (interactive) or prefixes the first prompt. */
   async start(source: 'startup' | 'resume' | 'clear'): Promise<void> {
-    await this.loadContextFiles('session_start');
+    await this.loadContextFiles();
     const e = await this.points.sessionStart({ source });
     this.show(e.systemMessage);
     this.configWatch.watch(this.points.configFiles());

@@ -221,8 +221,9 @@ export interface TurnFailedPoint {
 export interface InstructionsPoint {
   file: string;
   scope: 'User' | 'Project' | 'Local';
-  /** Claude Code's `load_reason`: the agent loads its files once, at the session's start. */
-  reason: 'session_start';
+  /** Claude Code's `load_reason`: at the session's start, or imported (`@path`) by `parent`. */
+  reason: 'session_start' | 'include';
+  parent?: string;
 }
 
 /** A settings file this system loaded changed during the session. */

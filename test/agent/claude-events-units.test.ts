@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findContextFiles, withContextFiles } from '../../src/agent/context-files.js';
+import { findContextFiles, imports, withContextFiles } from '../../src/agent/context-files.js';
 import { ConfigWatch } from '../../src/agent/config-watch.js';
 import { modelErrorKind } from '../../src/agent/model-errors.js';
 import { toolOutputText } from '../../src/dialects/claude/effects.js';
@@ -48,6 +48,41 @@ describe('context files', () => {
     const system = withContextFiles('base', found.slice(0, 1));
     assert.equal(system, `base\n\n--- Context from: ${found[0].file} ---\nglobal\n--- End of Context from: ${found[0].file} ---`);
     assert.equal(withContextFiles('base', []), 'base');
+  });
+});
+
+describe('context file imports', () => {
+  test('@path outside code; an email is no import; trailing punctuation dropped', () => {
+    const text = [
+      'See @docs/style.md, and @./rules.md.',
+      'Mail me at me@example.com; `@not-this.md` is code.',
+      '```',
+      '@inside-a-fence.md',
+      '```',
+      '@~/notes.md',
+    ].join('\n');
+    assert.deepEqual(imports(text), ['docs/style.md', './rules.md', '~/notes.md']);
+  });
+
+  test('a project file imports only inside the project (5 deep at most); each once', () => {
+    const base = tmp();
+    const home = path.join(base, 'home');
+    const proj = path.join(base, 'proj');
+    fs.mkdirSync(path.join(proj, 'docs'), { recursive: true });
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(base, 'outside.md'), 'outside');
+    fs.writeFileSync(path.join(proj, 'CLAUDE.md'), 'Rules: @docs/a.md @../outside.md @docs/a.md');
+    fs.writeFileSync(path.join(proj, 'docs', 'a.md'), 'a, then @b.md');
+    fs.writeFileSync(path.join(proj, 'docs', 'b.md'), 'b, then @a.md');
+    const user = { gemini: path.join(home, '.gemini'), claude: path.join(home, '.claude') };
+    assert.deepEqual(
+      findContextFiles(proj, user, true).map((f) => [path.relative(base, f.file), f.reason, f.parent && path.relative(base, f.parent)]),
+      [
+        ['proj/CLAUDE.md', 'session_start', undefined],
+        ['proj/docs/a.md', 'include', 'proj/CLAUDE.md'],
+        ['proj/docs/b.md', 'include', 'proj/docs/a.md'],
+      ],
+    );
   });
 });
 

@@ -175,7 +175,9 @@ describe('Claude Code events at the agent’s moments', () => {
       StopFailure: cc(respond(failed)),
       Stop: cc(respond(stop)),
     });
-    fs.writeFileSync(path.join(p.dir, 'CLAUDE.md'), 'Use tabs.\n');
+    fs.writeFileSync(path.join(p.dir, 'CLAUDE.md'), 'Use tabs. Style: @docs/style.md\n');
+    fs.mkdirSync(path.join(p.dir, 'docs'));
+    fs.writeFileSync(path.join(p.dir, 'docs', 'style.md'), 'Short lines.\n');
     fs.writeFileSync(path.join(p.dir, 'AGENTS.md'), 'Run the tests.\n');
     fs.writeFileSync(path.join(p.dir, 'CLAUDE.local.md'), 'My sandbox is /tmp.\n');
     writeJson(path.join(p.home, '.claude', 'settings.json'), {});
@@ -184,15 +186,17 @@ describe('Claude Code events at the agent’s moments', () => {
     const r = await p.run({ prompt: 'go', script: [], env: homeEnv(p) });
     assert.equal(r.code, 1);
     const system = texts(r.calls[0], 'system').join('\n');
-    for (const t of ['Answer briefly.', 'Use tabs.', 'Run the tests.', 'My sandbox is /tmp.']) assert.ok(system.includes(t), system);
+    for (const t of ['Answer briefly.', 'Use tabs.', 'Short lines.', 'Run the tests.', 'My sandbox is /tmp.'])
+      assert.ok(system.includes(t), system);
     assert.ok(system.indexOf('Answer briefly.') < system.indexOf('Use tabs.'), 'the user’s file first');
     assert.deepEqual(
-      readJsonl(loaded).map((i) => [path.relative(p.base, i.file_path), i.memory_type, i.load_reason]),
+      readJsonl(loaded).map((i) => [path.relative(p.base, i.file_path), i.memory_type, i.load_reason, i.parent_file_path]),
       [
-        ['home/.claude/CLAUDE.md', 'User', 'session_start'],
-        ['project/AGENTS.md', 'Project', 'session_start'],
-        ['project/CLAUDE.md', 'Project', 'session_start'],
-        ['project/CLAUDE.local.md', 'Local', 'session_start'],
+        ['home/.claude/CLAUDE.md', 'User', 'session_start', undefined],
+        ['project/AGENTS.md', 'Project', 'session_start', undefined],
+        ['project/CLAUDE.md', 'Project', 'session_start', undefined],
+        ['project/docs/style.md', 'Project', 'include', path.join(p.dir, 'CLAUDE.md')],
+        ['project/CLAUDE.local.md', 'Local', 'session_start', undefined],
       ],
     );
     const [f] = readJsonl(failed);

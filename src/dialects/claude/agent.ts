@@ -247,8 +247,13 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       // Claude Code ignores what these hooks answer.
       await fireNative('StopFailure', { error: kind, error_details: message, last_assistant_message: `API Error: ${message}` });
     },
-    async instructionsLoaded({ file, scope, reason }) {
-      await fireNative('InstructionsLoaded', { file_path: file, memory_type: scope, load_reason: reason });
+    async instructionsLoaded({ file, scope, reason, parent }) {
+      await fireNative('InstructionsLoaded', {
+        file_path: file,
+        memory_type: scope,
+        load_reason: reason,
+        ...(parent ? { parent_file_path: parent } : {}),
+      });
     },
     configFiles() {
       return config.files
