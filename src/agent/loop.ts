@@ -74,7 +74,7 @@ export interface AgentOptions {
   depth?: number;
   /** What `/hooks` lists and changes. */
   hooks?: HookControl;
-  /** Load context files (GEMINI.md, AGENTS.md, CLAUDE.md) into the system prompt: the user's home, and whether the workspace's count. */
+  /** Load context files (GEMINI.md, AGENTS.md, CLAUDE.md) into the system prompt: the user's folders, and whether the workspace's count. */
   contextFiles?: { user: UserDirs; workspaceTrusted: boolean };
 }
 
@@ -606,6 +606,8 @@ export class Agent {
     const pr = await this.points.permissionRequest({ name: t.name, args, signal: this.signal });
     this.checkCancelled();
     this.show(pr.systemMessage);
+    // Answered without a question: a before-tool hook's message for it still shows.
+    if (pr.action !== 'ask') this.show(hookMessage);
     if (pr.action === 'stop') return { refused: `Agent execution stopped by hook: ${pr.reason}`, stop: pr.reason };
     if (pr.action === 'deny') {
       const refused = `Permission to use ${t.name} denied by hook${pr.message ? `: ${pr.message}` : ''}`;
