@@ -13,7 +13,7 @@
 import { AIMessage, HumanMessage, ToolMessage, createMiddleware, type BaseMessage } from 'langchain';
 import type { LLMRequest, LLMResponse } from '../events/model.js';
 import { MAX_AFTER_AGENT_RETRIES, responseText, withBlocks } from '../apply/index.js';
-import { HookStop, hookedCall, type HookPoints, type ToolHookOptions } from '../agent/ai-sdk/index.js';
+import { askWhenHooksAsk, HookStop, hookedCall, type HookPoints, type ToolHookOptions } from '../agent/ai-sdk/index.js';
 import { contentText } from '../agent/history.js';
 import { enginePoints, type HooksOptions } from './engine-points.js';
 
@@ -189,14 +189,7 @@ export class LangChainHooks {
             nameOf: (name) => name,
             notFound: (name) => `Tool "${name}" not found.`,
             validate: (_n, args) => ({ args }),
-            approve: async (name, args, asked, msg) => {
-              if (!asked) return undefined;
-              if (!opts.confirm)
-                return `Tool "${name}" needs the user's approval (a hook asked for it), and there is no way to ask; it was not run.`;
-              return (await opts.confirm({ tool: name, args, ...(msg ? { message: msg } : {}) }))
-                ? undefined
-                : `The user declined to run ${name}.`;
-            },
+            approve: (name, args, asked, msg) => askWhenHooksAsk(opts.confirm, name, args, asked, msg),
             execute: async (_n, args) => {
               const out = await handler({ ...request, toolCall: { ...call, args } });
               if (!ToolMessage.isInstance(out)) {

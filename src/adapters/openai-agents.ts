@@ -30,6 +30,7 @@ import { responseText, type SessionStartEffect } from '../apply/index.js';
 import {
   AiSdkHooks,
   HookStop,
+  askWhenHooksAsk,
   hookedCall,
   type HookPoints,
   type ToolHookOptions,
@@ -296,14 +297,7 @@ export class AgentsHooks {
               nameOf: (x) => x.name,
               notFound: (name) => `Tool "${name}" not found.`,
               validate: (_x, a) => ({ args: a }),
-              approve: async (x, a, asked, message) => {
-                if (!asked) return undefined;
-                if (!opts.confirm)
-                  return `Tool "${x.name}" needs the user's approval (a hook asked for it), and there is no way to ask; it was not run.`;
-                return (await opts.confirm({ tool: x.name, args: a, ...(message ? { message } : {}) }))
-                  ? undefined
-                  : `The user declined to run ${x.name}.`;
-              },
+              approve: (x, a, asked, message) => askWhenHooksAsk(opts.confirm, x.name, a, asked, message),
               execute: async (x, a) => {
                 const output = await x.invoke(ctx, JSON.stringify(a), details);
                 return { llmContent: typeof output === 'string' ? output : (JSON.stringify(output) ?? ''), returnDisplay: output };

@@ -2,7 +2,14 @@ import { streamText, jsonSchema, tool as aiTool, wrapLanguageModel, type ToolSet
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { LLMRequest } from '../events/model.js';
-import { prependSessionContext, withBlocks, MAX_AFTER_AGENT_RETRIES, type ToolSelection } from '../apply/index.js';
+import {
+  escapeContext,
+  prependSessionContext,
+  withBlocks,
+  withToolContext,
+  MAX_AFTER_AGENT_RETRIES,
+  type ToolSelection,
+} from '../apply/index.js';
 import type { Adapter } from '../dialects/adapter.js';
 import type { HookControl } from '../dialects/list.js';
 import { estimateTokens, toModelMessages, type ToolCall, type ToolOutcome } from './history.js';
@@ -15,6 +22,9 @@ import { Points } from './points.js';
 import { HookStop, hookMiddleware } from './ai-sdk/model.js';
 import { hookedCall, type HookedResult } from './ai-sdk/tools.js';
 import { askToolResult, handOff, type AskResult, type SpawnAgent } from './handoff.js';
+import { findContextFiles, withContextFiles, type ContextFile, type UserDirs } from './context-files.js';
+import { ConfigWatch } from './config-watch.js';
+import { modelErrorKind } from './model-errors.js';
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo';
 
@@ -56,6 +66,8 @@ export interface AgentOptions {
   depth?: number;
   /** What `/hooks` lists and changes. */
   hooks?: HookControl;
+  /** Load context files (GEMINI.md, AGENTS.md, CLAUDE.md) into the system prompt: the user's folders, and whether the workspace's count. */
+  contextFiles?: { user: UserDirs; workspaceTrusted: boolean };
 }
 
 export { MAX_ASK_DEPTH } from './handoff.js';
@@ -105,6 +117,12 @@ export class Agent {
   private query = '';
   /** A prompt point stopped the turn with its own answer. */
   private answeredByHook = false;
+  /** A session-start hook stopped the agent before its first turn. */
+  private stopAtStart: string | undefined;
+  /** The context files in the system prompt. */
+  private contextFiles: ContextFile[] = [];
+  /** The settings files the adapters loaded. */
+  private readonly configWatch = new ConfigWatch<{ file: string; source: string; adapter: Adapter }>();
 
   constructor(opts: AgentOptions) {
     this.o = opts;
@@ -134,14 +152,42 @@ export class Agent {
     if (message) this.o.io.notice(message);
   }
 
+  /** The system prompt, with the context files after it. */
+  private get system(): string {
+    return withContextFiles(this.o.system ?? DEFAULT_SYSTEM, this.contextFiles);
+  }
+
+  /** Loads the context files into the system prompt; the instructions point hears of each. */
+  private async loadContextFiles(): Promise<void> {
+    if (!this.o.contextFiles) return;
+    this.contextFiles = findContextFiles(this.o.cwd, this.o.contextFiles.user, this.o.contextFiles.workspaceTrusted);
+    for (const f of this.contextFiles)
+      await this.points.instructionsLoaded({ file: f.file, scope: f.scope, reason: f.reason, ...(f.parent ? { parent: f.parent } : {}) });
+  }
+
+  /** Settings files changed since they were loaded: each adapter applies its own change, or a hook keeps the old. */
+  private async checkConfig(): Promise<void> {
+    for (const c of this.configWatch.changed()) {
+      const e = (await c.adapter.configChange?.({ file: c.file, source: c.source })) ?? {};
+      this.show(e.systemMessage);
+      this.o.io.notice(`settings change in ${c.file} ${e.block ? 'not applied: the earlier settings stay' : 'applied'}`);
+    }
+  }
+
   private checkCancelled(): void {
     if (this.signal?.aborted) throw new StopTurn('cancelled', 'cancelled');
   }
 
   /** SessionStart: its context opens the history (interactive) or prefixes the first prompt. */
   async start(source: 'startup' | 'resume' | 'clear'): Promise<void> {
+    await this.loadContextFiles();
     const e = await this.points.sessionStart({ source });
     this.show(e.systemMessage);
+    this.configWatch.watch(this.points.configFiles());
+    if (e.stop !== undefined) {
+      this.stopAtStart = e.stop;
+      this.o.io.notice(`Agent execution stopped by hook: ${e.stop}`);
+    }
     if (!e.context) return;
     if (this.o.interactive) this.session.push({ role: 'user', text: `<hook_context>${e.context}</hook_context>` });
     else this.sessionPrefix = e.context;
@@ -160,7 +206,12 @@ export class Agent {
 
   /** Compresses the history: older messages become one summary message. Returns false when there was nothing to compress. */
   async compress(trigger: 'manual' | 'auto'): Promise<boolean> {
-    this.show((await this.points.compress({ trigger })).systemMessage);
+    const pre = await this.points.compress({ trigger });
+    this.show(pre.systemMessage);
+    if (pre.block !== undefined) {
+      this.o.io.notice(`history not compressed (${trigger}): blocked by hook${pre.block ? `: ${pre.block}` : ''}`);
+      return false;
+    }
     const h = this.session.history;
     const keep = Math.min(h.length, 4);
     const old = h.slice(0, h.length - keep);
@@ -181,6 +232,7 @@ export class Agent {
     while (tail.length && tail[0].role === 'tool') tail = tail.slice(1);
     this.session.reset([{ role: 'user', text: `Summary of the earlier conversation (compressed):\n${summary}` }, ...tail]);
     this.o.io.notice(`history compressed (${trigger}): ${old.length} message(s) summarised`);
+    this.show((await this.points.compressed({ trigger, summary })).systemMessage);
     return true;
   }
 
@@ -195,6 +247,12 @@ export class Agent {
   }
 
   private async runTurn(prompt: string): Promise<TurnResult> {
+    if (this.stopAtStart !== undefined) {
+      const reason = this.stopAtStart;
+      this.stopAtStart = undefined;
+      return { status: 'stopped', text: '', reason };
+    }
+    await this.checkConfig();
     // Non-interactive SessionStart context is part of the first prompt, as hooks see it.
     const original = this.sessionPrefix ? prependSessionContext(prompt, this.sessionPrefix) : prompt;
     this.sessionPrefix = undefined;
@@ -299,6 +357,7 @@ export class Agent {
       }
       const message = err instanceof Error ? err.message : String(err);
       this.o.io.notice(`error: ${message}`);
+      await this.points.turnFailed({ kind: modelErrorKind(err), message });
       return { status: 'error', text: '', reason: message };
     }
   }
@@ -328,6 +387,7 @@ export class Agent {
   private async steps(maxSteps: number): Promise<TurnResult> {
     let answer = '';
     for (let step = 0; step < maxSteps; step++) {
+      if (step > 0) await this.checkConfig();
       this.steps_ = step + 1;
       const { text, calls, selection, synthetic } = await this.callModel(answer);
       if (synthetic) {
@@ -384,7 +444,24 @@ export class Agent {
           throw new StopTurn('stopped', r.stop, answer);
         }
       }
+      const batch = await this.points.toolBatch({
+        calls: calls.map((c, i) => ({
+          id: c.id,
+          name: results[i].name,
+          args: c.args,
+          output: results[i].output,
+          isError: results[i].isError === true,
+        })),
+        signal: this.signal,
+      });
+      this.show(batch.systemMessage);
+      // What the hooks add reaches the model with the batch's results; a stop stays there too, for the next turn.
+      const last = results[results.length - 1];
+      const added = [batch.context, batch.stop !== undefined ? `Agent execution stopped by hook: ${batch.stop}` : undefined];
+      for (const a of added) if (a) last.output = withToolContext(last.output, escapeContext(a));
       this.session.push({ role: 'tool', results });
+      this.checkCancelled();
+      if (batch.stop !== undefined) throw new StopTurn('stopped', batch.stop, answer);
     }
     this.o.io.notice(`stopped after ${maxSteps} model calls in one turn`);
     return { status: 'max-steps', text: answer };
@@ -424,7 +501,7 @@ export class Agent {
     const cfg = this.o.config ?? {};
     const result = streamText({
       model,
-      system: this.o.system ?? DEFAULT_SYSTEM,
+      system: this.system,
       messages: toModelMessages(this.session.history),
       tools: this.toolSet(),
       toolChoice: this.o.tools.length ? 'auto' : 'none',
@@ -481,7 +558,38 @@ export class Agent {
     };
   }
 
-  private async approve(t: AgentTool, args: Record<string, unknown>, forced: boolean, hookMessage?: string): Promise<string | undefined> {
+  /**
+   * The approval prompt: the permission point may answer it (allow, with new arguments, or deny);
+   * otherwise the user is asked. A refusal by the user, or by the approval mode with nobody to
+   * ask, goes through the permission-denied point.
+   */
+  private async approve(
+    id: string,
+    t: AgentTool,
+    args: Record<string, unknown>,
+    forced: boolean,
+    hookMessage?: string,
+  ): Promise<{ refused?: string; stop?: string; args?: Record<string, unknown> }> {
+    const pr = await this.points.permissionRequest({ name: t.name, args, signal: this.signal });
+    this.checkCancelled();
+    this.show(pr.systemMessage);
+    // Answered without a question: a before-tool hook's message for it still shows.
+    if (pr.action !== 'ask') this.show(hookMessage);
+    if (pr.action === 'stop') return { refused: `Agent execution stopped by hook: ${pr.reason}`, stop: pr.reason };
+    if (pr.action === 'deny') {
+      const refused = `Permission to use ${t.name} denied by hook${pr.message ? `: ${pr.message}` : ''}`;
+      return { refused, ...(pr.interrupt ? { stop: pr.message || `${t.name} denied by hook` } : {}) };
+    }
+    if (pr.action === 'allow') return { args: pr.args ?? args };
+    const refused = await this.askUser(t, args, forced, hookMessage);
+    if (!refused) return {};
+    const pd = await this.points.permissionDenied({ id, name: t.name, args, reason: refused, signal: this.signal });
+    this.checkCancelled();
+    this.show(pd.systemMessage);
+    return { refused: pd.retry ? `${refused}\n\n[System] A hook says you may retry this tool call.` : refused };
+  }
+
+  private async askUser(t: AgentTool, args: Record<string, unknown>, forced: boolean, hookMessage?: string): Promise<string | undefined> {
     const title = t.title(args as never);
     const kind = t.kind === 'edit' ? 'edit' : 'exec';
     const details: Record<string, unknown> = {
@@ -535,7 +643,7 @@ export class Agent {
           };
         },
         needsApproval: (t) => this.needsApproval(t),
-        approve: (t, args, forced, hookMessage) => this.approve(t, args, forced, hookMessage),
+        approve: (t, args, forced, hookMessage) => this.approve(call.id, t, args, forced, hookMessage),
         execute: (t, args) => {
           const ctx: ToolContext = {
             cwd: this.o.cwd,

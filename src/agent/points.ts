@@ -14,11 +14,18 @@ import type {
   ModelChunkPoint,
   ModelRequestPoint,
   ModelResponsePoint,
+  InstructionsPoint,
   NotificationPoint,
+  PermissionDeniedPoint,
+  PermissionEffect,
+  PermissionPoint,
   PromptEffect,
   PromptPoint,
+  ToolBatchEffect,
+  ToolBatchPoint,
   ToolOutcomePoint,
   ToolPoint,
+  TurnFailedPoint,
   ToolSelectionPoint,
   TurnEndPoint,
   TurnFinishedPoint,
@@ -50,15 +57,17 @@ export class Points {
   async sessionStart(p: Parameters<Fn<'sessionStart'>>[0]): Promise<SessionStartEffect> {
     const contexts: Array<string | undefined> = [];
     const messages: Array<string | undefined> = [];
+    let stop: string | undefined;
     for (const f of this.each('sessionStart')) {
       const e = await f(p);
       contexts.push(e.context);
       messages.push(e.systemMessage);
+      stop ??= e.stop;
     }
-    return { context: joined(contexts), systemMessage: joined(messages) };
+    return { context: joined(contexts), systemMessage: joined(messages), ...(stop !== undefined ? { stop } : {}) };
   }
 
-  private async advisory<K extends 'sessionEnd' | 'compress' | 'notification'>(point: K, p: Parameters<Fn<K>>[0]): Promise<Advisory> {
+  private async advisory<K extends 'sessionEnd' | 'notification' | 'compressed'>(point: K, p: Parameters<Fn<K>>[0]): Promise<Advisory> {
     const messages: Array<string | undefined> = [];
     for (const f of this.each(point)) messages.push((await (f as (x: typeof p) => Promise<Advisory>)(p)).systemMessage);
     return { systemMessage: joined(messages) };
@@ -68,8 +77,74 @@ export class Points {
     return this.advisory('sessionEnd', p);
   }
 
-  compress(p: Parameters<Fn<'compress'>>[0]): Promise<Advisory> {
-    return this.advisory('compress', p);
+  /** The first block keeps the history as it is. */
+  async compress(p: Parameters<Fn<'compress'>>[0]): Promise<Advisory & { block?: string }> {
+    const messages: Array<string | undefined> = [];
+    for (const f of this.each('compress')) {
+      const e = await f(p);
+      messages.push(e.systemMessage);
+      if (e.block !== undefined) return { block: e.block, systemMessage: joined(messages) };
+    }
+    return { systemMessage: joined(messages) };
+  }
+
+  compressed(p: Parameters<Fn<'compressed'>>[0]): Promise<Advisory> {
+    return this.advisory('compressed', p);
+  }
+
+  /** The first deny or stop answers the prompt; otherwise an allow from any (arguments chain); otherwise the user is asked. */
+  async permissionRequest(p: PermissionPoint): Promise<PermissionEffect> {
+    let args: Record<string, unknown> | undefined;
+    let allowed = false;
+    const messages: Array<string | undefined> = [];
+    for (const f of this.each('permissionRequest')) {
+      const e = await f({ ...p, args: args ?? p.args });
+      messages.push(e.systemMessage);
+      if (e.action === 'deny' || e.action === 'stop') return { ...e, systemMessage: joined(messages) };
+      if (e.action === 'allow') {
+        allowed = true;
+        if (e.args) args = e.args;
+      }
+    }
+    const systemMessage = joined(messages);
+    return allowed ? { action: 'allow', ...(args ? { args } : {}), systemMessage } : { action: 'ask', systemMessage };
+  }
+
+  async permissionDenied(p: PermissionDeniedPoint): Promise<Advisory & { retry: boolean }> {
+    let retry = false;
+    const messages: Array<string | undefined> = [];
+    for (const f of this.each('permissionDenied')) {
+      const e = await f(p);
+      messages.push(e.systemMessage);
+      retry ||= e.retry === true;
+    }
+    return { retry, systemMessage: joined(messages) };
+  }
+
+  /** Contexts add up; the first stop ends the point. */
+  async toolBatch(p: ToolBatchPoint): Promise<ToolBatchEffect> {
+    const contexts: Array<string | undefined> = [];
+    const messages: Array<string | undefined> = [];
+    for (const f of this.each('toolBatch')) {
+      const e = await f(p);
+      contexts.push(e.context);
+      messages.push(e.systemMessage);
+      if (e.stop !== undefined) return { context: joined(contexts), stop: e.stop, systemMessage: joined(messages) };
+    }
+    return { context: joined(contexts), systemMessage: joined(messages) };
+  }
+
+  async turnFailed(p: TurnFailedPoint): Promise<void> {
+    for (const f of this.each('turnFailed')) await f(p);
+  }
+
+  async instructionsLoaded(p: InstructionsPoint): Promise<void> {
+    for (const f of this.each('instructionsLoaded')) await f(p);
+  }
+
+  /** The settings files each adapter loaded, with the adapter that owns them. */
+  configFiles(): Array<{ file: string; source: string; adapter: Adapter }> {
+    return this.adapters.flatMap((a) => (a.configFiles?.() ?? []).map((f) => ({ ...f, adapter: a })));
   }
 
   notification(p: NotificationPoint): Promise<Advisory> {
@@ -146,6 +221,7 @@ export class Points {
     let inputModified = false;
     let ask = false;
     const messages: Array<string | undefined> = [];
+    const contexts: Array<string | undefined> = [];
     for (const f of this.each('beforeTool')) {
       const e = await f({ ...p, args });
       messages.push(e.systemMessage);
@@ -153,8 +229,10 @@ export class Points {
       args = e.args;
       inputModified ||= e.inputModified;
       ask ||= e.action === 'ask';
+      contexts.push(e.context);
     }
-    return { action: ask ? 'ask' : 'run', args, inputModified, systemMessage: joined(messages) };
+    const context = joined(contexts);
+    return { action: ask ? 'ask' : 'run', args, inputModified, ...(context ? { context } : {}), systemMessage: joined(messages) };
   }
 
   async afterTool(p: ToolOutcomePoint): Promise<AfterToolEffect> {

@@ -5,6 +5,8 @@ export interface SessionStartEffect {
   /** Interactive: the first history item. Non-interactive: prepended to the prompt. */
   context?: string;
   systemMessage?: string;
+  /** A hook ended the session's work before it began (Claude Code's `continue: false`): the reason shown. */
+  stop?: string;
 }
 
 /** SessionStart never blocks: decision and continue are ignored. */

@@ -4,10 +4,10 @@ import { additionalContext, effectiveReason, isBlocking, isPlainObject, specific
 export const INPUT_MODIFIED_NOTE = '\n\n[System] Tool input parameters were modified by a hook before execution.';
 
 export type BeforeToolEffect =
-  /** Run the tool with these arguments. */
-  | { action: 'run'; args: Record<string, unknown>; inputModified: boolean; systemMessage?: string }
+  /** Run the tool with these arguments; `context` is read by the model with the tool's result. */
+  | { action: 'run'; args: Record<string, unknown>; inputModified: boolean; context?: string; systemMessage?: string }
   /** Run only after the user confirms (a hook asked for it), with these arguments. */
-  | { action: 'ask'; args: Record<string, unknown>; inputModified: boolean; systemMessage?: string }
+  | { action: 'ask'; args: Record<string, unknown>; inputModified: boolean; context?: string; systemMessage?: string }
   /** Do not run; the model reads `message` as the tool's error. */
   | { action: 'deny'; message: string; systemMessage?: string }
   /** Do not run and end the agent's turn. */
@@ -24,6 +24,11 @@ export function applyBeforeTool(output: HookOutput | undefined, args: Record<str
   const next = isPlainObject(rewrite) ? { ...args, ...rewrite } : args;
   const inputModified = isPlainObject(rewrite);
   return { action: output.decision === 'ask' ? 'ask' : 'run', args: next, inputModified, systemMessage: msg };
+}
+
+/** A hook's context as the model reads it after a tool's result. */
+export function withToolContext(llmContent: string, context: string | undefined): string {
+  return context ? `${llmContent}\n\n<hook_context>${context}</hook_context>` : llmContent;
 }
 
 export type AfterToolEffect =

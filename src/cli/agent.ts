@@ -18,6 +18,7 @@ import { resolveDir, UsageError, warn } from './io.js';
 import { sessionIdProblem } from '../events/session-id.js';
 import { shadowAdapter } from '../agent/shadow.js';
 import { traceEveryRunAsShadow } from '../engine/trace.js';
+import { userDirs } from '../agent/context-files.js';
 
 export interface AgentCliOptions {
   prompt?: string;
@@ -123,7 +124,12 @@ async function run(opts: AgentCliOptions): Promise<number> {
   };
 
   /** An agent with every hook system's adapter: the user's own, or a called agent one level deeper. */
-  const build = (s: Session, interactiveAgent: boolean, handOff?: { file: string; depth: number }, quiet = false): Agent => {
+  const build = (
+    s: Session,
+    interactiveAgent: boolean,
+    handOff?: { file: string; depth: number; name: string; parent: Session },
+    quiet = false,
+  ): Agent => {
     const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath, shadow: Boolean(opts.shadow) });
     if (!handOff) {
       for (const p of engine.problems) warn(formatProblem(p));
@@ -142,6 +148,9 @@ async function run(opts: AgentCliOptions): Promise<number> {
       displayHooks: Boolean(opts.displayHooks),
       counter,
       depth: handOff?.depth ?? 0,
+      ...(handOff
+        ? { handedTo: { name: handOff.name, parent: { id: handOff.parent.id, transcriptPath: handOff.parent.transcriptPath } } }
+        : {}),
     };
     const setup: AgentSetup = {
       cwd,
@@ -179,8 +188,12 @@ async function run(opts: AgentCliOptions): Promise<number> {
       counter,
       depth: handOff?.depth ?? 0,
       hooks: geminiControl(engine),
+      contextFiles: {
+        user: userDirs(),
+        workspaceTrusted: engine.folderTrust !== 'untrusted',
+      },
       // A called agent runs every hook system's hooks too, with its own configuration's mm hooks.
-      spawnAgent: (_name, file, depth, q) => build(Session.create(cwd), false, { file, depth }, q),
+      spawnAgent: (name, file, depth, q) => build(Session.create(cwd), false, { file, depth, name, parent: s }, q),
     });
     return agent;
   };

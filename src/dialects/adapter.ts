@@ -43,6 +43,8 @@ export interface AdapterContext {
   counter: { next: number };
   /** How deep in hand-offs this agent is (0 for the user's own agent). */
   depth: number;
+  /** Set for a called agent (a hand-off): its name and the asking agent's session. */
+  handedTo?: { name: string; parent: { id: string; transcriptPath: string } };
 }
 
 export type Advisory = { systemMessage?: string };
@@ -177,6 +179,67 @@ export interface HandOffDoneEffect {
   contexts: string[];
 }
 
+/** The agent is about to ask the user to allow a tool call (its approval prompt). */
+export interface PermissionPoint {
+  name: string;
+  args: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export type PermissionEffect =
+  /** No answer: the user is asked. */
+  | { action: 'ask'; systemMessage?: string }
+  /** Allowed without asking, with these arguments when a hook replaced them. */
+  | { action: 'allow'; args?: Record<string, unknown>; systemMessage?: string }
+  /** Refused without asking; the model reads `message`; `interrupt` also ends the turn. */
+  | { action: 'deny'; message: string; interrupt: boolean; systemMessage?: string }
+  | { action: 'stop'; reason: string; systemMessage?: string };
+
+/** A tool call the user (or the approval mode, with nobody to ask) refused. */
+export interface PermissionDeniedPoint {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  reason: string;
+  signal?: AbortSignal;
+}
+
+/** Every tool call of one model response, once all have a result (before the next model call). */
+export interface ToolBatchPoint {
+  calls: Array<{ id: string; name: string; args: Record<string, unknown>; output: string; isError: boolean }>;
+  signal?: AbortSignal;
+}
+
+export interface ToolBatchEffect {
+  /** Read by the model with the batch's results. */
+  context?: string;
+  /** Stops the agent before its next model call. */
+  stop?: string;
+  systemMessage?: string;
+}
+
+/** The turn ended with an error from the model (its API). */
+export interface TurnFailedPoint {
+  /** A kind: rate_limit, authentication_failed, invalid_request, model_not_found, server_error, overloaded, unknown. */
+  kind: string;
+  message: string;
+}
+
+/** A context file (GEMINI.md, AGENTS.md, CLAUDE.md…) the agent put in its system prompt. */
+export interface InstructionsPoint {
+  file: string;
+  scope: 'User' | 'Project' | 'Local';
+  /** Claude Code's `load_reason`: at the session's start, or imported (`@path`) by `parent`. */
+  reason: 'session_start' | 'include';
+  parent?: string;
+}
+
+/** A settings file this system loaded changed during the session. */
+export interface ConfigChangePoint {
+  file: string;
+  source: string;
+}
+
 export interface Adapter {
   /** The hook system's name, for messages. */
   readonly name: string;
@@ -191,7 +254,24 @@ export interface Adapter {
   beforeTool?(p: ToolPoint): Promise<BeforeToolEffect>;
   notification?(p: NotificationPoint): Promise<Advisory>;
   afterTool?(p: ToolOutcomePoint): Promise<AfterToolEffect>;
-  compress?(p: { trigger: 'manual' | 'auto' }): Promise<Advisory>;
+  /** Before the history is compressed; a `block` keeps it as it is. */
+  compress?(p: { trigger: 'manual' | 'auto' }): Promise<Advisory & { block?: string }>;
+  /** After the history was compressed into `summary`. */
+  compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory>;
+  /** The approval prompt is about to be shown: answer it, or let the user. */
+  permissionRequest?(p: PermissionPoint): Promise<PermissionEffect>;
+  /** A tool call was refused at the approval prompt; `retry` tells the model it may try again. */
+  permissionDenied?(p: PermissionDeniedPoint): Promise<Advisory & { retry?: boolean }>;
+  /** All tool calls of one model response have their results. */
+  toolBatch?(p: ToolBatchPoint): Promise<ToolBatchEffect>;
+  /** The turn ended with a model (API) error instead of an answer (observers). */
+  turnFailed?(p: TurnFailedPoint): Promise<void>;
+  /** A context file was loaded into the system prompt (observers). */
+  instructionsLoaded?(p: InstructionsPoint): Promise<void>;
+  /** The settings files this system loaded, to watch during the session. */
+  configFiles?(): Array<{ file: string; source: string }>;
+  /** One of them changed: apply it (reload), or `block` to keep the old settings. */
+  configChange?(p: ConfigChangePoint): Promise<Advisory & { block?: boolean }>;
   /** The turn has its answer: accept it, retry with a new prompt, or stop. */
   turnEnd?(p: TurnEndPoint): Promise<AfterAgentEffect>;
   /** The turn is over, whatever its outcome (observers). */

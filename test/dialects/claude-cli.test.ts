@@ -145,10 +145,7 @@ describe('hookline fire --dialect claude', () => {
       ['BeforeTool'],
       /^hookline: unknown Claude Code event "BeforeTool" \(did you mean "PreToolUse"\?\) — use one of PreToolUse, PostToolUse/,
     );
-    await bad(
-      ['PermissionRequest'],
-      /^hookline: Claude Code's PermissionRequest event is not supported by Hookline — use one of PreToolUse/,
-    );
+    await bad(['CwdChanged'], /^hookline: Claude Code's CwdChanged event is not supported by Hookline — use one of PreToolUse/);
     await bad(['PreToolUse', '--input', '-'], /^hookline: input for PreToolUse: "tool_name" is required/, '{"tool_input": {}}');
     await bad(['UserPromptSubmit', '--input', '-'], /^hookline: input for UserPromptSubmit: prompt: /, '{"prompt": 5}');
     await bad(['SessionStart', '--input', '-'], /^hookline: input for SessionStart: source: /, '{"source": "boot"}');
@@ -213,7 +210,7 @@ describe('hookline validate --dialect claude', () => {
       r.stdout,
       [
         `error: ${user}: hooks.PreToolUse[0].hooks[0].timeout: timeout must be a positive number of seconds, got 0`,
-        `error: ${project}: hooks.Stopp: unknown event "Stopp" (did you mean "Stop"?); expected one of PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, PostCompact, Notification`,
+        `error: ${project}: hooks.Stopp: unknown event "Stopp" (did you mean "Stop"?); expected one of PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, PostCompact, Notification, PermissionRequest, PermissionDenied, PostToolBatch, StopFailure, InstructionsLoaded, ConfigChange`,
         `warning: ${project}: hooks.Stop[0].hooks[0].model: the agent's own model judges prompt hooks in Hookline; "haiku" is not used`,
         '2 settings file(s), 2 hook(s), 2 error(s), 1 warning(s)',
         '',

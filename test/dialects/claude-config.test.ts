@@ -43,7 +43,7 @@ describe('Claude Code settings: validation', () => {
       hooks: {
         BeforeTool: [{ hooks: [cmd('x')] }],
         PreTooluse: [],
-        PermissionRequest: [{ hooks: [cmd('x')] }],
+        CwdChanged: [{ hooks: [cmd('x')] }],
         PreToolUse: [
           {
             matcher: 'Bash',
@@ -70,9 +70,9 @@ describe('Claude Code settings: validation', () => {
     });
     const all = r.problems.map((p) => `${p.file} ${p.severity} ${p.path}: ${p.message}`);
     const expect = [
-      'settings.json error hooks.BeforeTool: unknown event "BeforeTool" (did you mean "PreToolUse"?); expected one of PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, PostCompact, Notification',
-      'settings.json error hooks.PreTooluse: unknown event "PreTooluse" (did you mean "PreToolUse"?); expected one of PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, PostCompact, Notification',
-      "settings.json warning hooks.PermissionRequest: Claude Code's PermissionRequest event is not supported by Hookline: its hooks never run",
+      'settings.json error hooks.BeforeTool: unknown event "BeforeTool" (did you mean "PreToolUse"?); expected one of PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, PostCompact, Notification, PermissionRequest, PermissionDenied, PostToolBatch, StopFailure, InstructionsLoaded, ConfigChange',
+      'settings.json error hooks.PreTooluse: unknown event "PreTooluse" (did you mean "PreToolUse"?); expected one of PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart, SessionEnd, PreCompact, PostCompact, Notification, PermissionRequest, PermissionDenied, PostToolBatch, StopFailure, InstructionsLoaded, ConfigChange',
+      "settings.json warning hooks.CwdChanged: Claude Code's CwdChanged event is never fired by Hookline's agent (it has no such moment): its hooks never run",
       'settings.json error hooks.PreToolUse[0].hooks[1].command: missing "command" for a command hook',
       'settings.json error hooks.PreToolUse[0].hooks[2].timeout: timeout must be a positive number of seconds, got -1',
       'settings.json error hooks.PreToolUse[0].hooks[3].timeout: timeout must be a positive number of seconds, got "5"',

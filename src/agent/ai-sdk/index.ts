@@ -12,8 +12,8 @@ import { hookTools, type ToolHookOptions, type ToolPoints } from './tools.js';
 
 export { HookStop, hookMiddleware, toHookRequest, fromHookMessages, SYNTHETIC_METADATA } from './model.js';
 export type { ModelHookOptions, ModelPoints } from './model.js';
-export { hookTools, hookedCall } from './tools.js';
-export type { ToolHookOptions, ToolPoints, ToolHost, ToolRun, HookedResult } from './tools.js';
+export { askWhenHooksAsk, hookTools, hookedCall } from './tools.js';
+export type { Approval, ToolHookOptions, ToolPoints, ToolHost, ToolRun, HookedResult } from './tools.js';
 
 export interface TurnPoints {
   prompt(p: PromptPoint): Promise<PromptEffect>;

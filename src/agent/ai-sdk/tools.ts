@@ -5,7 +5,7 @@
  * AI SDK tool set with it.
  */
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
-import { INPUT_MODIFIED_NOTE, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
+import { INPUT_MODIFIED_NOTE, withToolContext, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
 import type { ToolOutcomePoint, ToolPoint } from '../../dialects/adapter.js';
 import type { ToolCall, ToolOutcome } from '../history.js';
 import { HookStop, stderrNotice } from './model.js';
@@ -34,8 +34,8 @@ export interface ToolHost<T> {
   validate(tool: T, args: Record<string, unknown>, rewritten: boolean): Checked | Promise<Checked>;
   /** Whether the host asks the user before this tool runs, whatever the hooks say. */
   needsApproval?(tool: T): boolean;
-  /** Asks the user; undefined to run, else the refusal the model reads. `hookMessage`: a hook asked, saying this. */
-  approve(tool: T, args: Record<string, unknown>, askedByHook: boolean, hookMessage?: string): Promise<string | undefined>;
+  /** Asks for approval (a permission hook or the user). `hookMessage`: a hook asked, saying this. */
+  approve(tool: T, args: Record<string, unknown>, askedByHook: boolean, hookMessage?: string): Promise<Approval>;
   execute(tool: T, args: Record<string, unknown>, call: ToolCall): Promise<ToolRun>;
   notice(line: string): void;
   step(): number;
@@ -45,6 +45,13 @@ export interface ToolHost<T> {
 }
 
 type Checked = { args: Record<string, unknown> } | { error: string };
+
+/** An approval's answer: run (maybe with arguments a permission hook gave), refused (the model reads why), or stop the agent. */
+export interface Approval {
+  refused?: string;
+  stop?: string;
+  args?: Record<string, unknown>;
+}
 
 export interface HookedResult {
   outcome: ToolOutcome;
@@ -100,9 +107,17 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
     if ('error' in again) return fail(again.error);
     args = again.args;
   }
+  let approvedArgs = false;
   if (be.action === 'ask' || host.needsApproval?.(t)) {
-    const refused = await host.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
-    if (refused) return fail(refused);
+    const a = await host.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
+    if (a.stop !== undefined) return { ...fail(a.refused ?? a.stop), stop: a.stop, stopAt: 'BeforeTool' };
+    if (a.refused) return fail(a.refused);
+    if (a.args && a.args !== args) {
+      const again = await host.validate(t, a.args, true);
+      if ('error' in again) return fail(again.error);
+      args = again.args;
+      approvedArgs = true;
+    }
   } else show(be.systemMessage);
   let result: ToolRun;
   try {
@@ -121,7 +136,8 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
   checkCancelled();
   show(ae.systemMessage);
   const isError = !!result.error;
-  const ran = be.inputModified ? args : undefined;
+  // A before-tool or permission hook's arguments, when they replaced the model's.
+  const ran = be.inputModified || approvedArgs ? args : undefined;
   if (ae.action === 'stop')
     return {
       outcome: { id: call.id, name, output: ae.llmContent, isError: true },
@@ -130,10 +146,12 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
       ran,
       run: result,
     };
-  if (ae.action === 'replace') return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran, run: result };
+  // A before-tool context sits next to the result, whatever replaced the result itself.
+  if (ae.action === 'replace')
+    return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result };
   // The tail call's result replaces this call's result, under this call's id.
   if (ae.tail) return hookedCall(points, host, { id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
-  return { outcome: { id: call.id, name, output: ae.llmContent, isError }, ran, run: result };
+  return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result };
 }
 
 export interface ToolHookOptions {
@@ -148,6 +166,20 @@ export interface ToolHookOptions {
 }
 
 type Executable = Tool & { execute: NonNullable<Tool['execute']> };
+
+/** A host with no approval of its own asks only when a hook says `ask`; with no way to ask it refuses (a guard fails closed). */
+export async function askWhenHooksAsk(
+  confirm: ToolHookOptions['confirm'],
+  tool: string,
+  args: Record<string, unknown>,
+  askedByHook: boolean,
+  message?: string,
+): Promise<Approval> {
+  if (!askedByHook) return {};
+  if (!confirm)
+    return { refused: `Tool "${tool}" needs the user's approval (a hook asked for it), and there is no way to ask; it was not run.` };
+  return (await confirm({ tool, args, ...(message ? { message } : {}) })) ? {} : { refused: `The user declined to run ${tool}.` };
+}
 
 function textOf(output: unknown): string {
   if (typeof output === 'string') return output;
@@ -183,14 +215,7 @@ export function hookTools<T extends ToolSet>(points: ToolPoints, tools: T, opts:
             if (!v || v.success) return { args: (v?.value as Record<string, unknown>) ?? args };
             return { error: `Tool parameter modification by hook failed validation for ${name}: ${v.error.message}` };
           },
-          approve: async ([name], args, askedByHook, message) => {
-            if (!askedByHook) return undefined;
-            if (!opts.confirm)
-              return `Tool "${name}" needs the user's approval (a hook asked for it), and there is no way to ask; it was not run.`;
-            return (await opts.confirm({ tool: name, args, ...(message ? { message } : {}) }))
-              ? undefined
-              : `The user declined to run ${name}.`;
-          },
+          approve: ([name], args, askedByHook, message) => askWhenHooksAsk(opts.confirm, name, args, askedByHook, message),
           execute: async ([, tool], args) => {
             const value: unknown = await tool.execute(args, options);
             let output = value;

@@ -56,7 +56,10 @@ export const agySystem: HookSystem = {
   describeConfig: '.agents/hooks.json, .antigravitycli/hooks.json, ~/.gemini/config/hooks.json, ~/.gemini/antigravity-cli/hooks.json',
   events: AGY_EVENTS,
   async fire(eventArg, fields, opts) {
-    if (opts.hasModel) throw new UsageError('--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude');
+    if (opts.hasModel)
+      throw new UsageError(
+        '--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude',
+      );
     const event = agyEvent(eventArg);
     if (TOOL_EVENTS.has(event) && !(isObject(fields.toolCall) && typeof fields.toolCall.name === 'string')) {
       throw new UsageError(

@@ -152,7 +152,11 @@ export function parseClaudeSettings(text: string, file: string, source: ClaudeSo
   for (const [event, groups] of Object.entries(root.hooks)) {
     if (!isClaudeEvent(event)) {
       if (UNSUPPORTED_CLAUDE_EVENTS.includes(event))
-        problem(['hooks', event], `Claude Code's ${event} event is not supported by Hookline: its hooks never run`, 'warning');
+        problem(
+          ['hooks', event],
+          `Claude Code's ${event} event is never fired by Hookline's agent (it has no such moment): its hooks never run`,
+          'warning',
+        );
       else {
         const hint = closestClaudeEvent(event);
         problem(

@@ -2,8 +2,8 @@
  * Claude Code's hook events, as its hooks reference documents them: what each one is matched on,
  * what exit code 2 (or `decision: "block"`) means there, and the fields of its input.
  *
- * Hookline fires the events below. Claude Code has more (PermissionRequest, TaskCompleted…);
- * their hooks are reported as not supported by `validate` and never run.
+ * Hookline fires the events below. Claude Code has more (TaskCompleted, CwdChanged…) whose moment
+ * the reference agent never has; their hooks are reported by `validate` as a warning and never run.
  */
 import { z } from 'zod';
 import { closestName } from '../../config/suggest.js';
@@ -21,6 +21,12 @@ export const CLAUDE_EVENTS = [
   'PreCompact',
   'PostCompact',
   'Notification',
+  'PermissionRequest',
+  'PermissionDenied',
+  'PostToolBatch',
+  'StopFailure',
+  'InstructionsLoaded',
+  'ConfigChange',
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
@@ -28,24 +34,27 @@ export function isClaudeEvent(name: string): name is ClaudeEvent {
   return (CLAUDE_EVENTS as readonly string[]).includes(name);
 }
 
-/** Events Claude Code has that Hookline does not fire: valid in settings, reported, never run. */
+/**
+ * Events Claude Code has that the reference agent never fires (it has no such moment: it never
+ * changes its working directory, has no slash-command expansion, teams, tasks, worktrees, file
+ * watcher, MCP elicitation or model switch): valid in settings, reported, never run.
+ */
 export const UNSUPPORTED_CLAUDE_EVENTS: readonly string[] = [
-  'PermissionRequest',
-  'PermissionDenied',
   'Setup',
-  'StopFailure',
   'UserPromptExpansion',
   'TeammateIdle',
   'TaskCreated',
   'TaskCompleted',
-  'InstructionsLoaded',
-  'ConfigChange',
   'CwdChanged',
   'FileChanged',
+  'DirectoryAdded',
   'WorktreeCreate',
   'WorktreeRemove',
   'Elicitation',
   'ElicitationResult',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'MessageDisplay',
 ];
 
 /**
@@ -55,13 +64,17 @@ export const UNSUPPORTED_CLAUDE_EVENTS: readonly string[] = [
  * - `prompt`: the prompt is not processed and is erased; the reason goes to the user (UserPromptSubmit).
  * - `stop`: Claude does not stop; it continues with the reason as its instruction (Stop, SubagentStop).
  * - `compact`: the compaction does not happen (PreCompact).
+ * - `loop`: the agent stops before its next model call (PostToolBatch).
+ * - `config`: the changed settings are not applied to the session (ConfigChange).
  * - `none`: nothing is blocked; exit 2's stderr is shown to the user.
+ * - `ignored`: exit 2 and `decision` mean nothing here (PermissionRequest decides through its
+ *   `decision` object; PermissionDenied, StopFailure and InstructionsLoaded cannot block).
  */
-export type BlockKind = 'tool' | 'feedback' | 'prompt' | 'stop' | 'compact' | 'none';
+export type BlockKind = 'tool' | 'feedback' | 'prompt' | 'stop' | 'compact' | 'loop' | 'config' | 'none' | 'ignored';
 
 export interface ClaudeEventSpec {
   /** The input field matchers are compared with; undefined when the event ignores matchers. */
-  matchField?: 'tool_name' | 'source' | 'reason' | 'trigger' | 'notification_type' | 'agent_type';
+  matchField?: 'tool_name' | 'source' | 'reason' | 'trigger' | 'notification_type' | 'agent_type' | 'error' | 'load_reason';
   block: BlockKind;
   /** Plain (non-JSON) stdout on exit 0 becomes context for Claude. */
   plainTextIsContext: boolean;
@@ -82,9 +95,21 @@ export const CLAUDE_CATALOG: Readonly<Record<ClaudeEvent, ClaudeEventSpec>> = {
   PreCompact: { matchField: 'trigger', block: 'compact', plainTextIsContext: false, context: false },
   PostCompact: { matchField: 'trigger', block: 'none', plainTextIsContext: false, context: false },
   Notification: { matchField: 'notification_type', block: 'none', plainTextIsContext: false, context: false },
+  PermissionRequest: { matchField: 'tool_name', block: 'ignored', plainTextIsContext: false, context: false },
+  PermissionDenied: { matchField: 'tool_name', block: 'ignored', plainTextIsContext: false, context: false },
+  PostToolBatch: { block: 'loop', plainTextIsContext: false, context: true },
+  StopFailure: { matchField: 'error', block: 'ignored', plainTextIsContext: false, context: false },
+  InstructionsLoaded: { matchField: 'load_reason', block: 'ignored', plainTextIsContext: false, context: false },
+  ConfigChange: { matchField: 'source', block: 'config', plainTextIsContext: false, context: false },
 };
 
-export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'PermissionDenied',
+]);
 
 /** Fields every input carries. */
 export const ClaudeBaseInput = z.object({
@@ -123,6 +148,29 @@ export const CLAUDE_EVENT_FIELDS = {
   PreCompact: z.object({ trigger: z.enum(['manual', 'auto']), custom_instructions: z.string() }).loose(),
   PostCompact: z.object({ trigger: z.enum(['manual', 'auto']), compact_summary: z.string() }).loose(),
   Notification: z.object({ message: z.string(), title: z.string(), notification_type: z.string() }).loose(),
+  PermissionRequest: z
+    .object({ tool_name: z.string(), tool_input: z.record(z.string(), z.unknown()), permission_suggestions: z.array(z.unknown()) })
+    .loose(),
+  PermissionDenied: z.object({ ...tool, reason: z.string() }).loose(),
+  PostToolBatch: z
+    .object({
+      tool_calls: z.array(z.object({ ...tool, tool_response: z.unknown() }).loose()),
+    })
+    .loose(),
+  StopFailure: z.object({ error: z.string(), error_details: z.string(), last_assistant_message: z.string() }).loose(),
+  InstructionsLoaded: z
+    .object({
+      file_path: z.string(),
+      memory_type: z.enum(['User', 'Project', 'Local', 'Managed']),
+      load_reason: z.enum(['session_start', 'nested_traversal', 'path_glob_match', 'include', 'compact']),
+    })
+    .loose(),
+  ConfigChange: z
+    .object({
+      source: z.enum(['user_settings', 'project_settings', 'local_settings', 'policy_settings', 'skills']),
+      file_path: z.string(),
+    })
+    .loose(),
 } satisfies Record<ClaudeEvent, z.ZodObject>;
 
 /** A close Claude Code event name for a misspelt one, or for another agent's name (Gemini CLI's). */

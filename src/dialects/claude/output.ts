@@ -40,6 +40,25 @@ export const CLAUDE_SPECIFIC_OUTPUT = {
   PreCompact: z.object({}).loose(),
   PostCompact: z.object({}).loose(),
   Notification: z.object({}).loose(),
+  PermissionRequest: z
+    .object({
+      decision: z
+        .object({
+          behavior: z.enum(['allow', 'deny']),
+          updatedInput: z.record(z.string(), z.unknown()).optional(),
+          updatedPermissions: z.array(z.unknown()).optional(),
+          message: z.string().optional(),
+          interrupt: z.boolean().optional(),
+        })
+        .loose()
+        .optional(),
+    })
+    .loose(),
+  PermissionDenied: z.object({ retry: z.boolean().optional() }).loose(),
+  PostToolBatch: z.object(context).loose(),
+  StopFailure: z.object({}).loose(),
+  InstructionsLoaded: z.object({}).loose(),
+  ConfigChange: z.object({}).loose(),
 } satisfies Record<ClaudeEvent, z.ZodObject>;
 
 /** The fields every hook may print. Unknown fields are allowed (and ignored). */
@@ -122,6 +141,7 @@ export function readClaudeRun(event: ClaudeEvent, r: ProcessResult, timeoutSecon
   if (r.exitCode === 2) {
     const reason = r.stderr.trim() || EXIT2_DEFAULT;
     const kind = CLAUDE_CATALOG[event].block;
+    if (kind === 'ignored') return { format: 'exit2' };
     if (kind === 'tool')
       return {
         format: 'exit2',
@@ -198,6 +218,13 @@ export interface ClaudeOutput {
   additionalContext?: string;
   /** PostToolUse: what Claude reads instead of the tool's output (`updatedMCPToolOutput` too). Last hook wins. */
   updatedToolOutput?: unknown;
+  /**
+   * PermissionRequest: the answer to the approval prompt. A deny from any hook wins (its
+   * `message` and `interrupt`); otherwise an allow, with the last `updatedInput` given.
+   */
+  permission?: { behavior: 'allow' | 'deny'; updatedInput?: Record<string, unknown>; message?: string; interrupt?: boolean };
+  /** PermissionDenied: some hook told the model it may retry the call. */
+  retry?: boolean;
 }
 
 /** One run, as the aggregation needs it. */
@@ -249,7 +276,7 @@ export function aggregateClaude(event: ClaudeEvent, runs: AggregateInput[]): { o
         permissions.push({ decision, ...(reason ? { reason } : {}) });
       }
       if (s.updatedInput) rewrites.push({ input: s.updatedInput as Record<string, unknown>, where: run.where });
-    } else if (spec.block !== 'none' && r.decision === 'block') {
+    } else if (spec.block !== 'none' && spec.block !== 'ignored' && r.decision === 'block') {
       blocked = true;
       if (r.reason) blocks.push(r.reason);
     }
@@ -258,6 +285,19 @@ export function aggregateClaude(event: ClaudeEvent, runs: AggregateInput[]): { o
       if (s.updatedToolOutput !== undefined) out.updatedToolOutput = s.updatedToolOutput;
       else if (s.updatedMCPToolOutput !== undefined) out.updatedToolOutput = s.updatedMCPToolOutput;
     }
+    if (event === 'PermissionRequest' && s.decision && typeof s.decision === 'object') {
+      const d = s.decision as NonNullable<ClaudeOutput['permission']>;
+      if (out.permission?.behavior !== 'deny') {
+        const input = d.behavior === 'allow' ? (d.updatedInput ?? out.permission?.updatedInput) : undefined;
+        out.permission = {
+          behavior: d.behavior,
+          ...(input ? { updatedInput: input } : {}),
+          ...(d.behavior === 'deny' && d.message ? { message: d.message } : {}),
+          ...(d.behavior === 'deny' && d.interrupt === true ? { interrupt: true } : {}),
+        };
+      }
+    }
+    if (event === 'PermissionDenied' && s.retry === true) out.retry = true;
   }
   if (stops.length) out.stopReason = stops.join('\n');
   if (permissions.length) {

@@ -296,4 +296,3 @@ function claudeTraceFire(event: ClaudeEvent, input: Record<string, unknown>, out
     }),
   };
 }
-

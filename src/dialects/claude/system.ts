@@ -185,16 +185,22 @@ export const claudeSystem: HookSystem = {
     }));
   },
   adapter(setup) {
-    const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
-    for (const p of loaded.problems) setup.warn(formatProblem(p));
-    const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded, setup.cwd), setup.trust);
-    if (warning) setup.warn(warning);
-    const config = claudeWithout(loaded, held);
-    const sessionEnv = claudeSessionEnv(loaded, setup.trust);
-    if (!config.hooks.length && !Object.keys(sessionEnv).length) return undefined;
-    return claudeAdapter(
-      { config, env: { ...setup.hookEnv, ...sessionEnv }, sessionEnv, hostEnv: { ...process.env, ...sessionEnv }, model: setup.model },
-      setup.ctx,
-    );
+    const gatedLoad = () => {
+      const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
+      for (const p of loaded.problems) setup.warn(formatProblem(p));
+      const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded, setup.cwd), setup.trust);
+      if (warning) setup.warn(warning);
+      const sessionEnv = claudeSessionEnv(loaded, setup.trust);
+      return {
+        config: claudeWithout(loaded, held),
+        env: { ...setup.hookEnv, ...sessionEnv },
+        sessionEnv,
+        hostEnv: { ...process.env, ...sessionEnv },
+      };
+    };
+    const first = gatedLoad();
+    if (!first.config.hooks.length && !Object.keys(first.sessionEnv).length) return undefined;
+    // A settings file changed during the session is read again through the same gate.
+    return claudeAdapter({ ...first, model: setup.model, reload: gatedLoad }, setup.ctx);
   },
 };

@@ -93,7 +93,10 @@ export const geminiSystem: HookSystem = {
       throw new UsageError(
         '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
       );
-    if (opts.hasModel) throw new UsageError('--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude');
+    if (opts.hasModel)
+      throw new UsageError(
+        '--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude',
+      );
     if (!isEventName(eventArg)) {
       const hint = closestEvent(eventArg);
       throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''} — use one of ${EVENT_NAMES.join(', ')}`);

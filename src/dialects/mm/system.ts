@@ -128,7 +128,10 @@ export const mmSystem: HookSystem = {
   async fire(eventArg, fields, opts) {
     if (!isMmEvent(eventArg)) throw new UsageError(`unknown mm event "${eventArg}" — use one of ${MM_EVENTS.join(', ')}`);
     const event = eventArg;
-    if (opts.hasModel) throw new UsageError('--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude');
+    if (opts.hasModel)
+      throw new UsageError(
+        '--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude',
+      );
     const parsed = MmInputSchema.safeParse(fields);
     if (!parsed.success) {
       const first = parsed.error.issues[0];

@@ -1,0 +1,59 @@
+/**
+ * The settings files a session loaded, watched during it: at each of the loop's safe moments
+ * (a turn's start, each model step) each file is looked at again, and each changed file is
+ * reported once. Comparing at known moments, not on filesystem events, keeps a change from
+ * landing halfway through a hook point.
+ */
+import fs from 'node:fs';
+
+interface Seen {
+  /** Size and modification time: the file is read again only when they move. */
+  stamp: string;
+  text: string | null;
+}
+
+function stampOf(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+function contents(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export class ConfigWatch<T extends { file: string }> {
+  private readonly seen = new Map<string, Seen>();
+  private readonly entries: T[] = [];
+
+  /** Starts watching `entries` as they are now. */
+  watch(entries: readonly T[]): void {
+    for (const e of entries) {
+      if (this.seen.has(e.file)) continue;
+      this.seen.set(e.file, { stamp: stampOf(e.file), text: contents(e.file) });
+      this.entries.push(e);
+    }
+  }
+
+  /** The entries whose file changed since the last look (a removed file counts); each change once. */
+  changed(): T[] {
+    const out: T[] = [];
+    for (const e of this.entries) {
+      const before = this.seen.get(e.file)!;
+      const stamp = stampOf(e.file);
+      if (stamp === before.stamp) continue;
+      // Touched but the same text (an editor saving unchanged) is no change.
+      const text = contents(e.file);
+      this.seen.set(e.file, { stamp, text });
+      if (text !== before.text) out.push(e);
+    }
+    return out;
+  }
+}
