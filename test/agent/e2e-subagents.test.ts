@@ -78,7 +78,7 @@ describe('hooks inside hand-offs', () => {
     assert.deepEqual(
       pre.map((i) => [i.tool_name, i.session_id, i.agent_id, i.agent_type]),
       [
-        ['ask_agent', main.session_id, undefined, undefined],
+        ['Agent', main.session_id, undefined, undefined],
         ['Bash', main.session_id, start.agent_id, 'expert'],
       ],
       'the called agent’s tool call goes through the Claude Code hooks, marked as a subagent’s',

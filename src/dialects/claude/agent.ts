@@ -26,7 +26,7 @@ import type { ClaudeConfig } from './config.js';
 import { sourcedEnv } from './env-file.js';
 import type { ClaudeEvent } from './events.js';
 import { claudeHooksFor, fireClaude, type ClaudeFireResult } from './run.js';
-import { claudeToolResponse } from './tools.js';
+import { agentToolInput, claudeToolInput, claudeToolResponse, claudeToolUseId } from './tools.js';
 import { ClaudeTranscript, claudeTranscriptPath } from './transcript.js';
 import { ClaudeSession } from './background.js';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
@@ -253,7 +253,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     async permissionRequest({ name, args, signal }) {
       const r = await fireNative(
         'PermissionRequest',
-        { tool_name: claudeToolName(name), tool_input: { ...args }, permission_suggestions: [] },
+        { tool_name: claudeToolName(name), tool_input: claudeToolInput(name, args, ctx.cwd), permission_suggestions: [] },
         signal,
       );
       const systemMessage = messagesOf(r.output);
@@ -261,13 +261,14 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       if (stop !== undefined) return { action: 'stop', reason: stop, systemMessage };
       const p = r.output.permission;
       if (p?.behavior === 'deny') return { action: 'deny', message: p.message ?? '', interrupt: p.interrupt === true, systemMessage };
-      if (p?.behavior === 'allow') return { action: 'allow', ...(p.updatedInput ? { args: p.updatedInput } : {}), systemMessage };
+      if (p?.behavior === 'allow')
+        return { action: 'allow', ...(p.updatedInput ? { args: agentToolInput(name, p.updatedInput, ctx.cwd) } : {}), systemMessage };
       return { action: 'ask', systemMessage };
     },
     async permissionDenied({ id, name, args, reason, signal }) {
       const r = await fireNative(
         'PermissionDenied',
-        { tool_name: claudeToolName(name), tool_input: { ...args }, tool_use_id: id, reason },
+        { tool_name: claudeToolName(name), tool_input: claudeToolInput(name, args, ctx.cwd), tool_use_id: claudeToolUseId(id), reason },
         signal,
       );
       return { retry: r.output.retry === true, systemMessage: messagesOf(r.output) };
@@ -275,8 +276,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     async toolBatch({ calls, signal }) {
       const tool_calls = calls.map((c) => ({
         tool_name: claudeToolName(c.name),
-        tool_input: c.args,
-        tool_use_id: c.id,
+        tool_input: claudeToolInput(c.name, c.args, ctx.cwd),
+        tool_use_id: claudeToolUseId(c.id),
         tool_response: c.output,
       }));
       const r = await fireNative('PostToolBatch', { tool_calls }, signal);
