@@ -1,0 +1,269 @@
+/**
+ * Pre-warmed interpreters: a one-shot `node x.mjs` / `python3 x.py` hook runs in an interpreter
+ * started ahead of time, one use each. A waiting interpreter is started exactly as the cold run
+ * would start it — the same `bash -c` (so PATH lookup, `PWD`, `SHLVL` and `_` come out the same),
+ * the same environment (its run id included), working folder, process group and cgroup, with
+ * pipes for stdin, stdout and stderr — but in place of the script it runs a small loader that
+ * waits on fd 3 (src/run/prewarm-boot.ts). A job hands it the script and arguments; the loader
+ * runs the script as the main entry and the process exits with the script. From then on the run
+ * is watched like a cold one (src/run/command.ts `superviseRun`): timeout kill of the group,
+ * output caps, cancel, leftovers reaped.
+ *
+ * Pools are keyed by everything a cold start depends on: the interpreter word, the working
+ * folder and the whole environment (the run id aside). A job that matches no warm interpreter
+ * runs cold, and its pool starts filling for the next one.
+ */
+import fs from 'node:fs';
+import type { Duplex } from 'node:stream';
+import { GroupRun } from './process.js';
+import { LARGE_INPUT, runCommand, superviseRun, type CommandRun } from './command.js';
+import type { ProcessResult } from './result.js';
+import { jobMessage, loaderArgs } from './prewarm-boot.js';
+import { scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
+import { RUN_ID_VAR } from './reap.js';
+
+/** Waiting interpreters per pool. */
+export const POOL_SIZE = 2;
+/** Pools kept at once (by interpreter, folder and environment); the least recently used goes. */
+const MAX_POOLS = 8;
+/** A pool whose interpreters die this many times in a row before they are up stops refilling. */
+const MAX_FAILURES = 3;
+
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_\-./:=@%+,]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One interpreter started ahead of its job. */
+class Warm {
+  readonly group: GroupRun;
+  readonly early = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+  ready = false;
+  dead = false;
+  readonly whenSettled: Promise<void>;
+  private settle!: () => void;
+  private readonly control: Duplex;
+
+  constructor(command: string, cwd: string, env: Record<string, string>, onDead: (w: Warm) => void) {
+    this.whenSettled = new Promise((resolve) => (this.settle = resolve));
+    this.group = new GroupRun({ command, cwd, env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    const child = this.group.child;
+    this.control = child.stdio[3] as Duplex;
+    child.stdout!.on('data', this.onOut);
+    child.stderr!.on('data', this.onErr);
+    this.control.on('data', this.onControl);
+    this.control.on('error', () => {});
+    const dead = () => {
+      if (this.dead) return;
+      this.dead = true;
+      this.group.end();
+      this.settle();
+      onDead(this);
+    };
+    this.onDeath = dead;
+    child.on('exit', dead);
+    child.on('error', dead);
+  }
+
+  private readonly onDeath: () => void;
+  private readonly onOut = (b: Buffer) => this.early.stdout.push(b);
+  private readonly onErr = (b: Buffer) => this.early.stderr.push(b);
+  private readonly onControl = (b: Buffer) => {
+    if (b.includes(0x72)) {
+      this.ready = true;
+      this.settle();
+    }
+  };
+
+  get pid(): number | undefined {
+    return this.group.pid;
+  }
+
+  /** Hands the process over to its job: the pool stops watching it. */
+  claim(): { group: GroupRun; early: Warm['early']; control: Duplex } {
+    const child = this.group.child;
+    child.stdout!.off('data', this.onOut);
+    child.stderr!.off('data', this.onErr);
+    this.control.off('data', this.onControl);
+    child.off('exit', this.onDeath);
+    child.off('error', this.onDeath);
+    this.settle();
+    return { group: this.group, early: this.early, control: this.control };
+  }
+
+  close(): void {
+    this.dead = true;
+    this.group.end();
+    this.control.destroy();
+    this.group.child.stdout?.destroy();
+    this.group.child.stderr?.destroy();
+    this.group.child.stdin?.destroy();
+    this.settle();
+  }
+}
+
+class Pool {
+  readonly procs: Warm[] = [];
+  failures = 0;
+  private closed = false;
+
+  constructor(
+    readonly kind: InterpreterKind,
+    readonly interpreter: string,
+    readonly cwd: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get broken(): boolean {
+    return this.failures >= MAX_FAILURES;
+  }
+
+  fill(): void {
+    if (this.closed || this.broken) return;
+    const command = [this.interpreter, ...loaderArgs(this.kind)].map(shellWord).join(' ');
+    while (this.procs.length < POOL_SIZE) {
+      let w: Warm;
+      try {
+        w = new Warm(command, this.cwd, this.env, (dead) => this.onDead(dead));
+      } catch {
+        this.failures = MAX_FAILURES;
+        return;
+      }
+      this.procs.push(w);
+    }
+  }
+
+  private onDead(w: Warm): void {
+    const i = this.procs.indexOf(w);
+    if (i >= 0) this.procs.splice(i, 1);
+    // Dead before it was up: the interpreter cannot start here (refilled on the next job, a few times).
+    if (!w.ready) this.failures++;
+  }
+
+  /** A live interpreter, a ready one first. */
+  take(): Warm | undefined {
+    const i = this.procs.findIndex((w) => w.ready && !w.dead);
+    const j = i >= 0 ? i : this.procs.findIndex((w) => !w.dead);
+    if (j < 0) return undefined;
+    return this.procs.splice(j, 1)[0];
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const w of this.procs.splice(0)) w.close();
+  }
+}
+
+export interface PoolInfo {
+  kind: InterpreterKind;
+  interpreter: string;
+  cwd: string;
+  pids: number[];
+  ready: number;
+  broken: boolean;
+}
+
+/** Where a hook's run goes: a warm interpreter's result, or why it runs cold. */
+export type WarmAttempt = { result: Promise<ProcessResult> } | { cold: string };
+
+/** The pools of one engine. `close()` kills every waiting interpreter; the pools refill on the next job. */
+export class PrewarmPools {
+  private pools = new Map<string, Pool>();
+  /** Runs in a warm interpreter, and runs that went cold though pre-warming was asked for. */
+  readonly counts = { warm: 0, cold: 0 };
+
+  /** Starts the run in a warm interpreter, or says why it must run cold. */
+  run(run: CommandRun): WarmAttempt {
+    const why = this.refusal(run);
+    if (typeof why === 'string') {
+      this.counts.cold++;
+      return { cold: why };
+    }
+    const { pool, argv } = why;
+    const w = pool.take();
+    if (!w) {
+      pool.fill();
+      this.counts.cold++;
+      return { cold: pool.broken ? `${pool.interpreter} does not start as a waiting interpreter here` : 'no warm interpreter yet' };
+    }
+    this.counts.warm++;
+    const result = runWarm(w, argv, run);
+    // Refilled once this run is over, off its critical path.
+    void result.finally(() => setImmediate(() => pool.fill()));
+    return { result };
+  }
+
+  private refusal(run: CommandRun): string | { pool: Pool; argv: string[] } {
+    if (typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT) return 'large input (streamed from a file)';
+    if (run.shell !== undefined && !/(^|\/)bash$/.test(run.shell)) return `shell ${run.shell}`;
+    const c = warmCommand(run.command);
+    if (!c.ok) return c.reason;
+    const problem = scriptProblem(c.kind, c.argv[0], run.cwd);
+    if (problem) return problem;
+    const env = Object.entries(run.env)
+      .filter(([k]) => k !== RUN_ID_VAR)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const key = JSON.stringify([c.kind, c.interpreter, run.cwd, env]);
+    let pool = this.pools.get(key);
+    if (pool) this.pools.delete(key);
+    else pool = new Pool(c.kind, c.interpreter, run.cwd, Object.fromEntries(env));
+    this.pools.set(key, pool); // most recently used last
+    for (const [k, p] of this.pools) {
+      if (this.pools.size <= MAX_POOLS) break;
+      p.close();
+      this.pools.delete(k);
+    }
+    return { pool, argv: c.argv };
+  }
+
+  /** Resolves once every pool's interpreters are up (or gone). */
+  async ready(): Promise<void> {
+    for (const p of this.pools.values()) p.fill();
+    await Promise.all([...this.pools.values()].flatMap((p) => p.procs.map((w) => w.whenSettled)));
+  }
+
+  info(): PoolInfo[] {
+    return [...this.pools.values()].map((p) => ({
+      kind: p.kind,
+      interpreter: p.interpreter,
+      cwd: p.cwd,
+      pids: p.procs.map((w) => w.pid).filter((pid): pid is number => pid !== undefined),
+      ready: p.procs.filter((w) => w.ready).length,
+      broken: p.broken,
+    }));
+  }
+
+  /** Resident memory of the waiting interpreters, in KiB (Linux; 0 elsewhere). */
+  rssKiB(): number {
+    let total = 0;
+    for (const p of this.info())
+      for (const pid of p.pids) {
+        try {
+          total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+        } catch {
+          // gone
+        }
+      }
+    return total;
+  }
+
+  close(): void {
+    for (const p of this.pools.values()) p.close();
+    this.pools.clear();
+  }
+}
+
+const ACK = 0x67; // 'g': the loader took the job
+
+/** Runs the job in a claimed interpreter; if it ended before taking the job, the hook runs cold. */
+async function runWarm(w: Warm, argv: string[], run: CommandRun): Promise<ProcessResult> {
+  const started = performance.now();
+  const { group, early, control } = w.claim();
+  let taken = false;
+  control.on('data', (b: Buffer) => {
+    if (b.includes(ACK)) taken = true;
+  });
+  control.write(jobMessage(argv));
+  const result = await superviseRun(group, run, { started, early, extra: control });
+  if (!taken && !result.timedOut && !run.signal?.aborted) return runCommand(run);
+  return result;
+}
