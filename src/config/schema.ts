@@ -28,6 +28,8 @@ export const CommandHookConfig = z.object(
     description: z.string().optional(),
     /** Start once and exchange one JSON line per event (see src/run/persistent.ts). */
     persistent: z.boolean().optional(),
+    /** Run in an interpreter started ahead of time, as a fresh process would (see src/run/prewarm.ts). */
+    prewarm: z.boolean({ error: '"prewarm" must be true or false' }).optional(),
     timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
     // Numbers and booleans are accepted as the reference does (the process sees their text).
     env: z
@@ -74,6 +76,8 @@ export const Settings = z
         enabled: z.boolean().optional(),
         disabled: z.array(z.string()).optional(),
         notifications: z.boolean().optional(),
+        /** Pre-warm every one-shot node/python hook (a hook's own `prewarm` wins). */
+        prewarm: z.boolean({ error: '"prewarm" must be true or false' }).optional(),
       })
       .loose()
       .optional(),
@@ -124,6 +128,8 @@ export interface HookEntry {
   sequential?: boolean;
   hook: HookSpec;
   enabled: boolean;
+  /** `hooksConfig.prewarm` of the settings in force (the hook's own `prewarm` wins). */
+  prewarm?: boolean;
 }
 
 /** The name used to enable or disable a hook: its name, or its command. */

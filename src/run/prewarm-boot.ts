@@ -72,16 +72,19 @@ const PYTHON_LOADER = `def _hookline_run():
     with open(script, 'rb') as f:
         source = f.read()
     g = sys.modules['__main__'].__dict__
-    g['__file__'] = os.path.abspath(script)
+    # The interpreter joins the folder and the path as given, without normalising (./x.py stays).
+    full = script if os.path.isabs(script) else os.path.join(os.getcwd(), script)
+    g['__file__'] = full
     g['__cached__'] = None
-    g['__loader__'] = sys.modules['_frozen_importlib_external'].SourceFileLoader('__main__', os.path.abspath(script))
+    g['__loader__'] = sys.modules['_frozen_importlib_external'].SourceFileLoader('__main__', full)
     try:
-        code = compile(source, script, 'exec')
+        code = compile(source, full, 'exec')
         exec(code, g)
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as e:
-        sys.excepthook(type(e), e, e.__traceback__.tb_next)
+        e.__traceback__ = e.__traceback__.tb_next
+        sys.excepthook(type(e), e, e.__traceback__)
         sys.exit(1)
 _hookline_run()
 `;

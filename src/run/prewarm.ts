@@ -267,3 +267,35 @@ async function runWarm(w: Warm, argv: string[], run: CommandRun): Promise<Proces
   if (!taken && !result.timedOut && !run.signal?.aborted) return runCommand(run);
   return result;
 }
+
+/** Where an engine keeps its pools: beside its persistent processes, so closing the engine closes them. */
+const POOLS_KEY = '\0prewarm';
+
+const noted = new Set<string>();
+
+/**
+ * Runs a one-shot hook pre-warmed when it can be, else cold. With HOOKLINE_DEBUG set, why a
+ * hook ran cold is said once per hook and reason on stderr.
+ */
+export async function runPrewarmed(
+  holder: Map<string, { close(): void }>,
+  run: CommandRun,
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): Promise<ProcessResult> {
+  let pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
+  if (!pools) holder.set(POOLS_KEY, (pools = new PrewarmPools()));
+  const attempt = pools.run(run);
+  if ('result' in attempt) return attempt.result;
+  const note = `${name}: runs cold — ${attempt.cold}`;
+  if (env.HOOKLINE_DEBUG && attempt.cold !== 'no warm interpreter yet' && !noted.has(note)) {
+    noted.add(note);
+    process.stderr.write(`hookline: prewarm: ${note}\n`);
+  }
+  return runCommand(run);
+}
+
+/** The pools an engine's holder map has, if any (benchmarks and tests read their state). */
+export function poolsOf(holder: Map<string, unknown>): PrewarmPools | undefined {
+  return holder.get(POOLS_KEY) as PrewarmPools | undefined;
+}
