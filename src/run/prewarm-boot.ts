@@ -15,29 +15,34 @@ import path from 'node:path';
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
 const NODE_LOADER = `'use strict';
 const fs = require('node:fs');
-fs.writeSync(3, 'r');
-const buf = Buffer.alloc(65536);
-let data = Buffer.alloc(0);
-let need = -1;
-for (;;) {
-  const n = fs.readSync(3, buf, 0, buf.length, null);
-  if (n === 0) process.exit(0);
-  data = Buffer.concat([data, buf.subarray(0, n)]);
-  if (need < 0) {
-    const nl = data.indexOf(10);
-    if (nl < 0) continue;
-    need = Number(data.subarray(0, nl).toString());
-    data = data.subarray(nl + 1);
+// The ESM loader is set up while waiting (an ES module hook would pay for it after the job);
+// the job itself runs from a macrotask, so a throw in the script is an uncaught exception as cold.
+import('node:fs').then(() => setImmediate(run));
+function run() {
+  fs.writeSync(3, 'r');
+  const buf = Buffer.alloc(65536);
+  let data = Buffer.alloc(0);
+  let need = -1;
+  for (;;) {
+    const n = fs.readSync(3, buf, 0, buf.length, null);
+    if (n === 0) process.exit(0);
+    data = Buffer.concat([data, buf.subarray(0, n)]);
+    if (need < 0) {
+      const nl = data.indexOf(10);
+      if (nl < 0) continue;
+      need = Number(data.subarray(0, nl).toString());
+      data = data.subarray(nl + 1);
+    }
+    if (data.length >= need) break;
   }
-  if (data.length >= need) break;
+  fs.writeSync(3, 'g');
+  fs.closeSync(3);
+  const argv = data.subarray(0, need).toString('utf8').split('\\0');
+  delete require.cache[__filename];
+  process.mainModule = undefined;
+  process.argv = [process.argv[0], require('node:path').resolve(argv[0]), ...argv.slice(1)];
+  require('node:module').runMain();
 }
-fs.writeSync(3, 'g');
-fs.closeSync(3);
-const argv = data.subarray(0, need).toString('utf8').split('\\0');
-delete require.cache[__filename];
-process.mainModule = undefined;
-process.argv = [process.argv[0], require('node:path').resolve(argv[0]), ...argv.slice(1)];
-require('node:module').runMain();
 `;
 
 // Given with -c; everything happens inside one function that removes itself, so the script's

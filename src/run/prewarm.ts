@@ -15,15 +15,17 @@
  */
 import fs from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { GroupRun } from './process.js';
+import { DEFERRED_VARS, deferredCommand, GroupRun, type SpawnOptions } from './process.js';
 import { LARGE_INPUT, runCommand, superviseRun, type CommandRun } from './command.js';
 import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
 import { scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
 import { RUN_ID_VAR } from './reap.js';
 
-/** Waiting interpreters per pool. */
+/** Waiting processes per pool at first; a pool found empty grows, up to its kind's cap. */
 export const POOL_SIZE = 2;
+/** Interpreters cost tens of MB each while they wait; a waiting `sh` about one. */
+const POOL_CAP: Record<WarmKind, number> = { node: 4, python: 4, shell: 8 };
 /** Pools kept at once (by interpreter, folder and environment); the least recently used goes. */
 const MAX_POOLS = 8;
 /** A pool whose interpreters die this many times in a row before they are up stops refilling. */
@@ -43,9 +45,9 @@ class Warm {
   private settle!: () => void;
   private readonly control: Duplex;
 
-  constructor(command: string, cwd: string, env: Record<string, string>, onDead: (w: Warm) => void) {
+  constructor(spawn: SpawnOptions, onDead: (w: Warm) => void) {
     this.whenSettled = new Promise((resolve) => (this.settle = resolve));
-    this.group = new GroupRun({ command, cwd, env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    this.group = new GroupRun({ ...spawn, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
     const child = this.group.child;
     this.control = child.stdio[3] as Duplex;
     child.stdout!.on('data', this.onOut);
@@ -101,13 +103,19 @@ class Warm {
   }
 }
 
+/** Node and Python interpreters waiting for a script, or an `sh` waiting for a bash command. */
+export type WarmKind = InterpreterKind | 'shell';
+
 class Pool {
   readonly procs: Warm[] = [];
   failures = 0;
+  private want = POOL_SIZE;
+  private started = false;
   private closed = false;
 
   constructor(
-    readonly kind: InterpreterKind,
+    readonly kind: WarmKind,
+    /** The interpreter word, or the shell. */
     readonly interpreter: string,
     readonly cwd: string,
     private readonly env: Record<string, string>,
@@ -117,13 +125,20 @@ class Pool {
     return this.failures >= MAX_FAILURES;
   }
 
+  private spawnOptions(): SpawnOptions {
+    const base = { cwd: this.cwd, env: this.env, stdio: [] };
+    if (this.kind === 'shell') return { ...base, command: '', shell: this.interpreter, deferred: true };
+    return { ...base, command: [this.interpreter, ...loaderArgs(this.kind)].map(shellWord).join(' ') };
+  }
+
   fill(): void {
     if (this.closed || this.broken) return;
-    const command = [this.interpreter, ...loaderArgs(this.kind)].map(shellWord).join(' ');
-    while (this.procs.length < POOL_SIZE) {
+    this.started = true;
+    const spawn = this.spawnOptions();
+    while (this.procs.length < this.want) {
       let w: Warm;
       try {
-        w = new Warm(command, this.cwd, this.env, (dead) => this.onDead(dead));
+        w = new Warm(spawn, (dead) => this.onDead(dead));
       } catch {
         this.failures = MAX_FAILURES;
         return;
@@ -143,8 +158,10 @@ class Pool {
   take(): Warm | undefined {
     const i = this.procs.findIndex((w) => w.ready && !w.dead);
     const j = i >= 0 ? i : this.procs.findIndex((w) => !w.dead);
-    if (j < 0) return undefined;
-    return this.procs.splice(j, 1)[0];
+    if (j >= 0) return this.procs.splice(j, 1)[0];
+    // Found empty once started: more runs at once than waiting processes.
+    if (this.started) this.want = Math.min(POOL_CAP[this.kind], this.want + 1);
+    return undefined;
   }
 
   close(): void {
@@ -154,7 +171,7 @@ class Pool {
 }
 
 export interface PoolInfo {
-  kind: InterpreterKind;
+  kind: WarmKind;
   interpreter: string;
   cwd: string;
   pids: number[];
@@ -162,57 +179,67 @@ export interface PoolInfo {
   broken: boolean;
 }
 
-/** Where a hook's run goes: a warm interpreter's result, or why it runs cold. */
-export type WarmAttempt = { result: Promise<ProcessResult> } | { cold: string };
+/** Where a hook's run goes: a pre-started process's result (and why not an interpreter, if so), or why it runs cold. */
+export type WarmAttempt = { result: Promise<ProcessResult>; shell?: string } | { cold: string };
 
-/** The pools of one engine. `close()` kills every waiting interpreter; the pools refill on the next job. */
+/** The pools of one engine. `close()` kills every waiting process; the pools refill on the next job. */
 export class PrewarmPools {
   private pools = new Map<string, Pool>();
-  /** Runs in a warm interpreter, and runs that went cold though pre-warming was asked for. */
-  readonly counts = { warm: 0, cold: 0 };
+  /** Runs in a waiting interpreter, in a waiting shell, and runs that went cold though pre-warming was asked for. */
+  readonly counts = { warm: 0, shell: 0, cold: 0 };
 
-  /** Starts the run in a warm interpreter, or says why it must run cold. */
+  /**
+   * Starts the run in a waiting interpreter; else (a command an interpreter cannot run as
+   * cold would) in a waiting shell, with the reason; else says why it must run cold.
+   */
   run(run: CommandRun): WarmAttempt {
-    const why = this.refusal(run);
+    const why = this.placement(run);
     if (typeof why === 'string') {
       this.counts.cold++;
       return { cold: why };
     }
-    const { pool, argv } = why;
+    const { pool, job, shell } = why;
     const w = pool.take();
     if (!w) {
       pool.fill();
       this.counts.cold++;
-      return { cold: pool.broken ? `${pool.interpreter} does not start as a waiting interpreter here` : 'no warm interpreter yet' };
+      return { cold: pool.broken ? `${pool.interpreter} does not start as a waiting process here` : 'no waiting process yet' };
     }
-    this.counts.warm++;
-    const result = runWarm(w, argv, run);
+    this.counts[pool.kind === 'shell' ? 'shell' : 'warm']++;
+    const result = runWarm(w, job, run);
     // Refilled once this run is over, off its critical path.
     void result.finally(() => setImmediate(() => pool.fill()));
-    return { result };
+    return { result, ...(shell ? { shell } : {}) };
   }
 
-  private refusal(run: CommandRun): string | { pool: Pool; argv: string[] } {
+  private placement(run: CommandRun): string | { pool: Pool; job: Buffer; shell?: string } {
     if (typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT) return 'large input (streamed from a file)';
-    if (run.shell !== undefined && !/(^|\/)bash$/.test(run.shell)) return `shell ${run.shell}`;
+    const shell = run.shell ?? 'bash';
+    if (!/(^|\/)bash$/.test(shell)) return `shell ${shell}`;
+    if (run.command.includes('\0')) return 'a NUL byte in the command';
     const c = warmCommand(run.command);
-    if (!c.ok) return c.reason;
-    const problem = scriptProblem(c.kind, c.argv[0], run.cwd);
-    if (problem) return problem;
+    const problem = c.ok ? scriptProblem(c.kind, c.argv[0], run.cwd) : c.reason;
+    if (problem === undefined && c.ok) return { pool: this.pool(c.kind, c.interpreter, run), job: jobMessage(c.argv) };
+    const clash = DEFERRED_VARS.find((k) => k in run.env);
+    if (clash) return `${problem}; and the environment sets ${clash}`;
+    return { pool: this.pool('shell', shell, run), job: Buffer.from(deferredCommand(run.command)), shell: problem };
+  }
+
+  private pool(kind: WarmKind, interpreter: string, run: CommandRun): Pool {
     const env = Object.entries(run.env)
       .filter(([k]) => k !== RUN_ID_VAR)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const key = JSON.stringify([c.kind, c.interpreter, run.cwd, env]);
+    const key = JSON.stringify([kind, interpreter, run.cwd, env]);
     let pool = this.pools.get(key);
     if (pool) this.pools.delete(key);
-    else pool = new Pool(c.kind, c.interpreter, run.cwd, Object.fromEntries(env));
+    else pool = new Pool(kind, interpreter, run.cwd, Object.fromEntries(env));
     this.pools.set(key, pool); // most recently used last
     for (const [k, p] of this.pools) {
       if (this.pools.size <= MAX_POOLS) break;
       p.close();
       this.pools.delete(k);
     }
-    return { pool, argv: c.argv };
+    return pool;
   }
 
   /** Resolves once every pool's interpreters are up (or gone). */
@@ -254,15 +281,15 @@ export class PrewarmPools {
 
 const ACK = 0x67; // 'g': the loader took the job
 
-/** Runs the job in a claimed interpreter; if it ended before taking the job, the hook runs cold. */
-async function runWarm(w: Warm, argv: string[], run: CommandRun): Promise<ProcessResult> {
+/** Runs the job in a claimed process; if it ended before taking the job, the hook runs cold. */
+async function runWarm(w: Warm, job: Buffer, run: CommandRun): Promise<ProcessResult> {
   const started = performance.now();
   const { group, early, control } = w.claim();
   let taken = false;
   control.on('data', (b: Buffer) => {
     if (b.includes(ACK)) taken = true;
   });
-  control.write(jobMessage(argv));
+  control.write(job);
   const result = await superviseRun(group, run, { started, early, extra: control });
   if (!taken && !result.timedOut && !run.signal?.aborted) return runCommand(run);
   return result;
@@ -286,13 +313,17 @@ export async function runPrewarmed(
   let pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
   if (!pools) holder.set(POOLS_KEY, (pools = new PrewarmPools()));
   const attempt = pools.run(run);
-  if ('result' in attempt) return attempt.result;
-  const note = `${name}: runs cold — ${attempt.cold}`;
-  if (env.HOOKLINE_DEBUG && attempt.cold !== 'no warm interpreter yet' && !noted.has(note)) {
+  const note =
+    'result' in attempt
+      ? attempt.shell
+        ? `${name}: runs in a waiting shell, not a waiting interpreter — ${attempt.shell}`
+        : undefined
+      : `${name}: runs cold — ${attempt.cold}`;
+  if (note && env.HOOKLINE_DEBUG && !note.endsWith('no waiting process yet') && !noted.has(note)) {
     noted.add(note);
     process.stderr.write(`hookline: prewarm: ${note}\n`);
   }
-  return runCommand(run);
+  return 'result' in attempt ? attempt.result : runCommand(run);
 }
 
 /** The pools an engine's holder map has, if any (benchmarks and tests read their state). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cmd, hook, HOOKS, makeProject } from '../helpers.js';
-import { pidsReady, survivors, tmpDir } from './util.js';
+import { pidsReady, readCapture, survivors, tmpDir } from './util.js';
 import { runCommand, type CommandRun } from '../../src/run/command.js';
 import { PrewarmPools, poolsOf } from '../../src/run/prewarm.js';
 import { warmCommand } from '../../src/run/prewarm-command.js';
@@ -85,16 +85,16 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
 
   const runOf = (command: string, extra: Partial<CommandRun> = {}): CommandRun => ({ command, cwd, env: ENV, stdin: INPUT, ...extra });
 
-  async function warm(run: CommandRun): Promise<ProcessResult & { poolPids: number[] }> {
+  async function warm(run: CommandRun): Promise<ProcessResult & { poolPids: number[]; shell?: string }> {
     // The first job starts the pool (and runs cold); the next ones find an interpreter waiting.
     pools.run(run);
     await pools.ready();
     const poolPids = pools.info().flatMap((p) => p.pids);
-    const before = pools.counts.warm;
+    const before = pools.counts.warm + pools.counts.shell;
     const attempt = pools.run(run);
     assert.ok('result' in attempt, 'cold' in attempt ? attempt.cold : '');
-    assert.equal(pools.counts.warm, before + 1);
-    return { ...(await attempt.result), poolPids };
+    assert.equal(pools.counts.warm + pools.counts.shell, before + 1);
+    return { ...(await attempt.result), poolPids, ...(attempt.shell ? { shell: attempt.shell } : {}) };
   }
 
   const read = (file: string): Report => JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -162,13 +162,39 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     assert.deepEqual(await survivors([...started, ...all]), []);
   });
 
-  test('refused commands run cold, and say why', () => {
-    const a = pools.run(runOf(`node --no-warnings ${hook('pw-report.mjs')} x`));
-    assert.deepEqual(a, { cold: 'interpreter option "--no-warnings"' });
-    const b = pools.run(runOf(`node ${path.join(dir, 'missing.mjs')}`));
-    assert.ok('cold' in b && /not found/.test(b.cold));
-    const c = pools.run(runOf(`node ${hook('pw-report.mjs')}`, { stdin: { json: {} } }));
-    assert.ok('cold' in c && /large input/.test(c.cold));
+  test('what an interpreter cannot run as cold would runs in a waiting shell, and says why', async () => {
+    const out = path.join(dir, 'flag.json');
+    const r = await warm(runOf(`node --no-warnings ${hook('pw-report.mjs')} '${out}' 4`));
+    assert.equal(r.shell, 'interpreter option "--no-warnings"');
+    assert.equal(r.exitCode, 4);
+    const seen = read(out);
+    assert.deepEqual(seen.execArgv, ['--no-warnings']);
+    assert.ok(r.poolPids.includes(seen.pid), 'the waiting sh became the hook (exec, same pid)');
+    const missing = await warm(runOf(`node ${path.join(dir, 'missing.mjs')}`));
+    assert.match(String(missing.shell), /not found/);
+    assert.equal(missing.exitCode, 1);
+    assert.match(missing.stderr, /Cannot find module/);
+    const large = pools.run(runOf(`node ${hook('pw-report.mjs')}`, { stdin: { json: {} } }));
+    assert.deepEqual(large, { cold: 'large input (streamed from a file)' });
+  });
+
+  test('a bash command in a waiting shell: argv, environment, cwd, stdin and exit code match a cold run', async () => {
+    const coldDir = tmpDir('hookline-prewarm-c-');
+    const warmDir = tmpDir('hookline-prewarm-w-');
+    // Several lines, quotes and a variable the shell expands: the command reaches bash as written.
+    const command = (d: string) => `x='it'"'"'s'\n${hook('run-capture.sh')} '${d}' "$x" "$HOOKLINE_TEST_VALUE" && exit 7`;
+    const cold = await runCommand(runOf(command(coldDir)));
+    const hot = await warm(runOf(command(warmDir)));
+    assert.equal(hot.shell, 'not a simple command of literal words ("\\n" outside quotes)');
+    assert.equal(cold.exitCode, 7);
+    assert.equal(hot.exitCode, 7);
+    const a = readCapture(coldDir);
+    const b = readCapture(warmDir);
+    assert.deepEqual(b.args, ["it's", 'a b "c"']);
+    assert.deepEqual(b.args, a.args);
+    assert.deepEqual(withoutRunId(b.env), withoutRunId(a.env));
+    assert.equal(b.cwd, a.cwd);
+    assert.equal(b.stdin, INPUT);
   });
 
   test('closing the pools kills every waiting interpreter', async () => {

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { runCommand } from '../src/run/command.js';
+import { containment } from '../src/run/cgroup.js';
+const ALLOW = `cat >/dev/null; echo '{"decision":"allow"}'`;
+const INPUT = JSON.stringify({ hook_event_name: 'BeforeTool', tool_input: { command: 'ls' }, cwd: '/tmp' });
+const env = { ...process.env } as Record<string, string>;
+const ticks = () => { const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' '); return (Number(f[13]) + Number(f[14])) * 10; };
+const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+function raw(file: string, args: string[], detached = false): Promise<void> {
+  return new Promise((resolve) => {
+    const c = spawn(file, args, { cwd: '/tmp', env, stdio: ['pipe', 'pipe', 'pipe'], detached });
+    c.stdout.on('data', () => {}); c.stderr.on('data', () => {});
+    c.on('close', () => resolve());
+    c.stdin.on('error', () => {}); c.stdin.end(INPUT);
+  });
+}
+const base = JSON.parse(JSON.stringify(containment()));
+const own = fs.readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n').find(l => l.startsWith('0::'))!.slice(3);
+const cgBase = path.join('/sys/fs/cgroup', own);
+async function withCgroup(): Promise<void> {
+  const dir = path.join(cgBase, `hookline-exp-${process.pid}-${randomUUID()}`);
+  fs.mkdirSync(dir);
+  await raw('/bin/sh', ['-c', 'echo $$ > "$0" 2>/dev/null; exec "$@"', path.join(dir, 'cgroup.procs'), 'bash', '--norc', '-c', ALLOW], true);
+  fs.writeFileSync(path.join(dir, 'cgroup.kill'), '1');
+  try { fs.rmdirSync(dir); } catch {}
+}
+async function withCgroupNoWrap(): Promise<void> {
+  const dir = path.join(cgBase, `hookline-exp-${process.pid}-${randomUUID()}`);
+  fs.mkdirSync(dir);
+  await raw('bash', ['--norc', '-c', ALLOW], true);
+  fs.writeFileSync(path.join(dir, 'cgroup.kill'), '1');
+  try { fs.rmdirSync(dir); } catch {}
+}
+const variants: Array<[string, () => Promise<unknown>]> = [
+  ['sh -c true (dash)', () => raw('/bin/sh', ['-c', 'true'])],
+  ['bash -c true', () => raw('bash', ['--norc', '-c', 'true'])],
+  ['bash -c ALLOW', () => raw('bash', ['--norc', '-c', ALLOW])],
+  ['bash -c ALLOW detached', () => raw('bash', ['--norc', '-c', ALLOW], true)],
+  ['+ cgroup mkdir/kill/rmdir, no wrapper', withCgroupNoWrap],
+  ['+ sh wrapper moving into cgroup', withCgroup],
+  ['runCommand', () => runCommand({ command: ALLOW, cwd: '/tmp', env, stdin: INPUT })],
+];
+console.log('containment', base);
+const N = Number(process.argv[2] ?? 40);
+const res: Record<string, { wall: number[]; cpu: number[]; child: number }> = {};
+for (const [name] of variants) res[name] = { wall: [], cpu: [], child: 0 };
+for (let i = 0; i < N; i++) for (const [name, fn] of variants) {
+  const t0 = performance.now(); const c0 = process.cpuUsage(); const k0 = ticks();
+  await fn();
+  const c = process.cpuUsage(c0);
+  res[name].wall.push(performance.now() - t0); res[name].cpu.push((c.user + c.system) / 1000); res[name].child += ticks() - k0;
+}
+for (const [name, r] of Object.entries(res)) console.log(`${name.padEnd(40)} wall ${med(r.wall).toFixed(2)} ms  hookline cpu ${med(r.cpu).toFixed(2)} ms  children cpu ${(r.child / N).toFixed(2)} ms`);
+console.log(fs.readFileSync('/proc/loadavg', 'utf8'));
