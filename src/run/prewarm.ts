@@ -154,14 +154,13 @@ class Pool {
     if (!w.ready) this.failures++;
   }
 
-  /** A live interpreter, a ready one first. */
+  /** A live process, a ready one first (one still starting is ahead of a cold start). */
   take(): Warm | undefined {
     const i = this.procs.findIndex((w) => w.ready && !w.dead);
+    // None up once started: more runs at once (or in a row) than waiting processes.
+    if (i < 0 && this.started) this.want = Math.min(POOL_CAP[this.kind], this.want + 1);
     const j = i >= 0 ? i : this.procs.findIndex((w) => !w.dead);
-    if (j >= 0) return this.procs.splice(j, 1)[0];
-    // Found empty once started: more runs at once than waiting processes.
-    if (this.started) this.want = Math.min(POOL_CAP[this.kind], this.want + 1);
-    return undefined;
+    return j >= 0 ? this.procs.splice(j, 1)[0] : undefined;
   }
 
   close(): void {
