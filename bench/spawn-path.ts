@@ -36,7 +36,14 @@ const own = fs
   .split('\n')
   .find((l) => l.startsWith('0::'))!
   .slice(3);
-const cgBase = path.join('/sys/fs/cgroup', own);
+// The cgroup2 mount, as src/run/cgroup.ts finds it (it is not always /sys/fs/cgroup).
+const mount = fs
+  .readFileSync('/proc/self/mounts', 'utf8')
+  .split('\n')
+  .map((l) => l.split(' '))
+  .find((f) => f[2] === 'cgroup2')?.[1];
+if (!mount || !base.available) throw new Error('no cgroup v2 containment here: the cgroup steps cannot be measured');
+const cgBase = path.join(mount, own);
 async function withCgroup(): Promise<void> {
   const dir = path.join(cgBase, `hookline-exp-${process.pid}-${randomUUID()}`);
   fs.mkdirSync(dir);
