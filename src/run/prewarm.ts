@@ -1,6 +1,7 @@
 /**
- * Pre-warmed interpreters: a one-shot `node x.mjs` / `python3 x.py` hook runs in an interpreter
- * started ahead of time, one use each. A waiting interpreter is started exactly as the cold run
+ * Pre-warmed hooks: a one-shot `node x.mjs` / `python3 x.py` hook runs in an interpreter
+ * started ahead of time, any other command in an `sh` started ahead that execs `bash -c` with it
+ * (GroupRun `deferred`); one use each. A waiting interpreter is started exactly as the cold run
  * would start it — the same `bash -c` (so PATH lookup, `PWD`, `SHLVL` and `_` come out the same),
  * the same environment (its run id included), working folder, process group and cgroup, with
  * pipes for stdin, stdout and stderr — but in place of the script it runs a small loader that
@@ -45,13 +46,19 @@ class Warm {
   private settle!: () => void;
   private readonly control: Duplex;
 
-  constructor(spawn: SpawnOptions, onDead: (w: Warm) => void) {
+  constructor(spawn: SpawnOptions, onReady: () => void, onDead: (w: Warm) => void) {
     this.whenSettled = new Promise((resolve) => (this.settle = resolve));
     this.group = new GroupRun({ ...spawn, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
     const child = this.group.child;
     this.control = child.stdio[3] as Duplex;
     child.stdout!.on('data', this.onOut);
     child.stderr!.on('data', this.onErr);
+    this.onControl = (b: Buffer) => {
+      if (this.ready || !b.includes(0x72)) return;
+      this.ready = true;
+      this.settle();
+      onReady();
+    };
     this.control.on('data', this.onControl);
     this.control.on('error', () => {});
     const dead = () => {
@@ -69,12 +76,7 @@ class Warm {
   private readonly onDeath: () => void;
   private readonly onOut = (b: Buffer) => this.early.stdout.push(b);
   private readonly onErr = (b: Buffer) => this.early.stderr.push(b);
-  private readonly onControl = (b: Buffer) => {
-    if (b.includes(0x72)) {
-      this.ready = true;
-      this.settle();
-    }
-  };
+  private readonly onControl: (b: Buffer) => void;
 
   get pid(): number | undefined {
     return this.group.pid;
@@ -138,7 +140,11 @@ class Pool {
     while (this.procs.length < this.want) {
       let w: Warm;
       try {
-        w = new Warm(spawn, (dead) => this.onDead(dead));
+        w = new Warm(
+          spawn,
+          () => (this.failures = 0),
+          (dead) => this.onDead(dead),
+        );
       } catch {
         this.failures = MAX_FAILURES;
         return;
