@@ -432,7 +432,7 @@ async function coldStart(): Promise<void> {
 /** Peak memory of firing a 10 MB event, measured in a fresh process. */
 function memory(): void {
   const script = `
-    import { HookEngine } from ${JSON.stringify(path.join(ROOT, 'dist', 'engine.js'))};
+    import { HookEngine } from ${JSON.stringify(path.join(ROOT, 'dist', 'engine', 'index.js'))};
     const big = 'x'.repeat(10 * 1024 * 1024);
     const e = new HookEngine({ cwd: process.cwd() });
     await e.fire('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: { llmContent: 'warm', returnDisplay: '' } });
@@ -532,6 +532,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
   ['prewarm', prewarmed],
 ];
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const loadAtStart = os.loadavg()[0];
 for (const [name, fn] of sections) {
   if (only.length && !only.includes(name)) continue;
   process.stderr.write(`bench: ${name}…\n`);
@@ -541,7 +542,8 @@ for (const e of engines) e.close();
 
 const cpu = os.cpus();
 const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
-const md = `# Benchmark results\n\n${new Date().toISOString()} · ${machine}${QUICK ? ' · quick run' : ''}\n\nEach case runs beside its baseline in the same process, alternating, so load on the machine hits both. Ratios are Hookline ÷ baseline (below 1 is faster). Where both sides spend their time spawning the same processes, run-to-run noise on this machine is about ±5%: a ratio between 0.95 and 1.05 there means parity.\n\n${table()}\n`;
+const load = `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`;
+const md = `# Benchmark results\n\n${new Date().toISOString()} · ${machine} · ${load}${QUICK ? ' · quick run' : ''}\n\nEach case runs beside its baseline in the same process, alternating, so load on the machine hits both. Ratios are Hookline ÷ baseline (below 1 is faster). Where both sides spend their time spawning the same processes, run-to-run noise on this machine is about ±5%: a ratio between 0.95 and 1.05 there means parity.\n\n${table()}\n`;
 fs.writeFileSync(path.join(HERE, 'results.md'), md);
 process.stdout.write(md);
 process.exit(0);
