@@ -176,9 +176,12 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   switches.system.enabled = sys?.hooksConfig?.enabled;
   switches.user.enabled = usr?.hooksConfig?.enabled;
   switches.project.enabled = prj?.hooksConfig?.enabled;
-  switches.system.prewarm = sys?.hooksConfig?.prewarm;
-  switches.user.prewarm = usr?.hooksConfig?.prewarm;
-  switches.project.prewarm = prj?.hooksConfig?.prewarm;
+  for (const [layer, s] of [
+    ['system', sys],
+    ['user', usr],
+    ['project', prj],
+  ] as const)
+    if (s?.hooksConfig?.prewarm !== undefined) switches[layer].prewarm = s.hooksConfig.prewarm;
   // Security settings come from the user and system layers only: a project must not be able to
   // turn off the gates that protect the user from that project.
   const folderTrustEnabled = sys?.security?.folderTrust?.enabled ?? usr?.security?.folderTrust?.enabled ?? true;
