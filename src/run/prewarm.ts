@@ -29,6 +29,8 @@ export const POOL_SIZE = 2;
 const POOL_CAP: Record<WarmKind, number> = { node: 4, python: 4, shell: 8 };
 /** Pools kept at once (by interpreter, folder and environment); the least recently used goes. */
 const MAX_POOLS = 8;
+/** How long a pool waits after its last use before it refills. */
+const FILL_DELAY_MS = 50;
 /** A pool whose interpreters die this many times in a row before they are up stops refilling. */
 const MAX_FAILURES = 3;
 
@@ -112,6 +114,7 @@ class Pool {
   readonly procs: Warm[] = [];
   failures = 0;
   private want = POOL_SIZE;
+  private timer?: NodeJS.Timeout;
   private started = false;
   private closed = false;
 
@@ -133,7 +136,20 @@ class Pool {
     return { ...base, command: [this.interpreter, ...loaderArgs(this.kind)].map(shellWord).join(' ') };
   }
 
+  /**
+   * Fills the pool once no process has been taken for a moment: starting one costs Hookline a
+   * fork, which must not land between the hooks of an event (sequential hooks, a burst). The
+   * timer does not keep Hookline alive: a one-shot `hookline fire` exits without starting any.
+   */
+  fillSoon(): void {
+    if (this.closed || this.broken) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fill(), FILL_DELAY_MS);
+    this.timer.unref();
+  }
+
   fill(): void {
+    clearTimeout(this.timer);
     if (this.closed || this.broken) return;
     this.started = true;
     const spawn = this.spawnOptions();
@@ -171,6 +187,7 @@ class Pool {
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.timer);
     for (const w of this.procs.splice(0)) w.close();
   }
 }
@@ -206,14 +223,13 @@ export class PrewarmPools {
     const { pool, job, shell } = why;
     const w = pool.take();
     if (!w) {
-      pool.fill();
+      pool.fillSoon();
       this.counts.cold++;
       return { cold: pool.broken ? `${pool.interpreter} does not start as a waiting process here` : 'no waiting process yet' };
     }
     this.counts[pool.kind === 'shell' ? 'shell' : 'warm']++;
     const result = runWarm(w, job, run);
-    // Refilled once this run is over, off its critical path.
-    void result.finally(() => setImmediate(() => pool.fill()));
+    void result.finally(() => pool.fillSoon());
     return { result, ...(shell ? { shell } : {}) };
   }
 
