@@ -78,7 +78,7 @@ interface Report {
 
 describe('pre-warmed interpreters run a hook as a fresh process would', () => {
   const pools = new PrewarmPools();
-  const dir = tmpDir('hookline-prewarm-');
+  const dir = tmpDir('hookline-pwtest-');
   const cwd = path.join(dir, 'work');
   fs.mkdirSync(cwd);
   after(() => pools.close());
@@ -179,8 +179,8 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
   });
 
   test('a bash command in a waiting shell: argv, environment, cwd, stdin and exit code match a cold run', async () => {
-    const coldDir = tmpDir('hookline-prewarm-c-');
-    const warmDir = tmpDir('hookline-prewarm-w-');
+    const coldDir = tmpDir('hookline-pwtest-c-');
+    const warmDir = tmpDir('hookline-pwtest-w-');
     // Several lines, quotes and a variable the shell expands: the command reaches bash as written.
     const command = (d: string) => `x='it'"'"'s'\n${hook('run-capture.sh')} '${d}' "$x" "$HOOKLINE_TEST_VALUE" && exit 7`;
     const cold = await runCommand(runOf(command(coldDir)));
@@ -227,7 +227,7 @@ describe('pre-warming from settings', () => {
   const poolOf = (e: HookEngine) => poolsOf((e as unknown as { persistent: Map<string, unknown> }).persistent);
 
   test('"prewarm": true on a hook: the next event runs in a waiting interpreter; closing the engine leaves no process', async () => {
-    const out = tmpDir('hookline-prewarm-e-');
+    const out = tmpDir('hookline-pwtest-e-');
     const e = await engineWith({}, { prewarm: true }, path.join(out, 'r.json'));
     const first = await e.fire('BeforeTool', bt);
     assert.equal(first.runs[0].success, true, String(first.runs[0].error));
@@ -249,7 +249,7 @@ describe('pre-warming from settings', () => {
   });
 
   test('hooksConfig.prewarm: true pre-warms every hook; a hook\'s own "prewarm": false wins', async () => {
-    const out = tmpDir('hookline-prewarm-e-');
+    const out = tmpDir('hookline-pwtest-e-');
     const all = await engineWith({ hooksConfig: { prewarm: true } }, {}, path.join(out, 'a.json'));
     assert.equal(all.hooks()[0].prewarm, true);
     await all.fire('BeforeTool', bt);
