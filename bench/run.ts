@@ -8,6 +8,7 @@ import net from 'node:net';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { HookEngine } from '../src/engine/index.js';
+import { poolsOf, type PrewarmPools } from '../src/run/prewarm.js';
 import { ensureReference, referenceSystem } from './reference.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +21,7 @@ interface Row {
   baseline: string;
   base: number[];
   subject: number[];
-  unit: 'ms' | 'µs';
+  unit: 'ms' | 'µs' | 'MiB';
   target?: string;
   met?: boolean;
   note?: string;
@@ -40,27 +41,38 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-/** Runs baseline and subject alternately, so drift on a busy machine hits both alike. */
-async function pair(count: number, base: () => Promise<unknown>, subject: () => Promise<unknown>, warm = 2): Promise<[number[], number[]]> {
+/**
+ * Runs baseline and subject alternately, so drift on a busy machine hits both alike. `between`
+ * (untimed) runs before each pair: pre-warmed pools refill there, as they do between events.
+ */
+async function pair(
+  count: number,
+  base: () => Promise<unknown>,
+  subject: () => Promise<unknown>,
+  warm = 2,
+  between?: () => Promise<unknown>,
+): Promise<[number[], number[]]> {
   for (let i = 0; i < warm; i++) {
+    await between?.();
     await base();
     await subject();
   }
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < count; i++) {
+    await between?.();
     a.push(await time(base));
     b.push(await time(subject));
   }
   return [a, b];
 }
 
-function project(hooks: unknown): { dir: string; env: NodeJS.ProcessEnv } {
+function project(hooks: unknown, extra: Record<string, unknown> = {}): { dir: string; env: NodeJS.ProcessEnv } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-bench-'));
   const dir = path.join(base, 'project');
   fs.mkdirSync(path.join(dir, '.gemini'), { recursive: true });
   fs.mkdirSync(path.join(base, 'home', '.gemini'), { recursive: true });
-  fs.writeFileSync(path.join(dir, '.gemini', 'settings.json'), JSON.stringify({ hooks }));
+  fs.writeFileSync(path.join(dir, '.gemini', 'settings.json'), JSON.stringify({ hooks, ...extra }));
   const env = {
     ...process.env,
     GEMINI_CLI_HOME: path.join(base, 'home'),
@@ -71,8 +83,8 @@ function project(hooks: unknown): { dir: string; env: NodeJS.ProcessEnv } {
 }
 
 const engines: HookEngine[] = [];
-function engine(hooks: unknown): HookEngine {
-  const p = project(hooks);
+function engine(hooks: unknown, extra: Record<string, unknown> = {}): HookEngine {
+  const p = project(hooks, extra);
   const e = new HookEngine({ cwd: p.dir, env: p.env, sessionId: 'bench-session' });
   e.on('warning', () => {});
   engines.push(e);
@@ -137,6 +149,8 @@ async function againstReference(): Promise<void> {
     response?: unknown;
     target: string;
     goal: (r: number) => boolean;
+    /** `hooksConfig.prewarm: true`: each hook runs in a waiting shell. */
+    prewarm?: boolean;
   }> = [
     { name: '1 hook', hooks: { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, count: 40, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
     {
@@ -153,6 +167,18 @@ async function againstReference(): Promise<void> {
       target: '≤ 1.0×',
       goal: (r) => r <= 1.0,
     },
+    ...(['1 hook', '8 parallel hooks', '8 sequential hooks'] as const).map((name, i) => ({
+      name: `${name}, pre-warmed shells`,
+      hooks: [
+        { BeforeTool: [{ hooks: [cmd(ALLOW)] }] },
+        { BeforeTool: [{ hooks: Array.from({ length: 8 }, (_, j) => cmd(`${ALLOW} # ${j}`)) }] },
+        { BeforeTool: [{ sequential: true, hooks: Array.from({ length: 8 }, (_, j) => cmd(`${ALLOW} # ${j}`)) }] },
+      ][i],
+      count: [40, 20, 12][i],
+      target: i === 0 ? '≤ 0.9×' : '≤ 0.8×',
+      goal: (r: number) => r <= (i === 0 ? 0.9 : 0.8),
+      prewarm: true,
+    })),
     {
       name: '10 MB tool_response',
       event: 'AfterTool',
@@ -180,7 +206,7 @@ async function againstReference(): Promise<void> {
     },
   ];
   for (const c of cases) {
-    const e = engine(c.hooks);
+    const e = engine(c.hooks, c.prewarm ? { hooksConfig: { prewarm: true } } : {});
     const ref = await referenceSystem(c.hooks, e.cwd);
     const fields =
       c.event === 'AfterTool'
@@ -192,8 +218,23 @@ async function againstReference(): Promise<void> {
         c.event === 'AfterTool' ? ref.afterTool('read_file', TOOL_INPUT, c.response) : ref.beforeTool('run_shell_command', TOOL_INPUT),
       () => e.fire(c.event ?? 'BeforeTool', fields),
       c.count > 5 ? 2 : 0,
+      c.prewarm ? () => ready(e) : undefined,
     );
     const r = median(b) / median(a);
+    if (c.prewarm && c.name.startsWith('8 parallel')) {
+      await ready(e);
+      const pools = poolsOfEngine(e);
+      const count = pools?.info().reduce((k, p) => k + p.pids.length, 0) ?? 0;
+      const kib = pools?.rssKiB() ?? NaN;
+      rows.push({
+        case: 'idle cost: the waiting shells of 8 parallel hooks',
+        baseline: '—',
+        base: [NaN],
+        subject: [kib / 1024],
+        unit: 'MiB',
+        note: `${count} processes, ${fmt(kib / 1024 / count)} MiB RSS each`,
+      });
+    }
     rows.push({
       case: `vs Gemini CLI: ${c.name}`,
       baseline: 'Gemini CLI 0.61 engine, same settings',
@@ -202,6 +243,87 @@ async function againstReference(): Promise<void> {
       unit: 'ms',
       target: c.target,
       met: c.goal(r),
+    });
+  }
+}
+
+function poolsOfEngine(e: HookEngine): PrewarmPools | undefined {
+  return poolsOf((e as unknown as { persistent: Map<string, unknown> }).persistent);
+}
+/** Waits until the engine's pools have refilled (untimed: events come seconds apart in a session). */
+async function ready(e: HookEngine): Promise<void> {
+  await poolsOfEngine(e)?.ready();
+}
+
+/** One-shot Node and Python hooks in pre-warmed interpreters, beside the same hooks cold and Gemini CLI's engine. */
+async function prewarmed(): Promise<void> {
+  const haveRef = ensureReference();
+  const langs: Array<[string, string]> = [
+    ['Node', `node '${path.join(HERE, 'hooks', 'node-hook.mjs')}'`],
+    ['Python', `python3 '${path.join(HERE, 'hooks', 'python-hook.py')}'`],
+  ];
+  const fields = { tool_name: 'run_shell_command', tool_input: TOOL_INPUT };
+  for (const [lang, command] of langs) {
+    const hooks = { BeforeTool: [{ hooks: [cmd(command)] }] };
+    const cold = engine(hooks);
+    const warm = engine(hooks, { hooksConfig: { prewarm: true } });
+    const [a, b] = await pair(
+      n(20),
+      () => cold.fire('BeforeTool', fields),
+      () => warm.fire('BeforeTool', fields),
+      2,
+      () => ready(warm),
+    );
+    rows.push({
+      case: `${lang} one-shot hook, pre-warmed interpreter`,
+      baseline: 'the same hook, cold (Hookline)',
+      base: a,
+      subject: b,
+      unit: 'ms',
+      target: '≤ 10 ms',
+      met: median(b) <= 10,
+    });
+    if (haveRef) {
+      const ref = await referenceSystem(hooks, warm.cwd);
+      const [g, w] = await pair(
+        n(20),
+        () => ref.beforeTool('run_shell_command', TOOL_INPUT),
+        () => warm.fire('BeforeTool', fields),
+        2,
+        () => ready(warm),
+      );
+      rows.push({
+        case: `vs Gemini CLI: ${lang} one-shot hook, pre-warmed`,
+        baseline: 'Gemini CLI 0.61 engine, same hook',
+        base: g,
+        subject: w,
+        unit: 'ms',
+      });
+      const [g2, c2] = await pair(
+        n(10),
+        () => ref.beforeTool('run_shell_command', TOOL_INPUT),
+        () => cold.fire('BeforeTool', fields),
+        1,
+      );
+      rows.push({
+        case: `vs Gemini CLI: ${lang} one-shot hook, cold`,
+        baseline: 'Gemini CLI 0.61 engine, same hook',
+        base: g2,
+        subject: c2,
+        unit: 'ms',
+      });
+    }
+    await ready(warm);
+    const pools = poolsOfEngine(warm);
+    const kib = pools?.rssKiB() ?? NaN;
+    const count = pools?.info().reduce((k, p) => k + p.pids.length, 0) ?? 0;
+    rows.push({
+      case: `idle cost: the waiting ${lang} interpreters`,
+      baseline: '—',
+      base: [NaN],
+      subject: [kib / 1024],
+      unit: 'MiB',
+      note: `${count} processes, ${fmt(kib / 1024 / count)} MiB RSS each`,
     });
   }
 }
@@ -310,7 +432,7 @@ async function coldStart(): Promise<void> {
 /** Peak memory of firing a 10 MB event, measured in a fresh process. */
 function memory(): void {
   const script = `
-    import { HookEngine } from ${JSON.stringify(path.join(ROOT, 'dist', 'engine.js'))};
+    import { HookEngine } from ${JSON.stringify(path.join(ROOT, 'dist', 'engine', 'index.js'))};
     const big = 'x'.repeat(10 * 1024 * 1024);
     const e = new HookEngine({ cwd: process.cwd() });
     await e.fire('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: { llmContent: 'warm', returnDisplay: '' } });
@@ -426,7 +548,8 @@ function table(): string {
   const lines = rows.map((r) => {
     const u = r.unit;
     const ratio = median(r.subject) / median(r.base);
-    return `| ${r.case} | ${r.baseline} | ${fmt(median(r.base))} ${u} | ${fmt(median(r.subject))} ${u} | ${fmt(p95(r.subject))} ${u} | ${Number.isFinite(ratio) ? `${fmt(ratio)}×` : '—'} | ${r.target ?? '—'} | ${r.met === undefined ? (r.note ?? '—') : `${r.met ? 'yes' : 'no'}${r.note ? ` (${r.note})` : ''}`} |`;
+    const v = (x: number) => (Number.isFinite(x) ? `${fmt(x)} ${u}` : '—');
+    return `| ${r.case} | ${r.baseline} | ${v(median(r.base))} | ${v(median(r.subject))} | ${v(p95(r.subject))} | ${Number.isFinite(ratio) ? `${fmt(ratio)}×` : '—'} | ${r.target ?? '—'} | ${r.met === undefined ? (r.note ?? '—') : `${r.met ? 'yes' : 'no'}${r.note ? ` (${r.note})` : ''}`} |`;
   });
   return [head, ...lines].join('\n');
 }
@@ -442,8 +565,10 @@ const sections: Array<[string, () => Promise<void> | void]> = [
   ['serve', served],
   ['mcp', mcpProxy],
   ['reference', againstReference],
+  ['prewarm', prewarmed],
 ];
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const loadAtStart = os.loadavg()[0];
 for (const [name, fn] of sections) {
   if (only.length && !only.includes(name)) continue;
   process.stderr.write(`bench: ${name}…\n`);
@@ -453,7 +578,8 @@ for (const e of engines) e.close();
 
 const cpu = os.cpus();
 const machine = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`;
-const md = `# Benchmark results\n\n${new Date().toISOString()} · ${machine}${QUICK ? ' · quick run' : ''}\n\nEach case runs beside its baseline in the same process, alternating, so load on the machine hits both. Ratios are Hookline ÷ baseline (below 1 is faster). Where both sides spend their time spawning the same processes, run-to-run noise on this machine is about ±5%: a ratio between 0.95 and 1.05 there means parity.\n\n${table()}\n`;
+const load = `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`;
+const md = `# Benchmark results\n\n${new Date().toISOString()} · ${machine} · ${load}${QUICK ? ' · quick run' : ''}\n\nEach case runs beside its baseline in the same process, alternating, so load on the machine hits both. Ratios are Hookline ÷ baseline (below 1 is faster). Where both sides spend their time spawning the same processes, run-to-run noise on this machine is about ±5%: a ratio between 0.95 and 1.05 there means parity.\n\n${table()}\n`;
 fs.writeFileSync(path.join(HERE, 'results.md'), md);
 process.stdout.write(md);
 process.exit(0);

@@ -31,7 +31,7 @@ Environment:
   HOOKLINE_SCRIPT_LOG              agent: append each scripted call's prompt to this file
   HOOKLINE_PERSISTENT              set to 1 by Hookline for persistent hooks (hookline/sdk reads it)
   CLAUDE_ENV_FILE                  set by Hookline for Claude Code SessionStart hooks: the exports they write reach later shell commands
-  HOOKLINE_DEBUG                   print the stack trace of an unexpected error
+  HOOKLINE_DEBUG                   print the stack trace of an unexpected error, and why a "prewarm" hook ran cold
   HOOKLINE_NO_CGROUP               1: do not put hook processes in a cgroup of their own
   HOOKLINE_TRACE                   0: record no hook traces; inputs: record each event's full input too (for replay)
   HOOKLINE_TRACE_DIR               where hook traces are kept (default: ~/.gemini/hookline/traces)

@@ -38,6 +38,8 @@ export interface LayerSwitches {
   enabled?: boolean;
   /** `hooksConfig.disabled` (and the older `hooks.disabled`). */
   disabled: string[];
+  /** `hooksConfig.prewarm`, when the layer sets it. */
+  prewarm?: boolean;
 }
 
 export interface LoadedConfig {
@@ -174,6 +176,12 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   switches.system.enabled = sys?.hooksConfig?.enabled;
   switches.user.enabled = usr?.hooksConfig?.enabled;
   switches.project.enabled = prj?.hooksConfig?.enabled;
+  for (const [layer, s] of [
+    ['system', sys],
+    ['user', usr],
+    ['project', prj],
+  ] as const)
+    if (s?.hooksConfig?.prewarm !== undefined) switches[layer].prewarm = s.hooksConfig.prewarm;
   // Security settings come from the user and system layers only: a project must not be able to
   // turn off the gates that protect the user from that project.
   const folderTrustEnabled = sys?.security?.folderTrust?.enabled ?? usr?.security?.folderTrust?.enabled ?? true;
@@ -215,7 +223,13 @@ export function applyEnablement(config: LoadedConfig, opts: { workspaceTrusted: 
   const hooksEnabled = (system.enabled ?? user.enabled ?? true) && !(ws && project.enabled === false);
   const disabled = [...new Set([...system.disabled, ...user.disabled, ...(ws ? project.disabled : [])])];
   const off = new Set(disabled);
-  const entries = config.entries.map((e) => ({ ...e, enabled: hooksEnabled && !off.has(displayName(e.hook)) }));
+  // As settings merge: system over a trusted workspace over user.
+  const prewarm = system.prewarm ?? (ws ? project.prewarm : undefined) ?? user.prewarm;
+  const entries = config.entries.map((e) => ({
+    ...e,
+    enabled: hooksEnabled && !off.has(displayName(e.hook)),
+    ...(prewarm !== undefined ? { prewarm } : {}),
+  }));
   const redaction = {
     ...config.userRedaction,
     blocked: [...new Set([...config.userRedaction.blocked, ...(ws ? config.projectRedactionBlocked : [])])],

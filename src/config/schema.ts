@@ -30,6 +30,8 @@ export const CommandHookConfig = z.object(
     persistent: z.boolean().optional(),
     /** Shadow mode: the hook runs and its decision is shown and traced, but not enforced. */
     shadow: z.boolean({ error: '"shadow" must be true or false' }).optional(),
+    /** Run in an interpreter started ahead of time, as a fresh process would (see src/run/prewarm.ts). */
+    prewarm: z.boolean({ error: '"prewarm" must be true or false' }).optional(),
     timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
     // Numbers and booleans are accepted as the reference does (the process sees their text).
     env: z
@@ -124,6 +126,8 @@ export const Settings = z
         enabled: z.boolean().optional(),
         disabled: z.array(z.string()).optional(),
         notifications: z.boolean().optional(),
+        /** Pre-warm every one-shot node/python hook (a hook's own `prewarm` wins). */
+        prewarm: z.boolean({ error: '"prewarm" must be true or false' }).optional(),
       })
       .loose()
       .optional(),
@@ -184,6 +188,8 @@ export interface HookEntry {
   sequential?: boolean;
   hook: HookSpec;
   enabled: boolean;
+  /** `hooksConfig.prewarm` of the settings in force (the hook's own `prewarm` wins). */
+  prewarm?: boolean;
 }
 
 /** The name used to enable or disable a hook: its name, or its command. */

@@ -146,6 +146,13 @@ function validateHook(
           severity: 'warning',
         });
     }
+    if (raw.prewarm === true && raw.persistent === true)
+      problems.push({
+        file,
+        path: jsonPath([...at, 'prewarm']),
+        message: '"prewarm" has no effect on a persistent hook (it is started once anyway)',
+        severity: 'warning',
+      });
     if (isObject(raw.env)) {
       for (const [k, v] of Object.entries(raw.env)) {
         if (typeof v === 'number' || typeof v === 'boolean') {

@@ -11,6 +11,7 @@ import { runHttp } from '../run/http.js';
 import { expandCommand, tryExpand } from '../run/expand.js';
 import { expandExtensionCommand } from '../run/extension-vars.js';
 import { PersistentProcess } from '../run/persistent.js';
+import { type PrewarmPools, runPrewarmed } from '../run/prewarm.js';
 import type { RunResult } from '../run/result.js';
 import { decideRun } from '../decide/run.js';
 import { expandEnvRefs } from '../run/env-refs.js';
@@ -45,8 +46,8 @@ export interface RunDeps {
   env: Env;
   baseEnv: Record<string, string>;
   sessionId: string;
-  /** Persistent hook processes, by what started them; kept by the caller across events. */
-  persistent: Map<string, PersistentProcess>;
+  /** Persistent hook processes, by what started them (and the pre-warmed interpreters); kept by the caller across events. */
+  persistent: Map<string, PersistentProcess | PrewarmPools>;
   signal?: AbortSignal;
 }
 
@@ -108,10 +109,13 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     : entry.hook.command;
   const command = tryExpand(expandCommand, written, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
   if (typeof command !== 'string') return command;
-  if (!entry.hook.persistent)
-    return decideRun(await runCommand({ command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal }));
+  if (!entry.hook.persistent) {
+    const run = { command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal };
+    if (entry.hook.prewarm ?? entry.prewarm) return decideRun(await runPrewarmed(deps.persistent, run, deps.env, entry.hook.command));
+    return decideRun(await runCommand(run));
+  }
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
-  let proc = deps.persistent.get(key);
+  let proc = deps.persistent.get(key) as PersistentProcess | undefined;
   if (!proc) deps.persistent.set(key, (proc = new PersistentProcess({ command, cwd: deps.projectDir, env })));
   return decideRun(await proc.request(input, entry.hook.timeout, deps.signal));
 }

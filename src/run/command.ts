@@ -59,6 +59,48 @@ class Capped {
  */
 export function runCommand(run: CommandRun): Promise<ProcessResult> {
   const started = performance.now();
+  const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
+  let group: GroupRun;
+  try {
+    group = new GroupRun({
+      command: run.command,
+      cwd: run.cwd,
+      env: run.env,
+      shell: run.shell,
+      stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    // e.g. a NUL byte in the command or env: nothing was started
+    return Promise.resolve({
+      exitCode: null,
+      signal: null,
+      stdout: '',
+      stderr: '',
+      durationMs: performance.now() - started,
+      error: `cannot start hook: ${(e as Error).message}`,
+    });
+  } finally {
+    if (stdinFd !== undefined) fs.closeSync(stdinFd);
+  }
+  return superviseRun(group, run, { started });
+}
+
+/** What a run started earlier brings: output it wrote before the hook began, and a gate on its end. */
+export interface SuperviseOptions {
+  started: number;
+  /** Output already read from the process's pipes, in order. */
+  early?: { stdout: Buffer[]; stderr: Buffer[] };
+  /** Another stream that must close before the run is over (a control channel). */
+  extra?: NodeJS.ReadableStream & { destroy(): void };
+}
+
+/**
+ * Watches a started run to its end: output capped, the timeout, the cancel signal, the group
+ * killed once the main process has exited. The stdin text (when `run.stdin` is a string and the
+ * process has a stdin pipe) is written here.
+ */
+export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOptions): Promise<ProcessResult> {
+  const { started } = opts;
   const timeoutMs = boundedTimeoutMs(run.timeoutMs, DEFAULT_TIMEOUT_MS);
   return new Promise((resolve) => {
     const out = new Capped(STDOUT_LIMIT);
@@ -70,31 +112,6 @@ export function runCommand(run: CommandRun): Promise<ProcessResult> {
     let exited = false;
     let done = false;
     const timers: NodeJS.Timeout[] = [];
-
-    const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
-    let group: GroupRun;
-    try {
-      group = new GroupRun({
-        command: run.command,
-        cwd: run.cwd,
-        env: run.env,
-        shell: run.shell,
-        stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
-      });
-    } catch (e) {
-      // e.g. a NUL byte in the command or env: nothing was started
-      resolve({
-        exitCode: null,
-        signal: null,
-        stdout: '',
-        stderr: '',
-        durationMs: performance.now() - started,
-        error: `cannot start hook: ${(e as Error).message}`,
-      });
-      return;
-    } finally {
-      if (stdinFd !== undefined) fs.closeSync(stdinFd);
-    }
     const child = group.child;
 
     const stop = (why: string | undefined) => {
@@ -112,6 +129,7 @@ export function runCommand(run: CommandRun): Promise<ProcessResult> {
       group.end();
       child.stdout?.destroy();
       child.stderr?.destroy();
+      opts.extra?.destroy();
       const durationMs = performance.now() - started;
       // Invalid UTF-8 is replaced, not an error (the reference decodes the same way), but said.
       const raw = out.bytes();
@@ -137,29 +155,37 @@ export function runCommand(run: CommandRun): Promise<ProcessResult> {
       }, timeoutMs),
     );
 
-    child.stdout!.on('data', (b: Buffer) => {
+    const onOut = (b: Buffer) => {
       out.push(b);
       if (out.over && !failure) stop(`stdout larger than ${STDOUT_LIMIT} bytes`);
-    });
+    };
+    for (const b of opts.early?.stdout ?? []) onOut(b);
+    for (const b of opts.early?.stderr ?? []) err.push(b);
+    child.stdout!.on('data', onOut);
     child.stderr!.on('data', (b: Buffer) => err.push(b));
 
+    const streams = opts.extra ? 3 : 2;
     let closedStreams = 0;
     const onStreamEnd = () => {
       closedStreams++;
-      if (closedStreams === 2 && exited) finish();
+      if (closedStreams === streams && exited) finish();
     };
     child.stdout!.on('close', onStreamEnd);
     child.stderr!.on('close', onStreamEnd);
+    opts.extra?.on('close', onStreamEnd);
 
-    child.on('exit', (code, signal) => {
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       exited = true;
       exitCode = code;
       exitSignal = signal;
       // Background children must not outlive the hook nor hold its pipes open.
       group.kill();
-      if (closedStreams === 2) finish();
+      if (closedStreams === streams) finish();
       else timers.push(setTimeout(finish, DRAIN_MS));
-    });
+    };
+    // A run handed over after its process ended (a pre-started one) still ends here.
+    if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => onExit(child.exitCode, child.signalCode));
+    else child.on('exit', onExit);
 
     child.on('error', (e: NodeJS.ErrnoException) => {
       // A missing cwd also fails as "spawn bash ENOENT", which blames the wrong thing.

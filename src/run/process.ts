@@ -88,6 +88,42 @@ export interface SpawnOptions {
   /** `bash` (default) or another POSIX shell. */
   shell?: string;
   stdio: StdioOptions;
+  /**
+   * Start the run now but take the command later, from fd 3 (which `stdio` must make a pipe): a
+   * small `sh` waits there, then execs the shell with `-c command` exactly as a cold run would
+   * (see src/run/prewarm.ts). `command` is ignored.
+   */
+  deferred?: boolean;
+}
+
+/**
+ * What a deferred run's `sh` does before it execs the shell: says it is up (`r` on fd 3), reads
+ * the command (a line count, then the lines), says it has it (`g`), closes fd 3. Builtins only,
+ * so nothing is forked; end of fd 3 first (Hookline gone) exits 0. Its variables are not exported,
+ * and a run whose environment already has one of them is never deferred (DEFERRED_VARS).
+ */
+const READ_COMMAND = [
+  'printf r >&3',
+  'IFS= read -r __hookline_n <&3 || exit 0',
+  '__hookline_cmd=',
+  'while [ "$__hookline_n" -gt 0 ]; do',
+  '  IFS= read -r __hookline_l <&3 || exit 0',
+  '  __hookline_cmd="$__hookline_cmd$__hookline_l',
+  '"',
+  '  __hookline_n=$((__hookline_n - 1))',
+  'done',
+  '__hookline_cmd=${__hookline_cmd%?}',
+  'printf g >&3',
+  'exec 3>&-',
+].join('\n');
+
+/** Names a deferred run's `sh` sets: an environment holding one of them cannot be deferred faithfully. */
+export const DEFERRED_VARS = ['__hookline_n', '__hookline_l', '__hookline_cmd', 'IFS'];
+
+/** The job a deferred run reads on fd 3. */
+export function deferredCommand(command: string): string {
+  const lines = command.split('\n');
+  return `${lines.length}\n${lines.join('\n')}\n`;
 }
 
 /** Runs still live, so none outlives Hookline. */
@@ -114,9 +150,15 @@ export class GroupRun {
     this.cgroup = RunCgroup.create(this.runId);
     const env = { ...opts.env, [RUN_ID_VAR]: this.runId };
     // The shell enters its cgroup before it runs anything, so no child can be forked outside it.
-    const [file, argv] = this.cgroup
-      ? ['/bin/sh', ['-c', 'echo $$ > "$0" 2>/dev/null; exec "$@"', this.cgroup.procsFile, shell, ...args]]
-      : [shell, args];
+    const enter = this.cgroup ? 'echo $$ > "$0" 2>/dev/null; ' : '';
+    const [file, argv]: [string, string[]] = opts.deferred
+      ? [
+          '/bin/sh',
+          ['-c', `${enter}${READ_COMMAND}\nexec "$@" "$__hookline_cmd"`, this.cgroup?.procsFile ?? 'sh', shell, ...args.slice(0, -1)],
+        ]
+      : this.cgroup
+        ? ['/bin/sh', ['-c', `${enter}exec "$@"`, this.cgroup.procsFile, shell, ...args]]
+        : [shell, args];
     try {
       this.child = spawn(file, argv, { cwd: opts.cwd, env, stdio: opts.stdio, detached: true });
     } catch (e) {

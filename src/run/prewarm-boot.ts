@@ -1,0 +1,121 @@
+/**
+ * The loaders a pre-warmed interpreter runs while it waits. Each writes `r` on fd 3 once the
+ * interpreter is up, blocks reading one job from fd 3 (`<length>\n` then the argv after the
+ * interpreter, NUL-separated: script, arguments), writes `g`, closes fd 3 (so the hook's children
+ * never see it), and runs the script as the interpreter's main entry. Its environment, working
+ * folder, stdio, process group and cgroup are the ones it was started with, which are exactly a
+ * cold run's: nothing is set from the job but argv. End of fd 3 before a job (Hookline gone):
+ * exit 0 at once.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// CommonJS, loaded as the main module; it leaves nothing of itself in require.cache or
+// process.mainModule, so `require.main === module` and `import.meta` main checks hold.
+const NODE_LOADER = `'use strict';
+const fs = require('node:fs');
+// The ESM loader is set up while waiting (an ES module hook would pay for it after the job);
+// the job itself runs from a macrotask, so a throw in the script is an uncaught exception as cold.
+import('node:fs').then(() => setImmediate(run));
+function run() {
+  fs.writeSync(3, 'r');
+  const buf = Buffer.alloc(65536);
+  let data = Buffer.alloc(0);
+  let need = -1;
+  for (;;) {
+    const n = fs.readSync(3, buf, 0, buf.length, null);
+    if (n === 0) process.exit(0);
+    data = Buffer.concat([data, buf.subarray(0, n)]);
+    if (need < 0) {
+      const nl = data.indexOf(10);
+      if (nl < 0) continue;
+      need = Number(data.subarray(0, nl).toString());
+      data = data.subarray(nl + 1);
+    }
+    if (data.length >= need) break;
+  }
+  fs.writeSync(3, 'g');
+  fs.closeSync(3);
+  const argv = data.subarray(0, need).toString('utf8').split('\\0');
+  delete require.cache[__filename];
+  process.mainModule = undefined;
+  process.argv = [process.argv[0], require('node:path').resolve(argv[0]), ...argv.slice(1)];
+  require('node:module').runMain();
+}
+`;
+
+// Given with -c; everything happens inside one function that removes itself, so the script's
+// globals are a fresh __main__'s. sys.argv, sys.orig_argv, sys.path[0], __file__ and __loader__
+// are set as \`python3 script.py\` sets them; a traceback loses the loader's own frame.
+const PYTHON_LOADER = `def _hookline_run():
+    import os, sys
+    del globals()['_hookline_run']
+    os.write(3, b'r')
+    data = b''
+    while b'\\n' not in data:
+        chunk = os.read(3, 65536)
+        if not chunk:
+            os._exit(0)
+        data += chunk
+    head, _, body = data.partition(b'\\n')
+    need = int(head)
+    while len(body) < need:
+        chunk = os.read(3, 65536)
+        if not chunk:
+            os._exit(0)
+        body += chunk
+    os.write(3, b'g')
+    os.close(3)
+    argv = [os.fsdecode(a) for a in body[:need].split(b'\\0')]
+    script = argv[0]
+    sys.argv[:] = argv
+    if hasattr(sys, 'orig_argv'):
+        sys.orig_argv[1:] = argv
+    if sys.path and sys.path[0] == '' and not getattr(sys.flags, 'safe_path', False):
+        sys.path[0] = os.path.dirname(os.path.realpath(script))
+    with open(script, 'rb') as f:
+        source = f.read()
+    g = sys.modules['__main__'].__dict__
+    # The interpreter joins the folder and the path as given, without normalising (./x.py stays).
+    full = script if os.path.isabs(script) else os.path.join(os.getcwd(), script)
+    g['__file__'] = full
+    g['__cached__'] = None
+    g['__loader__'] = sys.modules['_frozen_importlib_external'].SourceFileLoader('__main__', full)
+    try:
+        code = compile(source, full, 'exec')
+        exec(code, g)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as e:
+        e.__traceback__ = e.__traceback__.tb_next
+        sys.excepthook(type(e), e, e.__traceback__)
+        sys.exit(1)
+_hookline_run()
+`;
+
+let dir: string | undefined;
+
+/** The arguments that start a waiting interpreter of this kind (after the interpreter word). */
+export function loaderArgs(kind: 'node' | 'python'): string[] {
+  if (kind === 'python') return ['-c', PYTHON_LOADER];
+  // A file, not `-e`: `-e` would show in process.execArgv and change how Node runs its main.
+  if (!dir || !fs.existsSync(dir)) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-prewarm-'));
+    fs.writeFileSync(path.join(dir, 'loader.cjs'), NODE_LOADER, { mode: 0o600, flag: 'wx' });
+    process.once('exit', removeLoaders);
+  }
+  return [path.join(dir, 'loader.cjs')];
+}
+
+/** The encoded job for a warm interpreter. */
+export function jobMessage(argv: readonly string[]): Buffer {
+  const body = Buffer.from(argv.join('\0'), 'utf8');
+  return Buffer.concat([Buffer.from(`${body.length}\n`), body]);
+}
+
+export function removeLoaders(): void {
+  if (!dir) return;
+  fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+}

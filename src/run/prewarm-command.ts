@@ -1,0 +1,91 @@
+/**
+ * Which hook commands a pre-warmed interpreter can run exactly as `bash -c` would: one simple
+ * command `node <script> [args…]` or `python3 <script> [args…]`, every word a literal. Anything
+ * the shell would compute or reroute (variables, `$(…)`, globs, `~`, braces, redirections, pipes,
+ * `&&`, `;`, comments, environment assignments) and any interpreter option (`node --foo x.js`,
+ * `-e`, `-c`, `-m`) is refused: such a hook runs cold.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'shell-quote';
+
+export type InterpreterKind = 'node' | 'python';
+
+export type WarmCommand =
+  | {
+      ok: true;
+      kind: InterpreterKind;
+      /** The interpreter word as written (`node`, `/usr/bin/python3`): the shell finds it on PATH as for a cold run. */
+      interpreter: string;
+      /** The script as written, then its arguments: what the hook sees as its argv after the interpreter. */
+      argv: string[];
+    }
+  | { ok: false; reason: string };
+
+const NODE = /^(?:node|nodejs)$/;
+const PYTHON = /^python(?:[23](?:\.\d+)?)?$/;
+/** Characters that mean nothing to bash outside quotes (besides word separation). */
+const PLAIN = /[A-Za-z0-9_\-./:=@%+,]/;
+
+/**
+ * Checks, character by character, that bash would see only literal words: outside quotes only
+ * plain characters, blanks and `\x` escapes; inside double quotes nothing that expands. Returns
+ * why not, or undefined.
+ */
+export function nonLiteral(command: string): string | undefined {
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      continue;
+    }
+    if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '$' || c === '`' || c === '\\') return `"${c}" inside double quotes`;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') {
+      if (i + 1 >= command.length || command[i + 1] === '\n') return 'a trailing backslash';
+      i++;
+    } else if (c !== ' ' && c !== '\t' && !PLAIN.test(c)) return `"${c === '\n' ? '\\n' : c}" outside quotes`;
+  }
+  return quote ? 'an unterminated quote' : undefined;
+}
+
+/** The command's words, when it is one interpreter running one script; else why not. */
+export function warmCommand(command: string): WarmCommand {
+  const bad = nonLiteral(command);
+  if (bad) return { ok: false, reason: `not a simple command of literal words (${bad})` };
+  const words = parse(command);
+  if (!words.every((w): w is string => typeof w === 'string')) return { ok: false, reason: 'not a simple command' };
+  const [interpreter, script, ...args] = words;
+  if (interpreter === undefined) return { ok: false, reason: 'empty command' };
+  if (interpreter.includes('=')) return { ok: false, reason: 'an environment assignment before the command' };
+  const name = path.basename(interpreter);
+  const kind: InterpreterKind | undefined = NODE.test(name) ? 'node' : PYTHON.test(name) ? 'python' : undefined;
+  if (!kind) return { ok: false, reason: `"${interpreter}" is not node or python` };
+  if (script === undefined) return { ok: false, reason: 'no script file' };
+  if (script.startsWith('-')) return { ok: false, reason: `interpreter option "${script}"` };
+  if (kind === 'node' && (script === 'inspect' || script === 'debug')) return { ok: false, reason: `"node ${script}" is a debugger` };
+  return { ok: true, kind, interpreter, argv: [script, ...args] };
+}
+
+/**
+ * Whether the script is a file the warm loader runs as the interpreter would: a regular file
+ * (Python runs a folder's or a zip's `__main__`; Node resolves extensions), not compiled code.
+ */
+export function scriptProblem(kind: InterpreterKind, script: string, cwd: string): string | undefined {
+  const file = path.resolve(cwd, script);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return `script ${script} not found`;
+  }
+  if (!st.isFile()) return `script ${script} is not a regular file`;
+  if (kind === 'python' && /\.(?:pyc|pyo|pyz|zip)$/i.test(script)) return `script ${script} is compiled or zipped`;
+  if (kind === 'node' && /\.(?:[cm]?ts|node|json)$/i.test(script)) return `script ${script} is not JavaScript`;
+  return undefined;
+}

@@ -1,0 +1,353 @@
+/**
+ * Pre-warmed hooks: a one-shot `node x.mjs` / `python3 x.py` hook runs in an interpreter
+ * started ahead of time, any other command in an `sh` started ahead that execs `bash -c` with it
+ * (GroupRun `deferred`); one use each. A waiting interpreter is started exactly as the cold run
+ * would start it — the same `bash -c` (so PATH lookup, `PWD`, `SHLVL` and `_` come out the same),
+ * the same environment (its run id included), working folder, process group and cgroup, with
+ * pipes for stdin, stdout and stderr — but in place of the script it runs a small loader that
+ * waits on fd 3 (src/run/prewarm-boot.ts). A job hands it the script and arguments; the loader
+ * runs the script as the main entry and the process exits with the script. From then on the run
+ * is watched like a cold one (src/run/command.ts `superviseRun`): timeout kill of the group,
+ * output caps, cancel, leftovers reaped.
+ *
+ * Pools are keyed by everything a cold start depends on: the interpreter word, the working
+ * folder and the whole environment (the run id aside). A job that matches no warm interpreter
+ * runs cold, and its pool starts filling for the next one.
+ */
+import fs from 'node:fs';
+import type { Duplex } from 'node:stream';
+import { DEFERRED_VARS, deferredCommand, GroupRun, type SpawnOptions } from './process.js';
+import { LARGE_INPUT, runCommand, superviseRun, type CommandRun } from './command.js';
+import type { ProcessResult } from './result.js';
+import { jobMessage, loaderArgs } from './prewarm-boot.js';
+import { scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
+import { RUN_ID_VAR } from './reap.js';
+
+/** Waiting processes per pool at first; a pool found empty grows, up to its kind's cap. */
+export const POOL_SIZE = 2;
+/** Interpreters cost tens of MB each while they wait; a waiting `sh` about one. */
+const POOL_CAP: Record<WarmKind, number> = { node: 4, python: 4, shell: 8 };
+/** Pools kept at once (by interpreter, folder and environment); the least recently used goes. */
+const MAX_POOLS = 8;
+/** How long a pool waits after its last use before it refills. */
+const FILL_DELAY_MS = 50;
+/** A pool whose interpreters die this many times in a row before they are up stops refilling. */
+const MAX_FAILURES = 3;
+
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_\-./:=@%+,]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One interpreter started ahead of its job. */
+class Warm {
+  readonly group: GroupRun;
+  readonly early = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+  ready = false;
+  dead = false;
+  readonly whenSettled: Promise<void>;
+  private settle!: () => void;
+  private readonly control: Duplex;
+
+  constructor(spawn: SpawnOptions, onReady: () => void, onDead: (w: Warm) => void) {
+    this.whenSettled = new Promise((resolve) => (this.settle = resolve));
+    this.group = new GroupRun({ ...spawn, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    const child = this.group.child;
+    this.control = child.stdio[3] as Duplex;
+    child.stdout!.on('data', this.onOut);
+    child.stderr!.on('data', this.onErr);
+    this.onControl = (b: Buffer) => {
+      if (this.ready || !b.includes(0x72)) return;
+      this.ready = true;
+      this.settle();
+      onReady();
+    };
+    this.control.on('data', this.onControl);
+    this.control.on('error', () => {});
+    const dead = () => {
+      if (this.dead) return;
+      this.dead = true;
+      this.group.end();
+      this.settle();
+      onDead(this);
+    };
+    this.onDeath = dead;
+    child.on('exit', dead);
+    child.on('error', dead);
+  }
+
+  private readonly onDeath: () => void;
+  private readonly onOut = (b: Buffer) => this.early.stdout.push(b);
+  private readonly onErr = (b: Buffer) => this.early.stderr.push(b);
+  private readonly onControl: (b: Buffer) => void;
+
+  get pid(): number | undefined {
+    return this.group.pid;
+  }
+
+  /** Hands the process over to its job: the pool stops watching it. */
+  claim(): { group: GroupRun; early: Warm['early']; control: Duplex } {
+    const child = this.group.child;
+    child.stdout!.off('data', this.onOut);
+    child.stderr!.off('data', this.onErr);
+    this.control.off('data', this.onControl);
+    child.off('exit', this.onDeath);
+    child.off('error', this.onDeath);
+    this.settle();
+    return { group: this.group, early: this.early, control: this.control };
+  }
+
+  close(): void {
+    this.dead = true;
+    this.group.end();
+    this.control.destroy();
+    this.group.child.stdout?.destroy();
+    this.group.child.stderr?.destroy();
+    this.group.child.stdin?.destroy();
+    this.settle();
+  }
+}
+
+/** Node and Python interpreters waiting for a script, or an `sh` waiting for a bash command. */
+export type WarmKind = InterpreterKind | 'shell';
+
+class Pool {
+  readonly procs: Warm[] = [];
+  failures = 0;
+  private want = POOL_SIZE;
+  private timer?: NodeJS.Timeout;
+  private started = false;
+  private closed = false;
+
+  constructor(
+    readonly kind: WarmKind,
+    /** The interpreter word, or the shell. */
+    readonly interpreter: string,
+    readonly cwd: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get broken(): boolean {
+    return this.failures >= MAX_FAILURES;
+  }
+
+  private spawnOptions(): SpawnOptions {
+    const base = { cwd: this.cwd, env: this.env, stdio: [] };
+    if (this.kind === 'shell') return { ...base, command: '', shell: this.interpreter, deferred: true };
+    return { ...base, command: [this.interpreter, ...loaderArgs(this.kind)].map(shellWord).join(' ') };
+  }
+
+  /**
+   * Fills the pool once no process has been taken for a moment: starting one costs Hookline a
+   * fork, which must not land between the hooks of an event (sequential hooks, a burst). The
+   * timer does not keep Hookline alive: a one-shot `hookline fire` exits without starting any.
+   */
+  fillSoon(): void {
+    if (this.closed || this.broken) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fill(), FILL_DELAY_MS);
+    this.timer.unref();
+  }
+
+  fill(): void {
+    clearTimeout(this.timer);
+    if (this.closed || this.broken) return;
+    this.started = true;
+    const spawn = this.spawnOptions();
+    while (this.procs.length < this.want) {
+      let w: Warm;
+      try {
+        w = new Warm(
+          spawn,
+          () => (this.failures = 0),
+          (dead) => this.onDead(dead),
+        );
+      } catch {
+        this.failures = MAX_FAILURES;
+        return;
+      }
+      this.procs.push(w);
+    }
+  }
+
+  private onDead(w: Warm): void {
+    const i = this.procs.indexOf(w);
+    if (i >= 0) this.procs.splice(i, 1);
+    // Dead before it was up: the interpreter cannot start here (refilled on the next job, a few times).
+    if (!w.ready) this.failures++;
+  }
+
+  /** A live process, a ready one first (one still starting is ahead of a cold start). */
+  take(): Warm | undefined {
+    const i = this.procs.findIndex((w) => w.ready && !w.dead);
+    // None up once started: more runs at once (or in a row) than waiting processes.
+    if (i < 0 && this.started) this.want = Math.min(POOL_CAP[this.kind], this.want + 1);
+    const j = i >= 0 ? i : this.procs.findIndex((w) => !w.dead);
+    return j >= 0 ? this.procs.splice(j, 1)[0] : undefined;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const w of this.procs.splice(0)) w.close();
+  }
+}
+
+export interface PoolInfo {
+  kind: WarmKind;
+  interpreter: string;
+  cwd: string;
+  pids: number[];
+  ready: number;
+  broken: boolean;
+}
+
+/** Where a hook's run goes: a pre-started process's result (and why not an interpreter, if so), or why it runs cold. */
+export type WarmAttempt = { result: Promise<ProcessResult>; shell?: string } | { cold: string };
+
+/** The pools of one engine. `close()` kills every waiting process; the pools refill on the next job. */
+export class PrewarmPools {
+  private pools = new Map<string, Pool>();
+  /** Runs in a waiting interpreter, in a waiting shell, and runs that went cold though pre-warming was asked for. */
+  readonly counts = { warm: 0, shell: 0, cold: 0 };
+
+  /**
+   * Starts the run in a waiting interpreter; else (a command an interpreter cannot run as
+   * cold would) in a waiting shell, with the reason; else says why it must run cold.
+   */
+  run(run: CommandRun): WarmAttempt {
+    const why = this.placement(run);
+    if (typeof why === 'string') {
+      this.counts.cold++;
+      return { cold: why };
+    }
+    const { pool, job, shell } = why;
+    const w = pool.take();
+    if (!w) {
+      pool.fillSoon();
+      this.counts.cold++;
+      return { cold: pool.broken ? `${pool.interpreter} does not start as a waiting process here` : 'no waiting process yet' };
+    }
+    this.counts[pool.kind === 'shell' ? 'shell' : 'warm']++;
+    const result = runWarm(w, job, run);
+    void result.finally(() => pool.fillSoon());
+    return { result, ...(shell ? { shell } : {}) };
+  }
+
+  private placement(run: CommandRun): string | { pool: Pool; job: Buffer; shell?: string } {
+    if (typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT) return 'large input (streamed from a file)';
+    const shell = run.shell ?? 'bash';
+    if (!/(^|\/)bash$/.test(shell)) return `shell ${shell}`;
+    if (run.command.includes('\0')) return 'a NUL byte in the command';
+    const c = warmCommand(run.command);
+    const problem = c.ok ? scriptProblem(c.kind, c.argv[0], run.cwd) : c.reason;
+    if (problem === undefined && c.ok) return { pool: this.pool(c.kind, c.interpreter, run), job: jobMessage(c.argv) };
+    const clash = DEFERRED_VARS.find((k) => k in run.env);
+    if (clash) return `${problem}; and the environment sets ${clash}`;
+    return { pool: this.pool('shell', shell, run), job: Buffer.from(deferredCommand(run.command)), shell: problem };
+  }
+
+  private pool(kind: WarmKind, interpreter: string, run: CommandRun): Pool {
+    const env = Object.entries(run.env)
+      .filter(([k]) => k !== RUN_ID_VAR)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const key = JSON.stringify([kind, interpreter, run.cwd, env]);
+    let pool = this.pools.get(key);
+    if (pool) this.pools.delete(key);
+    else pool = new Pool(kind, interpreter, run.cwd, Object.fromEntries(env));
+    this.pools.set(key, pool); // most recently used last
+    for (const [k, p] of this.pools) {
+      if (this.pools.size <= MAX_POOLS) break;
+      p.close();
+      this.pools.delete(k);
+    }
+    return pool;
+  }
+
+  /** Resolves once every pool's interpreters are up (or gone). */
+  async ready(): Promise<void> {
+    for (const p of this.pools.values()) p.fill();
+    await Promise.all([...this.pools.values()].flatMap((p) => p.procs.map((w) => w.whenSettled)));
+  }
+
+  info(): PoolInfo[] {
+    return [...this.pools.values()].map((p) => ({
+      kind: p.kind,
+      interpreter: p.interpreter,
+      cwd: p.cwd,
+      pids: p.procs.map((w) => w.pid).filter((pid): pid is number => pid !== undefined),
+      ready: p.procs.filter((w) => w.ready).length,
+      broken: p.broken,
+    }));
+  }
+
+  /** Resident memory of the waiting interpreters, in KiB (Linux; 0 elsewhere). */
+  rssKiB(): number {
+    let total = 0;
+    for (const p of this.info())
+      for (const pid of p.pids) {
+        try {
+          total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+        } catch {
+          // gone
+        }
+      }
+    return total;
+  }
+
+  close(): void {
+    for (const p of this.pools.values()) p.close();
+    this.pools.clear();
+  }
+}
+
+const ACK = 0x67; // 'g': the loader took the job
+
+/** Runs the job in a claimed process; if it ended before taking the job, the hook runs cold. */
+async function runWarm(w: Warm, job: Buffer, run: CommandRun): Promise<ProcessResult> {
+  const started = performance.now();
+  const { group, early, control } = w.claim();
+  let taken = false;
+  control.on('data', (b: Buffer) => {
+    if (b.includes(ACK)) taken = true;
+  });
+  control.write(job);
+  const result = await superviseRun(group, run, { started, early, extra: control });
+  if (!taken && !result.timedOut && !run.signal?.aborted) return runCommand(run);
+  return result;
+}
+
+/** Where an engine keeps its pools: beside its persistent processes, so closing the engine closes them. */
+const POOLS_KEY = '\0prewarm';
+
+const noted = new Set<string>();
+
+/**
+ * Runs a one-shot hook pre-warmed when it can be, else cold. With HOOKLINE_DEBUG set, why a
+ * hook ran cold is said once per hook and reason on stderr.
+ */
+export async function runPrewarmed(
+  holder: Map<string, { close(): void }>,
+  run: CommandRun,
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): Promise<ProcessResult> {
+  let pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
+  if (!pools) holder.set(POOLS_KEY, (pools = new PrewarmPools()));
+  const attempt = pools.run(run);
+  const note =
+    'result' in attempt
+      ? attempt.shell
+        ? `${name}: runs in a waiting shell, not a waiting interpreter — ${attempt.shell}`
+        : undefined
+      : `${name}: runs cold — ${attempt.cold}`;
+  if (note && env.HOOKLINE_DEBUG && !note.endsWith('no waiting process yet') && !noted.has(note)) {
+    noted.add(note);
+    process.stderr.write(`hookline: prewarm: ${note}\n`);
+  }
+  return 'result' in attempt ? attempt.result : runCommand(run);
+}
+
+/** The pools an engine's holder map has, if any (benchmarks and tests read their state). */
+export function poolsOf(holder: Map<string, unknown>): PrewarmPools | undefined {
+  return holder.get(POOLS_KEY) as PrewarmPools | undefined;
+}

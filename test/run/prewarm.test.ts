@@ -1,0 +1,272 @@
+import { describe, test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cmd, hook, HOOKS, makeProject } from '../helpers.js';
+import { pidsReady, readCapture, survivors, tmpDir } from './util.js';
+import { runCommand, type CommandRun } from '../../src/run/command.js';
+import { PrewarmPools, poolsOf } from '../../src/run/prewarm.js';
+import { warmCommand } from '../../src/run/prewarm-command.js';
+import { HookEngine } from '../../src/engine/index.js';
+import type { ProcessResult } from '../../src/run/result.js';
+
+describe('which commands run pre-warmed', () => {
+  test('node and python running one script, arguments as literal words', () => {
+    assert.deepEqual(warmCommand(`node '/a b/x.mjs' --flag "two words" k=v`), {
+      ok: true,
+      kind: 'node',
+      interpreter: 'node',
+      argv: ['/a b/x.mjs', '--flag', 'two words', 'k=v'],
+    });
+    assert.deepEqual(warmCommand('/usr/bin/python3 hooks/x.py'), {
+      ok: true,
+      kind: 'python',
+      interpreter: '/usr/bin/python3',
+      argv: ['hooks/x.py'],
+    });
+    assert.equal(warmCommand('python3.11 x.py').ok, true);
+    assert.equal(warmCommand(String.raw`node x\ y.js`).ok, true);
+  });
+
+  test('refused: interpreter options, inline code, other programs, anything the shell computes', () => {
+    const refused = [
+      'node --no-warnings x.mjs',
+      'node -e 1',
+      'python3 -c "print(1)"',
+      'python3 -m http.server',
+      'python3 -u x.py',
+      'node inspect x.js',
+      'node',
+      'bash x.sh',
+      'deno run x.ts',
+      'FOO=1 node x.js',
+      'node $HOME/x.js',
+      'node "$HOME/x.js"',
+      'node x.js | cat',
+      'node x.js > out',
+      'node x.js && echo done',
+      'node x.js; echo',
+      'node x.js &',
+      'node *.js',
+      'node ~/x.js',
+      'node {a,b}.js',
+      'node x.js # comment',
+      'node `which x`',
+      "node $'x.js'",
+      'node x.js\necho hi',
+      "node 'x.js",
+    ];
+    for (const c of refused) assert.equal(warmCommand(c).ok, false, c);
+  });
+});
+
+const ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', HOOKLINE_TEST_VALUE: 'a b "c"' };
+const INPUT = JSON.stringify({ hook_event_name: 'BeforeTool', tool_input: { command: 'ls' } });
+
+interface Report {
+  argv: string[];
+  execArgv?: string[];
+  env: Record<string, string>;
+  cwd: string;
+  stdin: string;
+  main: boolean;
+  pid: number;
+  pgid?: number;
+  file?: string;
+  path0?: string;
+}
+
+describe('pre-warmed interpreters run a hook as a fresh process would', () => {
+  const pools = new PrewarmPools();
+  const dir = tmpDir('hookline-pwtest-');
+  const cwd = path.join(dir, 'work');
+  fs.mkdirSync(cwd);
+  after(() => pools.close());
+
+  const runOf = (command: string, extra: Partial<CommandRun> = {}): CommandRun => ({ command, cwd, env: ENV, stdin: INPUT, ...extra });
+
+  async function warm(run: CommandRun): Promise<ProcessResult & { poolPids: number[]; shell?: string }> {
+    // The first job starts the pool (and runs cold); the next ones find an interpreter waiting.
+    pools.run(run);
+    await pools.ready();
+    const poolPids = pools.info().flatMap((p) => p.pids);
+    const before = pools.counts.warm + pools.counts.shell;
+    const attempt = pools.run(run);
+    assert.ok('result' in attempt, 'cold' in attempt ? attempt.cold : '');
+    assert.equal(pools.counts.warm + pools.counts.shell, before + 1);
+    return { ...(await attempt.result), poolPids, ...(attempt.shell ? { shell: attempt.shell } : {}) };
+  }
+
+  const read = (file: string): Report => JSON.parse(fs.readFileSync(file, 'utf8'));
+  const withoutRunId = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'HOOKLINE_RUN_ID'));
+
+  for (const [name, main] of [
+    ['pw-report.mjs', 'esm'],
+    ['pw-report.cjs', 'cjs'],
+    ['pw-report.py', 'py'],
+  ] as const) {
+    test(`${name}: argv, environment, cwd, stdin, stdout, stderr, exit code and the main check match a cold run`, async () => {
+      const interp = name.endsWith('.py') ? 'python3' : 'node';
+      const coldOut = path.join(dir, `${name}.cold.json`);
+      const warmOut = path.join(dir, `${name}.warm.json`);
+      const cold = await runCommand(runOf(`${interp} ${hook(name)} '${coldOut}' 3`));
+      const hot = await warm(runOf(`${interp} ${hook(name)} '${warmOut}' 3`));
+      for (const r of [cold, hot]) {
+        assert.equal(r.exitCode, 3, r.stderr);
+        assert.equal(r.stdout.trim(), `{"decision":"allow","systemMessage":"${main}"}`);
+        assert.equal(r.error, undefined);
+      }
+      if (name === 'pw-report.mjs') assert.equal(hot.stderr, 'to stderr');
+      const a = read(coldOut);
+      const b = read(warmOut);
+      assert.ok(hot.poolPids.includes(b.pid), 'the hook ran in a waiting interpreter');
+      assert.deepEqual(b.argv.slice(1), [warmOut, '3']);
+      assert.equal(b.argv[0], a.argv[0]);
+      assert.deepEqual(b.execArgv, a.execArgv);
+      assert.deepEqual(withoutRunId(b.env), withoutRunId(a.env));
+      assert.match(b.env.HOOKLINE_RUN_ID, /^[0-9a-f-]{36}$/);
+      assert.notEqual(b.env.HOOKLINE_RUN_ID, a.env.HOOKLINE_RUN_ID);
+      assert.equal(b.cwd, a.cwd);
+      assert.equal(b.stdin, INPUT);
+      assert.equal(a.main, true);
+      assert.equal(b.main, true);
+      assert.equal(b.file, a.file);
+      assert.equal(b.path0, a.path0);
+      // Its own process group, as a cold hook (the timeout kill signals the group).
+      if (b.pgid !== undefined) assert.equal(b.pgid, b.pid);
+    });
+  }
+
+  test('python: an uncaught exception prints the traceback and exits 1, as cold', async () => {
+    // A relative script: the traceback shows it joined to the folder, unnormalised, as cold.
+    const out = path.join(dir, 'raise.json');
+    const run = runOf(`python3 ./pw-report.py '${out}' 99`, { cwd: HOOKS });
+    const cold = await runCommand(run);
+    const hot = await warm(run);
+    assert.equal(cold.exitCode, 1);
+    assert.equal(hot.exitCode, 1);
+    assert.equal(hot.stderr, cold.stderr);
+    assert.match(hot.stderr, /^Traceback \(most recent call last\):\n {2}File ".*\/\.\/pw-report\.py", line \d+, in <module>\n/);
+  });
+
+  test('a timeout kills the hook and the child it started; nothing is left', async () => {
+    const pids = path.join(dir, 'hang.pids');
+    const run = runOf(`node ${hook('pw-hang.mjs')} '${pids}'`, { timeoutMs: 1500 });
+    const attempt = (async () => warm(run))();
+    const started = await pidsReady(pids, 2);
+    const r = await attempt;
+    assert.equal(r.timedOut, true);
+    // The first line may come from the cold run that started the pool: the warm run's are last.
+    const all = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    assert.ok(r.poolPids.includes(all.at(-2)!), 'the hung hook ran warm');
+    assert.deepEqual(await survivors([...started, ...all]), []);
+  });
+
+  test('what an interpreter cannot run as cold would runs in a waiting shell, and says why', async () => {
+    const out = path.join(dir, 'flag.json');
+    const r = await warm(runOf(`node --no-warnings ${hook('pw-report.mjs')} '${out}' 4`));
+    assert.equal(r.shell, 'interpreter option "--no-warnings"');
+    assert.equal(r.exitCode, 4);
+    const seen = read(out);
+    assert.deepEqual(seen.execArgv, ['--no-warnings']);
+    assert.ok(r.poolPids.includes(seen.pid), 'the waiting sh became the hook (exec, same pid)');
+    const missing = await warm(runOf(`node ${path.join(dir, 'missing.mjs')}`));
+    assert.match(String(missing.shell), /not found/);
+    assert.equal(missing.exitCode, 1);
+    assert.match(missing.stderr, /Cannot find module/);
+    const large = pools.run(runOf(`node ${hook('pw-report.mjs')}`, { stdin: { json: {} } }));
+    assert.deepEqual(large, { cold: 'large input (streamed from a file)' });
+  });
+
+  test('a bash command in a waiting shell: argv, environment, cwd, stdin and exit code match a cold run', async () => {
+    const coldDir = tmpDir('hookline-pwtest-c-');
+    const warmDir = tmpDir('hookline-pwtest-w-');
+    // Several lines, quotes and a variable the shell expands: the command reaches bash as written.
+    const command = (d: string) => `x='it'"'"'s'\n${hook('run-capture.sh')} '${d}' "$x" "$HOOKLINE_TEST_VALUE" && exit 7`;
+    const cold = await runCommand(runOf(command(coldDir)));
+    const hot = await warm(runOf(command(warmDir)));
+    assert.equal(hot.shell, 'not a simple command of literal words ("\\n" outside quotes)');
+    assert.equal(cold.exitCode, 7);
+    assert.equal(hot.exitCode, 7);
+    const a = readCapture(coldDir);
+    const b = readCapture(warmDir);
+    assert.deepEqual(b.args, ["it's", 'a b "c"']);
+    assert.deepEqual(b.args, a.args);
+    assert.deepEqual(withoutRunId(b.env), withoutRunId(a.env));
+    assert.equal(b.cwd, a.cwd);
+    assert.equal(b.stdin, INPUT);
+  });
+
+  test('closing the pools kills every waiting interpreter', async () => {
+    const p = new PrewarmPools();
+    p.run(runOf(`python3 ${hook('pw-report.py')} /dev/null`));
+    p.run(runOf(`node ${hook('pw-report.mjs')} /dev/null`));
+    await p.ready();
+    const pids = p.info().flatMap((i) => i.pids);
+    assert.equal(pids.length, 4);
+    assert.ok(p.rssKiB() > 0);
+    p.close();
+    assert.deepEqual(await survivors(pids), []);
+  });
+});
+
+describe('pre-warming from settings', () => {
+  const engines: HookEngine[] = [];
+  after(() => engines.forEach((e) => e.close()));
+  const bt = { tool_name: 'run_shell_command', tool_input: { command: 'ls' } };
+
+  async function engineWith(settings: Record<string, unknown>, hookExtra: Record<string, unknown>, out: string) {
+    const p = makeProject({
+      project: { ...settings, hooks: { BeforeTool: [{ hooks: [cmd(`node ${hook('pw-report.mjs')} '${out}'`, hookExtra)] }] } },
+    });
+    const e = new HookEngine({ cwd: p.dir, env: p.env, watchConfig: false });
+    engines.push(e);
+    return e;
+  }
+
+  const poolOf = (e: HookEngine) => poolsOf((e as unknown as { persistent: Map<string, unknown> }).persistent);
+
+  test('"prewarm": true on a hook: the next event runs in a waiting interpreter; closing the engine leaves no process', async () => {
+    const out = tmpDir('hookline-pwtest-e-');
+    const e = await engineWith({}, { prewarm: true }, path.join(out, 'r.json'));
+    const first = await e.fire('BeforeTool', bt);
+    assert.equal(first.runs[0].success, true, String(first.runs[0].error));
+    const pools = poolOf(e);
+    assert.ok(pools, 'pools were started');
+    await pools.ready();
+    const waiting = pools.info().flatMap((i) => i.pids);
+    assert.equal(waiting.length, 2);
+    const second = await e.fire('BeforeTool', bt);
+    assert.equal(second.runs[0].success, true, String(second.runs[0].error));
+    assert.equal(second.output?.systemMessage, 'esm');
+    const report: Report = JSON.parse(fs.readFileSync(path.join(out, 'r.json'), 'utf8'));
+    assert.ok(waiting.includes(report.pid));
+    assert.equal(pools.counts.warm, 1);
+    await pools.ready();
+    const left = pools.info().flatMap((i) => i.pids);
+    e.close();
+    assert.deepEqual(await survivors([...left, report.pid]), []);
+  });
+
+  test('hooksConfig.prewarm: true pre-warms every hook; a hook\'s own "prewarm": false wins', async () => {
+    const out = tmpDir('hookline-pwtest-e-');
+    const all = await engineWith({ hooksConfig: { prewarm: true } }, {}, path.join(out, 'a.json'));
+    assert.equal(all.hooks()[0].prewarm, true);
+    await all.fire('BeforeTool', bt);
+    assert.ok(poolOf(all), 'pools were started');
+    const off = await engineWith({ hooksConfig: { prewarm: true } }, { prewarm: false }, path.join(out, 'b.json'));
+    await off.fire('BeforeTool', bt);
+    assert.equal(poolOf(off), undefined);
+  });
+
+  test('a non-boolean "prewarm" is a one-line error naming the file and field', () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd('node x.js', { prewarm: 'yes' })] }] } } });
+    const e = new HookEngine({ cwd: p.dir, env: p.env, watchConfig: false });
+    engines.push(e);
+    const problem = e.problems.find((x) => x.path.endsWith('.prewarm'));
+    assert.ok(problem, JSON.stringify(e.problems));
+    assert.equal(problem.severity, 'error');
+    assert.match(problem.message, /"prewarm" must be true or false/);
+    assert.ok(problem.file.endsWith('settings.json'));
+  });
+});
