@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { fire } from './fire.js';
-import { list } from './list.js';
-import { validate } from './validate.js';
-import { setAll, setHook } from './manage.js';
-import { trust } from './trust.js';
 import { error, UsageError } from './io.js';
-import { withHookProcesses } from './lifecycle.js';
-import { drain } from '../run/process.js';
-import { completion } from './completion.js';
+
+// Each command loads its own code when it runs: start-up pays only for the one in use.
+let ran = false;
+const load = <T>(get: () => Promise<T>): Promise<T> => {
+  ran = true;
+  return get();
+};
 
 /** Every environment variable Hookline itself reads, for `--help`. */
 const ENVIRONMENT = `
@@ -70,14 +69,17 @@ program
     ...all,
     dir,
   ])
-  .action(async (event: string, opts) => withHookProcesses(() => fire(event, opts)));
+  .action(async (event: string, opts) => {
+    const [{ withHookProcesses }, { fire }] = await load(() => Promise.all([import('./lifecycle.js'), import('./fire.js')]));
+    await withHookProcesses(() => fire(event, opts));
+  });
 
 program
   .command('list')
   .description('list configured hooks')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .action(async (opts) => list(opts));
+  .action(async (opts) => (await load(() => import('./list.js'))).list(opts));
 
 program
   .command('validate')
@@ -94,7 +96,7 @@ program
     dir,
   ])
   .action(async (opts) => {
-    process.exitCode = await validate(opts);
+    process.exitCode = await (await load(() => import('./validate.js'))).validate(opts);
   });
 
 for (const [cmd, enabled] of [
@@ -105,12 +107,12 @@ for (const [cmd, enabled] of [
     .command(`${cmd} <name>`)
     .description(`${cmd} a hook by name (or command), in settings`)
     .option('--cwd <dir>', 'project folder')
-    .action((name: string, opts) => setHook(name, enabled, opts));
+    .action(async (name: string, opts) => (await load(() => import('./manage.js'))).setHook(name, enabled, opts));
   program
     .command(`${cmd}-all`)
     .description(`${cmd} every hook, in settings`)
     .option('--cwd <dir>', 'project folder')
-    .action((opts) => setAll(enabled, opts));
+    .action(async (opts) => (await load(() => import('./manage.js'))).setAll(enabled, opts));
 }
 
 program
@@ -120,7 +122,7 @@ program
   .option('--check', 'only list what is untrusted; exit 1 if anything is')
   .option('--json', 'with --check: print JSON')
   .action(async (dir: string | undefined, opts) => {
-    process.exitCode = await trust(dir, opts);
+    process.exitCode = await (await load(() => import('./trust.js'))).trust(dir, opts);
   });
 
 program
@@ -129,7 +131,7 @@ program
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
   .option('--http <host:port>', 'also serve HTTP POST on a loopback address, e.g. 127.0.0.1:7337')
   .option('--token-file <file>', 'with --http: the bearer token clients must send (a file only you can read)')
-  .action(async (opts) => (await import('../serve/server.js')).serve(opts));
+  .action(async (opts) => (await load(() => import('../serve/server.js'))).serve(opts));
 
 program
   .command('agent')
@@ -156,7 +158,7 @@ program
     if (question !== undefined && opts.ask === undefined)
       throw new UsageError(`unexpected argument "${question}": use -p "prompt", or --ask <agent> "question"`);
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
-    const { agentCommand } = await import('./agent.js');
+    const { agentCommand } = await load(() => import('./agent.js'));
     process.exitCode = await agentCommand({
       ...opts,
       ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}),
@@ -167,25 +169,30 @@ program
   .command('completion')
   .description('print a shell completion script: eval "$(hookline completion bash)"')
   .argument('<shell>', 'bash | zsh | fish')
-  .action((shell: string) => {
-    process.stdout.write(completion(program, shell));
+  .action(async (shell: string) => {
+    process.stdout.write((await import('./completion.js')).completion(program, shell));
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    process.exitCode = err.exitCode === 0 ? 0 : 1;
-  } else if (err instanceof UsageError) {
-    error(err.message);
-    process.exitCode = 1;
-  } else {
-    // Not the user's mistake: one line, and the stack only when asked for.
-    const e = err as Error;
-    error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
-    if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
-    process.exitCode = 1;
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 1;
+    } else if (err instanceof UsageError) {
+      error(err.message);
+      process.exitCode = 1;
+    } else {
+      // Not the user's mistake: one line, and the stack only when asked for.
+      const e = err as Error;
+      error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
+      if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
+      process.exitCode = 1;
+    }
   }
+  // Timers do not run once the process exits: stop and reap what hooks left before that.
+  if (ran) await (await import('../run/process.js')).drain();
 }
-// Timers do not run once the process exits: stop and reap what hooks left before that.
-await drain();
+
+// No top-level await: the bundled CLI is CommonJS, so its compiled code can be cached.
+void main();
