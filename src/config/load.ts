@@ -14,7 +14,7 @@ import {
   userSettingsPath,
   type Env,
 } from './paths.js';
-import { displayName, type HookEntry, type Source } from './schema.js';
+import { displayName, type HookEntry, type Source } from './entry.js';
 import type { ConfigProblem } from './problems.js';
 
 export interface SettingsFile {

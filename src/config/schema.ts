@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EVENT_NAMES, type EventName } from '../events/names.js';
-import type { AnyHookInput } from '../events/input.js';
-import type { HookOutput } from '../events/output.js';
+import type { CommandHookConfig as PlainCommandHook } from './entry.js';
 
 /*
  * These schemas are the one description of settings: the runtime validator reads with them and
@@ -38,6 +37,10 @@ export const CommandHookConfig = z.object(
   { error: 'a hook must be an object with "type" and "command"' },
 );
 export type CommandHookConfig = z.infer<typeof CommandHookConfig>;
+// The zod-free shape in entry.ts must stay this schema's output, field for field.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: [Same<CommandHookConfig, PlainCommandHook>, Same<keyof CommandHookConfig, keyof PlainCommandHook>] = [true, true];
+void sameShape;
 
 /** One entry of `hooks.<Event>`: a matcher and the hooks it guards. */
 export const HookDefinition = z.object(
@@ -94,45 +97,5 @@ export const Settings = z
   })
   .loose();
 
-export type Source = 'runtime' | 'project' | 'user' | 'system' | 'extensions';
-export const SOURCE_PRIORITY: Record<Source, number> = { runtime: 0, project: 1, user: 2, system: 3, extensions: 4 };
-
-/** An in-process hook registered in code. */
-export interface FunctionHook {
-  type: 'runtime';
-  name: string;
-  action: (
-    input: AnyHookInput,
-    ctx: { signal: AbortSignal },
-  ) => Promise<HookOutput | void | null | undefined> | HookOutput | void | null | undefined;
-  timeout?: number;
-  description?: string;
-}
-
-export type HookSpec = CommandHookConfig | FunctionHook;
-
-/** A hook as the engine knows it after loading: where it came from and whether it may run. */
-export interface HookEntry {
-  event: EventName;
-  source: Source;
-  /** Settings file it came from (absent for runtime hooks). */
-  file?: string;
-  /** JSON path of the hook inside its file. */
-  path?: string;
-  extension?: string;
-  matcher?: string;
-  sequential?: boolean;
-  hook: HookSpec;
-  enabled: boolean;
-}
-
-/** The name used to enable or disable a hook: its name, or its command. */
-export function displayName(hook: HookSpec): string {
-  if (hook.type === 'command') return hook.name || hook.command;
-  return hook.name;
-}
-
-/** Identity used for dedupe, and the `name:command` key Gemini CLI looks up in trusted_hooks.json. */
-export function hookKey(hook: HookSpec): string {
-  return `${hook.name ?? ''}:${hook.type === 'command' ? hook.command : ''}`;
-}
+export { SOURCE_PRIORITY, displayName, hookKey } from './entry.js';
+export type { Source, FunctionHook, HookSpec, HookEntry } from './entry.js';

@@ -10,7 +10,7 @@ import type { AnyHookInput, EventFields, HookInput } from '../events/input.js';
 import { isEventName, type EventName } from '../events/names.js';
 import { isStale, type LoadedConfig } from '../config/load.js';
 import type { ConfigProblem } from '../config/problems.js';
-import { displayName, type FunctionHook, type HookEntry } from '../config/schema.js';
+import { displayName, type FunctionHook, type HookEntry } from '../config/entry.js';
 import type { Env } from '../config/paths.js';
 import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';

@@ -1,4 +1,4 @@
-import { hookKey, SOURCE_PRIORITY, type HookEntry } from '../config/schema.js';
+import { hookKey, SOURCE_PRIORITY, type HookEntry } from '../config/entry.js';
 import type { EventName } from '../events/names.js';
 import { compileMatcher, exactNames, type CompiledMatcher } from './matcher.js';
 
