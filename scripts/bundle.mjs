@@ -47,6 +47,7 @@ const metaUrl = {
   },
 };
 
+fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT, { recursive: true });
 const result = await esbuild.build({
   entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')],
@@ -64,15 +65,26 @@ const result = await esbuild.build({
     js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;`,
   },
   plugins: [lazySchemas, metaUrl],
+  // Only the agent uses the AI SDK: it loads from node_modules then, and the bundle stays small.
+  external: ['ai', '@ai-sdk/*'],
+  charset: 'ascii',
   logLevel: 'warning',
   write: false,
 });
 // The launcher compiles this file itself (vm.Script takes no hashbang line).
-const code = result.outputFiles[0].text.replace(/^#!.*\n/, '');
+// What esbuild leaves unescaped (inside regular expression literals) is escaped here, so the file
+// is all ASCII and the launcher reads it as one-byte text, with no UTF-8 decoding.
+const code = result.outputFiles[0].text
+  .replace(/^#!.*\n/, '')
+  .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 fs.writeFileSync(path.join(OUT, 'cli.cjs'), code);
 
 const build = crypto.createHash('sha256').update(code).digest('hex').slice(0, 16);
-const launcher = fs.readFileSync(path.join(ROOT, 'scripts', 'launcher.cjs'), 'utf8').replace("'@BUILD@'", JSON.stringify(build));
-if (!launcher.includes(build)) throw new Error('scripts/launcher.cjs: no @BUILD@ placeholder');
+const ascii = !/[^\x00-\x7f]/.test(code);
+const launcher = fs
+  .readFileSync(path.join(ROOT, 'scripts', 'launcher.cjs'), 'utf8')
+  .replace("'@BUILD@'", JSON.stringify(build))
+  .replace("'@ENCODING@'", ascii ? "'latin1'" : "'utf8'");
+if (!launcher.includes(build) || launcher.includes('@ENCODING@')) throw new Error('scripts/launcher.cjs: placeholders missing');
 fs.writeFileSync(path.join(OUT, 'hookline.cjs'), launcher, { mode: 0o755 });
 fs.chmodSync(path.join(OUT, 'hookline.cjs'), 0o755);

@@ -12,6 +12,8 @@ const path = require('node:path');
 const Module = require('node:module');
 
 const BUILD = '@BUILD@';
+/** latin1 when the bundle is all ASCII: read as one-byte text, with no UTF-8 decoding. */
+const ENCODING = '@ENCODING@';
 const BUNDLE = path.join(__dirname, 'cli.cjs');
 const COMMANDS = ['fire', 'list', 'validate', 'trust', 'serve', 'agent', 'enable', 'disable', 'enable-all', 'disable-all', 'completion'];
 
@@ -78,7 +80,7 @@ function start() {
   const command = COMMANDS.includes(process.argv[2]) ? process.argv[2] : 'other';
   const file = path.join(dir, `cli-${BUILD}-${process.version}-${process.arch}-${command}.cache`);
   const cached = readCache(file);
-  const source = fs.readFileSync(BUNDLE, 'utf8');
+  const source = fs.readFileSync(BUNDLE, ENCODING);
   const script = new vm.Script(Module.wrap(source), {
     filename: BUNDLE,
     cachedData: cached,

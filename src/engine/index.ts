@@ -15,6 +15,7 @@ import type { Env } from '../config/paths.js';
 import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
+import { containmentReady } from '../run/cgroup.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { recordKeys } from '../trust/gate.js';
 import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
@@ -208,9 +209,23 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     fields: FireFields<E> = {} as FireFields<E>,
     opts: { signal?: AbortSignal; cwd?: string } = {},
   ): Promise<FireResult & { input: HookInput<E> }> {
-    const input = { ...this.baseInput(event, opts.cwd), ...fields, hook_event_name: event } as AnyHookInput;
     const plan = this.plan(event, fields);
-    if (plan) this.recordNewHooks();
+    // The base fields, then the event's own (which may override them), then the event's name.
+    const input = {
+      session_id: this.sessionId,
+      transcript_path: this.transcriptPath,
+      cwd: opts.cwd ?? this.cwd,
+      hook_event_name: event,
+      timestamp: new Date().toISOString(),
+      ...fields,
+    } as AnyHookInput;
+    input.hook_event_name = event;
+    // Nothing to run: the result at once, with no runner or dependencies built for it.
+    if (!plan) return { event, input: input as HookInput<E>, runs: [], success: true, sequential: false };
+    this.recordNewHooks();
+    // Whether runs get a cgroup is known before the first command hook starts (the probe may be under way).
+    const contained = plan.entries.some((e) => e.hook.type === 'command') ? containmentReady() : undefined;
+    if (contained) await contained;
     const deps = {
       cwd: this.cwd,
       projectDir: this.projectDir,
