@@ -65,8 +65,9 @@ const result = await esbuild.build({
     js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;`,
   },
   plugins: [lazySchemas, metaUrl],
-  // Only the agent uses the AI SDK: it loads from node_modules then, and the bundle stays small.
-  external: ['ai', '@ai-sdk/*'],
+  // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
+  // when used, and the bundle stays small.
+  external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
   charset: 'ascii',
   logLevel: 'warning',
   write: false,

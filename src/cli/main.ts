@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { error, UsageError } from './io.js';
+import { error, UsageError, warn } from './io.js';
+import { otlpConfigured, startOtlpExport, telemetryFlushed } from '../telemetry.js';
 
 // Each command loads its own code when it runs: start-up pays only for the one in use.
 let ran = false;
@@ -38,6 +39,12 @@ Environment:
   CLAUDE_CONFIG_DIR                Claude Code's home folder (default: ~/.claude)
   CLAUDE_CODE_PLUGIN_CACHE_DIR     where Claude Code keeps installed plugins (default: ~/.claude/plugins)
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
+  OTEL_EXPORTER_OTLP_ENDPOINT      export hook spans and metrics to this OTLP/HTTP collector (JSON), e.g. http://127.0.0.1:4318
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
+  OTEL_EXPORTER_OTLP_HEADERS       headers sent to the collector (k=v,k2=v2); OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES: the resource
+  OTEL_SDK_DISABLED                true: no export, whatever the endpoint
+  XDG_CACHE_HOME                   the installed hookline keeps its compiled code in $XDG_CACHE_HOME/hookline (default ~/.cache/hookline)
+  NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
 `;
 
 const program = new Command();
@@ -174,7 +181,16 @@ program
   });
 
 async function main(): Promise<void> {
+  // Loaded only when a collector is named, so a start without one pays nothing for it.
+  let flushTelemetry: (() => Promise<void>) | undefined;
   try {
+    if (otlpConfigured()) {
+      // A collector that cannot be set up is said; the command still runs.
+      flushTelemetry = await startOtlpExport().catch((e: Error) => {
+        warn(`telemetry: cannot export over OTLP (${e.message}) — check OTEL_EXPORTER_OTLP_ENDPOINT`);
+        return undefined;
+      });
+    }
     await program.parseAsync(process.argv);
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -192,6 +208,10 @@ async function main(): Promise<void> {
   }
   // Timers do not run once the process exits: stop and reap what hooks left before that.
   if (ran) await (await import('../run/process.js')).drain();
+  if (flushTelemetry) {
+    await telemetryFlushed();
+    await flushTelemetry();
+  }
 }
 
 // No top-level await: the bundled CLI is CommonJS, so its compiled code can be cached.
