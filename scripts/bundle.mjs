@@ -62,13 +62,18 @@ const result = await esbuild.build({
   minifySyntax: true,
   legalComments: 'none',
   banner: {
-    js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;`,
+    js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;const __hooklineBundleUrl=require("node:url").pathToFileURL(__filename).href;`,
   },
+  // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
+  define: { 'import.meta.url': '__hooklineBundleUrl' },
   plugins: [lazySchemas, metaUrl],
   // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
   // when used, and the bundle stays small.
   external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
   charset: 'ascii',
+  // No import() left in the bundle: code compiled from a cache has no dynamic-import callback on
+  // Node 20, so the external packages above are loaded with require (each has a CommonJS build).
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
   write: false,
 });

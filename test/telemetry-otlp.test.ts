@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { cmd, makeProject, ROOT } from './helpers.js';
 
@@ -33,25 +34,35 @@ test('hookline fire exports a gemini_cli.hook_call span and hook metrics to an O
   });
   const input = path.join(p.dir, 'input.json');
   fs.writeFileSync(input, JSON.stringify({ tool_name: 'run_shell_command', tool_input: { command: 'ls' } }));
-  const env = { ...p.env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: 'hookline-test' };
+  const env = {
+    ...p.env,
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    OTEL_SERVICE_NAME: 'hookline-test',
+    XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-cache-')),
+  };
   delete env.OTEL_SDK_DISABLED;
-  // The installed (bundled) command: the SDK loads from node_modules only now.
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'bin', 'hookline.cjs'), 'fire', 'BeforeTool', '--input', input], {
-    cwd: p.dir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise((r) => child.on('close', r));
-  assert.equal(code, 0, stderr);
-  assert.equal(JSON.parse(stdout).output.decision, 'deny');
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  // The installed (bundled) command, cold and then from its compile cache: the SDK loads from
+  // node_modules only now.
+  for (let i = 0; i < 2; i++) {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'bin', 'hookline.cjs'), 'fire', 'BeforeTool', '--input', input], {
+      cwd: p.dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => child.on('close', r));
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, '');
+    assert.equal(JSON.parse(stdout).output.decision, 'deny');
+  }
 
   const traces = received.filter((r) => r.url === '/v1/traces');
   const spans = traces.flatMap((r) => r.body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)));
-  assert.equal(spans.length, 1, JSON.stringify(received.map((r) => r.url)));
+  assert.equal(spans.length, 2, JSON.stringify(received.map((r) => r.url)));
   assert.equal(spans[0].name, 'gemini_cli.hook_call');
   const a = attrs(spans[0].attributes);
   assert.equal(a.hook_name, 'guard');
@@ -66,6 +77,6 @@ test('hookline fire exports a gemini_cli.hook_call span and hook metrics to an O
     .flatMap((r) => r.body.resourceMetrics.flatMap((rm: any) => rm.scopeMetrics.flatMap((sm: any) => sm.metrics)));
   const count = metrics.find((m: any) => m.name === 'hookline.hook_call.count');
   assert.ok(count, metrics.map((m: any) => m.name).join(', '));
-  assert.equal(Number(count.sum.dataPoints[0].asInt ?? count.sum.dataPoints[0].asDouble), 1);
+  assert.equal(Number(count.sum.dataPoints[0].asInt ?? count.sum.dataPoints[0].asDouble), 1, 'one hook run per process');
   assert.ok(metrics.some((m: any) => m.name === 'hookline.hook_call.latency'));
 });
