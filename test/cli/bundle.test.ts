@@ -65,6 +65,17 @@ test('the bundled CLI answers --version, --help, fire and a bad event as the unb
     for (const f of files) assert.equal(fs.statSync(path.join(dir, f)).mode & 0o777, 0o600, f);
   } else assert.ok(files.length > 0);
   const before = fireCache && fs.statSync(path.join(dir, fireCache)).ino;
+  // Settings with problems: the schemas load (lazily, in the bundle) and word them the same.
+  const bad = makeProject({
+    project: { hooks: { BeforeTool: [{ hooks: [cmd('true', { timeout: 'soon', extra: 1 }), cmd('true', { env: { N: 1 } })] }], Nope: [] } },
+  });
+  const badArgs = ['fire', 'BeforeTool', '--cwd', bad.dir, '--input', input, '--session-id', 'bundle-test'];
+  const [bundledBad, plainBad] = await Promise.all([run(BIN, badArgs, { ...bad.env, XDG_CACHE_HOME: cache }), run(CLI, badArgs, bad.env)]);
+  assert.equal(bundledBad.code, plainBad.code, bundledBad.stderr);
+  assert.match(plainBad.stderr, /timeout/);
+  assert.equal(bundledBad.stderr, plainBad.stderr);
+  assert.deepEqual(stable(bundledBad.stdout), stable(plainBad.stdout));
+
   const again = await run(BIN, fire, env);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(JSON.parse(again.stdout).output.reason, 'bundled');
