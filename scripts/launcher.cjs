@@ -20,7 +20,10 @@ const COMMANDS = ['fire', 'list', 'validate', 'trust', 'serve', 'agent', 'enable
 /** The user's own cache folder, or undefined when it is not safely theirs. */
 function cacheDir() {
   if (process.env.NODE_DISABLE_COMPILE_CACHE || typeof process.getuid !== 'function') return undefined;
-  const base = process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  const base =
+    process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME)
+      ? process.env.XDG_CACHE_HOME
+      : path.join(os.homedir(), '.cache');
   const dir = path.join(base, 'hookline');
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -50,7 +53,8 @@ function readCache(file) {
 function writeCache(file, data) {
   // Caches of other builds are of no more use.
   for (const old of fs.readdirSync(path.dirname(file))) {
-    if (old.startsWith('cli-') && !old.startsWith(`cli-${BUILD}-`) && old.endsWith('.cache')) fs.rmSync(path.join(path.dirname(file), old), { force: true });
+    if (old.startsWith('cli-') && !old.startsWith(`cli-${BUILD}-`) && old.endsWith('.cache'))
+      fs.rmSync(path.join(path.dirname(file), old), { force: true });
   }
   const tmp = `${file}.${process.pid}.tmp`;
   try {

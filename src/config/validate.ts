@@ -112,7 +112,8 @@ function validateHook(
 ): { hook?: CommandHookConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const plain = plainCommandHook(raw);
-  if (plain && !(plain.timeout !== undefined && (plain.timeout > MAX_TIMEOUT_MS || !Number.isInteger(plain.timeout)))) return { hook: plain, problems };
+  if (plain && !(plain.timeout !== undefined && (plain.timeout > MAX_TIMEOUT_MS || !Number.isInteger(plain.timeout))))
+    return { hook: plain, problems };
   const { CommandHookConfig } = settingsSchemas();
   const known = new Set(Object.keys(CommandHookConfig.shape));
   if (isObject(raw) && raw.type === 'command') {
@@ -170,7 +171,8 @@ function validateMatcher(
 ): { matcher?: string; problems: ConfigProblem[] } {
   if (matcher === undefined) return { problems: [] };
   const path = jsonPath([...at, 'matcher']);
-  const typed = typeof matcher === 'string' ? { success: true as const } : settingsSchemas().HookDefinition.shape.matcher.safeParse(matcher);
+  const typed =
+    typeof matcher === 'string' ? { success: true as const } : settingsSchemas().HookDefinition.shape.matcher.safeParse(matcher);
   if (!typed.success) return { problems: issuesToProblems(file, [...at, 'matcher'], typed.error.issues) };
   if (typeof matcher !== 'string') return { problems: [] };
   const kind = CATALOG[event].matchOn.kind;
@@ -234,7 +236,9 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
       continue;
     }
     if (!Array.isArray(definitions)) {
-      problems.push(...issuesToProblems(file, ['hooks', key], settingsSchemas().HooksBlock.shape[key].safeParse(definitions).error?.issues ?? []));
+      problems.push(
+        ...issuesToProblems(file, ['hooks', key], settingsSchemas().HooksBlock.shape[key].safeParse(definitions).error?.issues ?? []),
+      );
       continue;
     }
     definitions.forEach((def, i) => {
@@ -245,7 +249,11 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
       }
       if (!Array.isArray(def.hooks)) {
         problems.push(
-          ...issuesToProblems(file, [...at, 'hooks'], settingsSchemas().HookDefinition.shape.hooks.safeParse(def.hooks).error?.issues ?? []),
+          ...issuesToProblems(
+            file,
+            [...at, 'hooks'],
+            settingsSchemas().HookDefinition.shape.hooks.safeParse(def.hooks).error?.issues ?? [],
+          ),
         );
         return;
       }

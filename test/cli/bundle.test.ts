@@ -10,7 +10,12 @@ import { CLI, cmd, makeProject, ROOT } from '../helpers.js';
 
 const BIN = path.join(ROOT, 'dist', 'bin', 'hookline.cjs');
 
-function run(entry: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [entry, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -39,7 +44,16 @@ test('package.json "bin" is the bundle launcher, executable, with a shebang', ()
 
 test('the bundled CLI answers --version, --help, fire and a bad event as the unbundled one does; its compile cache is private and used', async () => {
   const p = makeProject({
-    project: { hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [cmd(`cat >/dev/null; echo '{"decision":"deny","reason":"bundled"}'`, { name: 'guard' })] }] } },
+    project: {
+      hooks: {
+        BeforeTool: [
+          {
+            matcher: 'run_shell_command',
+            hooks: [cmd(`cat >/dev/null; echo '{"decision":"deny","reason":"bundled"}'`, { name: 'guard' })],
+          },
+        ],
+      },
+    },
   });
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-cache-'));
   const env = { ...p.env, XDG_CACHE_HOME: cache };

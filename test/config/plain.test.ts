@@ -96,7 +96,12 @@ test('plainMeta and the key lists match HooksMeta and HookDefinition', () => {
 test('plainFields: true only for fields EVENT_FIELDS (partial) accepts', () => {
   const values: unknown[] = ['x', '', 1, true, null, {}, [], ['a'], { a: 1 }, 'startup', 'resume', 'exit', 'manual', 'auto', 'bogus'];
   const complex: Record<string, unknown[]> = {
-    mcp_context: [{ server_name: 's', tool_name: 't' }, { server_name: 's', tool_name: 't', args: ['a'], extra: 1 }, { server_name: 's' }, { server_name: 's', tool_name: 't', args: [1] }],
+    mcp_context: [
+      { server_name: 's', tool_name: 't' },
+      { server_name: 's', tool_name: 't', args: ['a'], extra: 1 },
+      { server_name: 's' },
+      { server_name: 's', tool_name: 't', args: [1] },
+    ],
     tool_response: [{ llmContent: 'a', returnDisplay: 'b' }, { llmContent: 'a' }, { llmContent: 'a', returnDisplay: 'b', error: 'e' }],
   };
   let plainCount = 0;
