@@ -58,8 +58,9 @@ const result = await esbuild.build({
   target: 'node20',
   // Packages that ship both builds: the ESM one (jsonc-parser's CommonJS build is UMD).
   mainFields: ['module', 'main'],
-  minifyWhitespace: true,
-  minifySyntax: true,
+  // Short names too: less to read and to keep in the cache. Class names stay (error messages use them).
+  minify: true,
+  keepNames: false,
   legalComments: 'none',
   banner: {
     js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;const __hooklineBundleUrl=require("node:url").pathToFileURL(__filename).href;`,
