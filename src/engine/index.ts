@@ -23,6 +23,7 @@ import { keysToRecord, loadContext, type HeldHook, type HookContext } from './co
 import { filesStamp } from '../trust/scripts.js';
 import { firePlan, type FireResult } from './fire.js';
 import { plansDir, runHook, type HookRun } from './run-hook.js';
+import { isoNow } from './clock.js';
 
 export type { HeldHook, HookContext, FireResult, HookRun };
 export { loadContext, firePlan };
@@ -182,7 +183,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       transcript_path: this.transcriptPath,
       cwd,
       hook_event_name: event,
-      timestamp: new Date().toISOString(),
+      timestamp: isoNow(),
     };
   }
 
@@ -216,7 +217,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       transcript_path: this.transcriptPath,
       cwd: opts.cwd ?? this.cwd,
       hook_event_name: event,
-      timestamp: new Date().toISOString(),
+      timestamp: isoNow(),
       ...fields,
     } as AnyHookInput;
     input.hook_event_name = event;

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HookEngine } from '../../src/engine/index.js';
 import { Planner } from '../../src/plan/plan.js';
+import { isoNow } from '../../src/engine/clock.js';
 import type { HookEntry } from '../../src/config/entry.js';
 import { cmd, makeProject } from '../helpers.js';
 
@@ -58,4 +59,19 @@ test('the plan memo: the same plans for repeated and many distinct values', () =
   }
   assert.equal(planner.plan('AfterTool', 'read_file'), undefined);
   assert.deepEqual(planner.plan('BeforeTool', undefined)?.entries.length, 2);
+});
+
+test('event timestamps read as new Date().toISOString() would', () => {
+  const instants = [
+    0,
+    999,
+    1000,
+    59_999,
+    60_000,
+    Date.UTC(2026, 10, 30, 23, 59, 59, 999),
+    Date.UTC(1999, 11, 31, 23, 59, 59, 5),
+    Date.now(),
+  ];
+  for (let i = 0; i < 2000; i++) instants.push(Math.floor(Math.random() * 4_102_444_800_000));
+  for (const t of instants) assert.equal(isoNow(t), new Date(t).toISOString(), String(t));
 });
