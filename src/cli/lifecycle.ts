@@ -1,4 +1,4 @@
-import { containment } from '../run/cgroup.js';
+import { containment, containmentReady } from '../run/cgroup.js';
 import { drain, runCounts } from '../run/process.js';
 
 const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
@@ -19,6 +19,8 @@ function say(line: string): void {
  * Hookline exits. Afterwards, says once when the runs could not be contained here.
  */
 export async function withHookProcesses(task: () => Promise<void>): Promise<void> {
+  // Overlapped with loading the configuration; not needed when a server runs the hooks.
+  if (!process.env.HOOKLINE_SOCKET) void containmentReady();
   let stopping = false;
   const stop = (why: string, code: number) => {
     if (stopping) return;

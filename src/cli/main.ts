@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { fire } from './fire.js';
-import { list } from './list.js';
-import { validate } from './validate.js';
-import { setAll, setHook } from './manage.js';
-import { trust } from './trust.js';
-import { error, UsageError } from './io.js';
-import { withHookProcesses } from './lifecycle.js';
-import { drain } from '../run/process.js';
-import { completion } from './completion.js';
+import { error, UsageError, warn } from './io.js';
+import { otlpConfigured, startOtlpExport, telemetryFlushed } from '../telemetry.js';
+
+// Each command loads its own code when it runs: start-up pays only for the one in use.
+let ran = false;
+const load = <T>(get: () => Promise<T>): Promise<T> => {
+  ran = true;
+  return get();
+};
 
 /** Every environment variable Hookline itself reads, for `--help`. */
 const ENVIRONMENT = `
@@ -41,6 +41,12 @@ Environment:
   CLAUDE_CONFIG_DIR                Claude Code's home folder (default: ~/.claude)
   CLAUDE_CODE_PLUGIN_CACHE_DIR     where Claude Code keeps installed plugins (default: ~/.claude/plugins)
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
+  OTEL_EXPORTER_OTLP_ENDPOINT      export hook spans and metrics to this OTLP/HTTP collector (JSON), e.g. http://127.0.0.1:4318
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
+  OTEL_EXPORTER_OTLP_HEADERS       headers sent to the collector (k=v,k2=v2); OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES: the resource
+  OTEL_SDK_DISABLED                true: no export, whatever the endpoint
+  XDG_CACHE_HOME                   the installed hookline keeps its compiled code in $XDG_CACHE_HOME/hookline (default ~/.cache/hookline)
+  NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
 `;
 
 const program = new Command();
@@ -72,14 +78,17 @@ program
     ...all,
     dir,
   ])
-  .action(async (event: string, opts) => withHookProcesses(() => fire(event, opts)));
+  .action(async (event: string, opts) => {
+    const [{ withHookProcesses }, { fire }] = await load(() => Promise.all([import('./lifecycle.js'), import('./fire.js')]));
+    await withHookProcesses(() => fire(event, opts));
+  });
 
 program
   .command('list')
   .description('list configured hooks')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .action(async (opts) => list(opts));
+  .action(async (opts) => (await load(() => import('./list.js'))).list(opts));
 
 program
   .command('validate')
@@ -96,7 +105,7 @@ program
     dir,
   ])
   .action(async (opts) => {
-    process.exitCode = await validate(opts);
+    process.exitCode = await (await load(() => import('./validate.js'))).validate(opts);
   });
 
 for (const [cmd, enabled] of [
@@ -107,12 +116,12 @@ for (const [cmd, enabled] of [
     .command(`${cmd} <name>`)
     .description(`${cmd} a hook by name (or command), in settings`)
     .option('--cwd <dir>', 'project folder')
-    .action((name: string, opts) => setHook(name, enabled, opts));
+    .action(async (name: string, opts) => (await load(() => import('./manage.js'))).setHook(name, enabled, opts));
   program
     .command(`${cmd}-all`)
     .description(`${cmd} every hook, in settings`)
     .option('--cwd <dir>', 'project folder')
-    .action((opts) => setAll(enabled, opts));
+    .action(async (opts) => (await load(() => import('./manage.js'))).setAll(enabled, opts));
 }
 
 program
@@ -122,7 +131,7 @@ program
   .option('--check', 'only list what is untrusted; exit 1 if anything is')
   .option('--json', 'with --check: print JSON')
   .action(async (dir: string | undefined, opts) => {
-    process.exitCode = await trust(dir, opts);
+    process.exitCode = await (await load(() => import('./trust.js'))).trust(dir, opts);
   });
 
 program
@@ -131,11 +140,12 @@ program
   .argument('[paths...]', 'fixture files or folders')
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .option('--hook <name>', "judge each fixture on this hook's own answer (its name or command)")
-  .action(async (paths: string[], opts) =>
-    withHookProcesses(async () => {
-      process.exitCode = await (await import('./test.js')).hookTest(paths, opts);
-    }),
-  );
+  .action(async (paths: string[], opts) => {
+    const [{ withHookProcesses }, { hookTest }] = await Promise.all([import('./lifecycle.js'), import('./test.js')]);
+    await withHookProcesses(async () => {
+      process.exitCode = await hookTest(paths, opts);
+    });
+  });
 
 program
   .command('init')
@@ -173,7 +183,7 @@ program
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
   .option('--http <host:port>', 'also serve HTTP POST on a loopback address, e.g. 127.0.0.1:7337')
   .option('--token-file <file>', 'with --http: the bearer token clients must send (a file only you can read)')
-  .action(async (opts) => (await import('../serve/server.js')).serve(opts));
+  .action(async (opts) => (await load(() => import('../serve/server.js'))).serve(opts));
 
 program
   .command('mcp-proxy')
@@ -182,7 +192,7 @@ program
   .option('--cwd <dir>', 'the folder whose hooks run, where the server starts (default: the current folder)')
   .argument('<command...>', 'the MCP server to run, after --')
   .action(async (command: string[], opts) => {
-    const { mcpProxy } = await import('./mcp-proxy.js');
+    const [{ withHookProcesses }, { mcpProxy }] = await Promise.all([import('./lifecycle.js'), import('./mcp-proxy.js')]);
     await withHookProcesses(async () => {
       process.exitCode = await mcpProxy(command, opts);
     });
@@ -214,7 +224,7 @@ program
     if (question !== undefined && opts.ask === undefined)
       throw new UsageError(`unexpected argument "${question}" — use -p "prompt", or --ask <agent> "question"`);
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
-    const { agentCommand } = await import('./agent.js');
+    const { agentCommand } = await load(() => import('./agent.js'));
     process.exitCode = await agentCommand({
       ...opts,
       ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}),
@@ -251,35 +261,54 @@ program
   .argument('<trace>', 'a session id or trace file (recorded with trace.inputs), or an agent session recording (.jsonl transcript)')
   .option('--cwd <dir>', 'the folder to fire in (default: the one each event was recorded in)')
   .option('--json', 'print JSON')
-  .action(async (which: string, opts) =>
-    withHookProcesses(async () => {
-      process.exitCode = await (await import('./replay.js')).replay(which, opts);
-    }),
-  );
+  .action(async (which: string, opts) => {
+    const [{ withHookProcesses }, { replay }] = await Promise.all([import('./lifecycle.js'), import('./replay.js')]);
+    await withHookProcesses(async () => {
+      process.exitCode = await replay(which, opts);
+    });
+  });
 
 program
   .command('completion')
   .description('print a shell completion script: eval "$(hookline completion bash)"')
   .argument('<shell>', 'bash | zsh | fish')
-  .action((shell: string) => {
-    process.stdout.write(completion(program, shell));
+  .action(async (shell: string) => {
+    process.stdout.write((await import('./completion.js')).completion(program, shell));
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    process.exitCode = err.exitCode === 0 ? 0 : 1;
-  } else if (err instanceof UsageError) {
-    error(err.message);
-    process.exitCode = 1;
-  } else {
-    // Not the user's mistake: one line, and the stack only when asked for.
-    const e = err as Error;
-    error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
-    if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
-    process.exitCode = 1;
+async function main(): Promise<void> {
+  // Loaded only when a collector is named, so a start without one pays nothing for it.
+  let flushTelemetry: (() => Promise<void>) | undefined;
+  try {
+    if (otlpConfigured()) {
+      // A collector that cannot be set up is said; the command still runs.
+      flushTelemetry = await startOtlpExport().catch((e: Error) => {
+        warn(`telemetry: cannot export over OTLP (${e.message}) — check OTEL_EXPORTER_OTLP_ENDPOINT`);
+        return undefined;
+      });
+    }
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? 0 : 1;
+    } else if (err instanceof UsageError) {
+      error(err.message);
+      process.exitCode = 1;
+    } else {
+      // Not the user's mistake: one line, and the stack only when asked for.
+      const e = err as Error;
+      error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
+      if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
+      process.exitCode = 1;
+    }
+  }
+  // Timers do not run once the process exits: stop and reap what hooks left before that.
+  if (ran) await (await import('../run/process.js')).drain();
+  if (flushTelemetry) {
+    await telemetryFlushed();
+    await flushTelemetry();
   }
 }
-// Timers do not run once the process exits: stop and reap what hooks left before that.
-await drain();
+
+// No top-level await: the bundled CLI is CommonJS, so its compiled code can be cached.
+void main();

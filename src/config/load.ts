@@ -14,7 +14,7 @@ import {
   userSettingsPath,
   type Env,
 } from './paths.js';
-import { displayName, type HookEntry, type Source } from './schema.js';
+import { displayName, type HookEntry, type Source } from './entry.js';
 import type { ConfigProblem } from './problems.js';
 
 export interface SettingsFile {
@@ -76,7 +76,9 @@ export interface LoadOptions {
 
 export function stampOf(file: string): { exists: boolean; stamp: string } {
   try {
-    const st = fs.statSync(file);
+    // Checked on every fire of a warm engine: a missing file must not cost an exception.
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (!st) return { exists: false, stamp: 'missing' };
     return { exists: true, stamp: `${st.mtimeMs}:${st.size}:${st.ino}` };
   } catch {
     return { exists: false, stamp: 'missing' };
@@ -112,6 +114,7 @@ function readLayer(
  */
 function extensionFiles(env: Env, projectDir: string): Array<{ file: string; name: string }> {
   const dir = extensionsDir(env);
+  if (!fs.existsSync(dir)) return [];
   let names: string[];
   try {
     names = fs.readdirSync(dir).sort();

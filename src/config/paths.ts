@@ -41,6 +41,8 @@ export function trustedHooksPath(env: Env = process.env): string {
 export function samePath(a: string, b: string): boolean {
   const real = (p: string) => {
     try {
+      // No exception for the usual missing file (this runs on every check of a warm engine).
+      if (!fs.existsSync(p)) return path.resolve(p);
       return fs.realpathSync(p);
     } catch {
       return path.resolve(p);

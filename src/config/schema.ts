@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EVENT_NAMES, type EventName } from '../events/names.js';
-import type { AnyHookInput } from '../events/input.js';
-import type { HookOutput } from '../events/output.js';
+import type { CommandHookConfig as PlainCommandHook } from './entry.js';
 
 /*
  * These schemas are the one description of settings: the runtime validator reads with them and
@@ -42,6 +41,10 @@ export const CommandHookConfig = z.object(
   { error: 'a hook must be an object with "type" and "command"' },
 );
 export type CommandHookConfig = z.infer<typeof CommandHookConfig>;
+// The zod-free shape in entry.ts must stay this schema's output, field for field.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: [Same<CommandHookConfig, PlainCommandHook>, Same<keyof CommandHookConfig, keyof PlainCommandHook>] = [true, true];
+void sameShape;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // A header name is an HTTP token; a value holds no line break (it would split the request).
@@ -156,51 +159,5 @@ export const Settings = z
   })
   .loose();
 
-export type Source = 'runtime' | 'project' | 'user' | 'system' | 'extensions';
-export const SOURCE_PRIORITY: Record<Source, number> = { runtime: 0, project: 1, user: 2, system: 3, extensions: 4 };
-
-/** An in-process hook registered in code. */
-export interface FunctionHook {
-  type: 'runtime';
-  name: string;
-  action: (
-    input: AnyHookInput,
-    ctx: { signal: AbortSignal },
-  ) => Promise<HookOutput | void | null | undefined> | HookOutput | void | null | undefined;
-  timeout?: number;
-  description?: string;
-  /** Shadow mode: shown and traced, not enforced. */
-  shadow?: boolean;
-}
-
-export type HookSpec = CommandHookConfig | HttpHookConfig | FunctionHook;
-
-/** A hook as the engine knows it after loading: where it came from and whether it may run. */
-export interface HookEntry {
-  event: EventName;
-  source: Source;
-  /** Settings file it came from (absent for runtime hooks). */
-  file?: string;
-  /** JSON path of the hook inside its file. */
-  path?: string;
-  extension?: string;
-  matcher?: string;
-  sequential?: boolean;
-  hook: HookSpec;
-  enabled: boolean;
-  /** `hooksConfig.prewarm` of the settings in force (the hook's own `prewarm` wins). */
-  prewarm?: boolean;
-}
-
-/** The name used to enable or disable a hook: its name, or its command. */
-export function displayName(hook: HookSpec): string {
-  if (hook.type === 'command') return hook.name || hook.command;
-  if (hook.type === 'http') return hook.name || hook.url;
-  return hook.name;
-}
-
-/** Identity used for dedupe, and the `name:command` key Gemini CLI looks up in trusted_hooks.json. */
-export function hookKey(hook: HookSpec): string {
-  // An http hook's key cannot equal a command's: a command is never `\0http …`.
-  return `${hook.name ?? ''}:${hook.type === 'command' ? hook.command : hook.type === 'http' ? `\0http ${hook.url}` : ''}`;
-}
+export { SOURCE_PRIORITY, displayName, hookKey } from './entry.js';
+export type { Source, FunctionHook, HookSpec, HookEntry } from './entry.js';

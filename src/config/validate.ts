@@ -2,24 +2,14 @@ import type { z } from 'zod';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/names.js';
 import { CATALOG } from '../events/catalog.js';
 import { closestName } from './suggest.js';
-import {
-  CommandHookConfig,
-  HookDefinition,
-  HooksBlock,
-  HooksMeta,
-  HttpHookConfig,
-  Settings,
-  type HookEntry,
-  type SettingsHookConfig,
-  type Source,
-} from './schema.js';
+import type { CommandHookConfig, HookEntry, Source } from './entry.js';
+import type { Settings, SettingsHookConfig } from './schema.js';
+import { settingsSchemas } from './lazy-schema.js';
+import { DEFINITION_KEYS, HOOKS_META_KEYS, plainCommandHook, plainMeta, plainSettings } from './plain.js';
 import { unlistedHeaderVars } from './header-vars.js';
 import { jsonPath, type ConfigProblem } from './problems.js';
 import { compileLinear } from './regex.js';
 import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from './timeout.js';
-
-/** Keys inside `hooks` that configure the system rather than name an event. */
-const HOOKS_META_KEYS = new Set(Object.keys(HooksMeta.shape));
 
 export interface LayerResult {
   entries: HookEntry[];
@@ -98,8 +88,10 @@ function dropAt(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
  * rest is kept (a bad `hooksConfig.enabled` must not lose `hooksConfig.disabled` or `security`).
  */
 function readSettings(value: Record<string, unknown>, file: string): { settings: z.infer<typeof Settings>; problems: ConfigProblem[] } {
-  const schema = Settings.omit({ hooks: true });
   const copy = structuredClone({ ...value, hooks: undefined }) as Record<string, unknown>;
+  const plain = plainSettings(copy);
+  if (plain) return { settings: plain as z.infer<typeof Settings>, problems: [] };
+  const schema = settingsSchemas().Settings.omit({ hooks: true });
   const problems: ConfigProblem[] = [];
   for (let round = 0; round < 20; round++) {
     const r = schema.safeParse(copy);
@@ -120,6 +112,10 @@ function validateHook(
   event: EventName,
 ): { hook?: SettingsHookConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
+  const plain = plainCommandHook(raw);
+  if (plain && !(plain.timeout !== undefined && (plain.timeout > MAX_TIMEOUT_MS || !Number.isInteger(plain.timeout))))
+    return { hook: plain, problems };
+  const { CommandHookConfig, HttpHookConfig } = settingsSchemas();
   const schema = isObject(raw) && raw.type === 'http' ? HttpHookConfig : CommandHookConfig;
   const known = new Set(Object.keys(schema.shape));
   if (isObject(raw) && (raw.type === 'command' || raw.type === 'http')) {
@@ -195,7 +191,8 @@ function validateMatcher(
 ): { matcher?: string; problems: ConfigProblem[] } {
   if (matcher === undefined) return { problems: [] };
   const path = jsonPath([...at, 'matcher']);
-  const typed = HookDefinition.shape.matcher.safeParse(matcher);
+  const typed =
+    typeof matcher === 'string' ? { success: true as const } : settingsSchemas().HookDefinition.shape.matcher.safeParse(matcher);
   if (!typed.success) return { problems: issuesToProblems(file, [...at, 'matcher'], typed.error.issues) };
   if (typeof matcher !== 'string') return { problems: [] };
   const kind = CATALOG[event].matchOn.kind;
@@ -238,12 +235,12 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
   const hooks = value.hooks;
   if (hooks === undefined) return { entries, problems, settings, disabled };
   if (!isObject(hooks)) {
-    problems.push(...issuesToProblems(file, ['hooks'], HooksBlock.safeParse(hooks).error?.issues ?? []));
+    problems.push(...issuesToProblems(file, ['hooks'], settingsSchemas().HooksBlock.safeParse(hooks).error?.issues ?? []));
     return { entries, problems, settings, disabled };
   }
   for (const [key, definitions] of Object.entries(hooks)) {
     if (HOOKS_META_KEYS.has(key)) {
-      const meta = HooksMeta.safeParse({ [key]: definitions });
+      const meta = plainMeta(key, definitions) ? { success: true as const } : settingsSchemas().HooksMeta.safeParse({ [key]: definitions });
       if (!meta.success) problems.push(...issuesToProblems(file, ['hooks'], meta.error.issues));
       if (key === 'disabled' && Array.isArray(definitions)) disabled.push(...definitions.filter((d): d is string => typeof d === 'string'));
       continue;
@@ -259,28 +256,39 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
       continue;
     }
     if (!Array.isArray(definitions)) {
-      problems.push(...issuesToProblems(file, ['hooks', key], HooksBlock.shape[key].safeParse(definitions).error?.issues ?? []));
+      problems.push(
+        ...issuesToProblems(file, ['hooks', key], settingsSchemas().HooksBlock.shape[key].safeParse(definitions).error?.issues ?? []),
+      );
       continue;
     }
     definitions.forEach((def, i) => {
       const at: Array<string | number> = ['hooks', key, i];
       if (!isObject(def)) {
-        problems.push(...issuesToProblems(file, at, HookDefinition.safeParse(def).error?.issues ?? []));
+        problems.push(...issuesToProblems(file, at, settingsSchemas().HookDefinition.safeParse(def).error?.issues ?? []));
         return;
       }
       if (!Array.isArray(def.hooks)) {
-        problems.push(...issuesToProblems(file, [...at, 'hooks'], HookDefinition.shape.hooks.safeParse(def.hooks).error?.issues ?? []));
+        problems.push(
+          ...issuesToProblems(
+            file,
+            [...at, 'hooks'],
+            settingsSchemas().HookDefinition.shape.hooks.safeParse(def.hooks).error?.issues ?? [],
+          ),
+        );
         return;
       }
       const m = validateMatcher(def.matcher, file, at, key);
       problems.push(...m.problems);
       if (def.matcher !== undefined && m.matcher === undefined) return;
       let sequential: boolean | undefined;
-      const seq = HookDefinition.shape.sequential.safeParse(def.sequential);
+      const seq =
+        def.sequential === undefined || typeof def.sequential === 'boolean'
+          ? { success: true as const, data: def.sequential }
+          : settingsSchemas().HookDefinition.shape.sequential.safeParse(def.sequential);
       if (seq.success) sequential = seq.data;
       else problems.push(...issuesToProblems(file, [...at, 'sequential'], seq.error.issues));
       for (const k of Object.keys(def)) {
-        if (!(k in HookDefinition.shape))
+        if (!DEFINITION_KEYS.has(k))
           problems.push({ file, path: jsonPath([...at, k]), message: `unknown field "${k}" (ignored)`, severity: 'warning' });
       }
       def.hooks.forEach((raw, j) => {

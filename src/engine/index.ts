@@ -10,11 +10,12 @@ import type { AnyHookInput, EventFields, HookInput } from '../events/input.js';
 import { isEventName, type EventName } from '../events/names.js';
 import { isStale, type LoadedConfig } from '../config/load.js';
 import type { ConfigProblem } from '../config/problems.js';
-import { displayName, type FunctionHook, type HookEntry } from '../config/schema.js';
+import { displayName, type FunctionHook, type HookEntry } from '../config/entry.js';
 import type { Env } from '../config/paths.js';
 import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
+import { containmentReady } from '../run/cgroup.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { recordKeys } from '../trust/gate.js';
 import { geminiReviewed } from '../trust/fingerprints.js';
@@ -26,6 +27,7 @@ import { firePlan, type FireResult } from './fire.js';
 import { plansDir, runHook, type HookRun } from './run-hook.js';
 import { digest, recordFire } from './trace.js';
 import { geminiTraceFire } from './trace-gemini.js';
+import { isoNow } from './clock.js';
 
 export type { HeldHook, HookContext, FireResult, HookRun };
 export { loadContext, firePlan };
@@ -198,7 +200,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       transcript_path: this.transcriptPath,
       cwd,
       hook_event_name: event,
-      timestamp: new Date().toISOString(),
+      timestamp: isoNow(),
     };
   }
 
@@ -225,9 +227,23 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     fields: FireFields<E> = {} as FireFields<E>,
     opts: { signal?: AbortSignal; cwd?: string } = {},
   ): Promise<FireResult & { input: HookInput<E> }> {
-    const input = { ...this.baseInput(event, opts.cwd), ...fields, hook_event_name: event } as AnyHookInput;
     const plan = this.plan(event, fields);
-    if (plan) this.recordNewHooks();
+    // The base fields, then the event's own (which may override them), then the event's name.
+    const input = {
+      session_id: this.sessionId,
+      transcript_path: this.transcriptPath,
+      cwd: opts.cwd ?? this.cwd,
+      hook_event_name: event,
+      timestamp: isoNow(),
+      ...fields,
+    } as AnyHookInput;
+    input.hook_event_name = event;
+    // Nothing to run: the result at once, with no runner or dependencies built for it.
+    if (!plan) return { event, input: input as HookInput<E>, runs: [], success: true, sequential: false };
+    this.recordNewHooks();
+    // Whether runs get a cgroup is known before the first command hook starts (the probe may be under way).
+    const contained = plan.entries.some((e) => e.hook.type === 'command') ? containmentReady() : undefined;
+    if (contained) await contained;
     const deps = {
       cwd: this.cwd,
       projectDir: this.projectDir,

@@ -4,7 +4,7 @@ import type { AnyHookInput } from '../events/input.js';
 import type { EventName } from '../events/names.js';
 import type { HookOutput } from '../events/output.js';
 import { extensionsDir, projectSlug, userGeminiDir, type Env } from '../config/paths.js';
-import { displayName, type HookEntry, type Source } from '../config/schema.js';
+import { displayName, type HookEntry, type Source } from '../config/entry.js';
 import { LARGE_INPUT, runCommand } from '../run/command.js';
 import { runFunction } from '../run/function.js';
 import { runHttp } from '../run/http.js';

@@ -1,4 +1,4 @@
-import { hookKey, SOURCE_PRIORITY, type HookEntry } from '../config/schema.js';
+import { hookKey, SOURCE_PRIORITY, type HookEntry } from '../config/entry.js';
 import type { EventName } from '../events/names.js';
 import { compileMatcher, exactNames, type CompiledMatcher } from './matcher.js';
 
@@ -30,7 +30,8 @@ interface EventIndex {
 export class Planner {
   private byEvent = new Map<EventName, EventIndex>();
   /** Plans by event and matched value: agents fire the same few tool names over and over. */
-  private memo = new Map<string, Plan | undefined>();
+  private memo = new Map<EventName, Map<string | undefined, Plan | undefined>>();
+  private memoSize = 0;
 
   constructor(entries: readonly HookEntry[]) {
     const sorted = [...entries].sort((a, b) => SOURCE_PRIORITY[a.source] - SOURCE_PRIORITY[b.source]);
@@ -55,12 +56,21 @@ export class Planner {
   plan(event: EventName, matchOn: string | undefined): Plan | undefined {
     const index = this.byEvent.get(event);
     if (!index) return undefined;
-    const key = matchOn === undefined ? event : `${event}\0${matchOn}`;
-    const hit = this.memo.get(key);
-    if (hit !== undefined || this.memo.has(key)) return hit;
-    if (this.memo.size > 1000) this.memo.clear();
+    // Looked up without building a key: a repeated event costs two map reads and no allocation.
+    let plans = this.memo.get(event);
+    if (plans) {
+      const hit = plans.get(matchOn);
+      if (hit !== undefined || plans.has(matchOn)) return hit;
+    }
+    if (this.memoSize > 1000) {
+      this.memo.clear();
+      this.memoSize = 0;
+      plans = undefined;
+    }
+    if (!plans) this.memo.set(event, (plans = new Map()));
     const plan = this.compute(event, this.candidates(index, matchOn), matchOn);
-    this.memo.set(key, plan);
+    plans.set(matchOn, plan);
+    this.memoSize++;
     return plan;
   }
 

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,7 +51,10 @@ function ownCgroup(mount: string): string | undefined {
   return dir === mount || dir.startsWith(mount + path.sep) ? dir : undefined;
 }
 
-function probe(): Containment & { base?: string } {
+type Probed = Containment & { base?: string };
+
+/** Everything up to the moves: a probe cgroup made under this process's own, or why not. */
+function prepare(): Probed | { base: string; dir: string } {
   if (process.env.HOOKLINE_NO_CGROUP === '1') return { available: false, reason: 'disabled by HOOKLINE_NO_CGROUP=1' };
   if (process.platform !== 'linux') return { available: false, reason: `no cgroups on ${process.platform}` };
   let base: string | undefined;
@@ -72,14 +74,76 @@ function probe(): Containment & { base?: string } {
   } catch (e) {
     return { available: false, reason: `cannot create a cgroup in ${base} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
-  try {
-    if (!fs.existsSync(path.join(dir, 'cgroup.kill'))) return { available: false, reason: 'cgroup.kill is missing (Linux before 5.14)' };
-    const r = spawnSync('/bin/sh', ['-c', 'echo $$ > "$0"', path.join(dir, 'cgroup.procs')], { stdio: 'ignore' });
-    if (r.status !== 0) return { available: false, reason: `cannot move a process into a cgroup under ${base}` };
-    return { available: true, base };
-  } finally {
+  if (!fs.existsSync(path.join(dir, 'cgroup.kill'))) {
     removeDir(dir, 200);
+    return { available: false, reason: 'cgroup.kill is missing (Linux before 5.14)' };
   }
+  return { base, dir };
+}
+
+const moveFailed = (base: string, back: boolean, e: unknown): Probed =>
+  back
+    ? // Cannot happen where the first move could; if it does, runs must not count on moves.
+      { available: false, reason: `cannot move a process back into ${base} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }
+    : { available: false, reason: `cannot move a process into a cgroup under ${base}` };
+
+/**
+ * The move a run makes (from this cgroup into a child of it, by a process with these
+ * credentials), made by this process itself and undone: no process to start.
+ */
+function probe(): Probed {
+  const p = prepare();
+  if (!('dir' in p)) return p;
+  const pid = String(process.pid);
+  try {
+    for (const back of [false, true]) {
+      try {
+        fs.writeFileSync(path.join(back ? p.base : p.dir, 'cgroup.procs'), pid);
+      } catch (e) {
+        return moveFailed(p.base, back, e);
+      }
+    }
+    return { available: true, base: p.base };
+  } finally {
+    removeDir(p.dir, 200);
+  }
+}
+
+/** `probe`, with the moves on the thread pool: a first move waits on the kernel (an RCU grace period, milliseconds). */
+async function probeAsync(): Promise<Probed> {
+  const p = prepare();
+  if (!('dir' in p)) return p;
+  const pid = String(process.pid);
+  try {
+    for (const back of [false, true]) {
+      try {
+        await fs.promises.writeFile(path.join(back ? p.base : p.dir, 'cgroup.procs'), pid);
+      } catch (e) {
+        return moveFailed(p.base, back, e);
+      }
+    }
+    return { available: true, base: p.base };
+  } finally {
+    removeDir(p.dir, 200);
+  }
+}
+
+let probing: Promise<void> | undefined;
+
+/**
+ * Starts the probe now, with its cgroup moves on the thread pool, so a command overlaps their
+ * wait with its own start-up; resolves when it is known whether runs get a cgroup. Undefined
+ * when that is known already. A run that starts before it ends probes for itself (same checks).
+ */
+export function containmentReady(): Promise<void> | undefined {
+  if (probed) return undefined;
+  probing ??= probeAsync().then(
+    (r) => {
+      probed ??= r;
+    },
+    () => {}, // a run then probes for itself, and says what failed
+  );
+  return probing;
 }
 
 /** Kills and removes the run cgroups of Hookline processes that died without cleaning up (SIGKILL). */

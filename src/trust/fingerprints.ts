@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { trustedHooksPath, type Env } from '../config/paths.js';
 import { readTrustFile } from './store.js';
 import { lockedUpdate, writeFileAtomic } from '../config/write.js';
-import { hookKey, type HookEntry } from '../config/schema.js';
+import { hookKey, type HookEntry } from '../config/entry.js';
 import type { ReviewedHook } from './reviewed.js';
 import { fingerprintHook, isTrusted, trustedByLegacy, type HookFingerprint } from './keys.js';
 

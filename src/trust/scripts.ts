@@ -246,7 +246,8 @@ export function filesStamp(files: readonly string[]): string {
   return files
     .map((f) => {
       try {
-        const st = fs.statSync(f);
+        const st = fs.statSync(f, { throwIfNoEntry: false });
+        if (!st) return 'missing';
         return `${st.mtimeMs}:${st.size}:${st.ino}`;
       } catch {
         return 'missing';

@@ -1,10 +1,12 @@
 /** Gemini CLI settings hooks as a hook system: the engine's own events, input and settings files. */
 import { randomUUID } from 'node:crypto';
-import { EVENT_FIELDS } from '../../events/input.js';
+import type { EVENT_FIELDS } from '../../events/input.js';
+import { inputSchemas } from '../../events/lazy-schema.js';
+import { plainFields } from '../../events/plain.js';
 import { EVENT_NAMES, isEventName } from '../../events/names.js';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { closestEvent } from '../../config/validate.js';
-import { displayName, type HookEntry } from '../../config/schema.js';
+import { displayName, type HookEntry } from '../../config/entry.js';
 import { geminiFingerprint, geminiReviewed } from '../../trust/fingerprints.js';
 import { describeChange } from '../../trust/reviewed.js';
 import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
@@ -44,7 +46,8 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { e
 
 /** Checks the types of the fields that are present; absent fields are left to the hooks. */
 function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, unknown>): void {
-  const r = EVENT_FIELDS[event].partial().safeParse(fields);
+  if (plainFields(event, fields)) return;
+  const r = inputSchemas().EVENT_FIELDS[event].partial().safeParse(fields);
   if (!r.success) {
     const first = r.error.issues[0];
     throw new UsageError(`input for ${event}: ${jsonPath(first.path as Array<string | number>) || 'value'}: ${first.message}`);

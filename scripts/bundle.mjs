@@ -1,0 +1,97 @@
+// The `hookline` command as installed: src/cli/main.ts and everything it loads bundled into one
+// CommonJS file, dist/bin/cli.cjs, started by dist/bin/hookline.cjs (package.json "bin"), which
+// gives it V8's compile cache. A command's own code is still evaluated only when it runs (the
+// bundle keeps the CLI's lazy imports lazy), and the zod schemas load only when a value is not
+// plainly valid (src/config/lazy-schema.ts, src/events/lazy-schema.ts).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import esbuild from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'dist', 'bin');
+
+/** `import * as x from 'y'; export const f = (): typeof x => x;` becomes a first-call `require`. */
+const lazySchemas = {
+  name: 'lazy-schemas',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/](config|events)[\\/]lazy-schema\.ts$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      const imp = /^import \* as (\w+) from '([^']+)';$/m.exec(text);
+      const exp = imp && new RegExp(`^export const (\\w+) = \\(\\): typeof ${imp[1]} => ${imp[1]};$`, 'm').exec(text);
+      if (!imp || !exp) throw new Error(`${args.path}: expected "import * as x from '…'" and "export const f = (): typeof x => x;"`);
+      return {
+        contents: `let loaded;\nexport const ${exp[1]} = () => (loaded ??= require(${JSON.stringify(imp[2])}));\n`,
+        loader: 'ts',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+  },
+};
+
+/** Each module's `import.meta.url` is where tsc puts it under dist/, so its relative paths still hold. */
+const metaUrl = {
+  name: 'meta-url',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const rel = path.relative(path.join(ROOT, 'src'), args.path).replace(/\.ts$/, '.js').split(path.sep).join('/');
+      return {
+        contents: text.replaceAll('import.meta.url', `__hooklineDistUrl(${JSON.stringify(rel)})`),
+        loader: 'ts',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+  },
+};
+
+fs.rmSync(OUT, { recursive: true, force: true });
+fs.mkdirSync(OUT, { recursive: true });
+const result = await esbuild.build({
+  entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')],
+  outfile: path.join(OUT, 'cli.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  // Packages that ship both builds: the ESM one (jsonc-parser's CommonJS build is UMD).
+  mainFields: ['module', 'main'],
+  // Short names too: less to read and to keep in the cache. Class names stay (error messages use them).
+  minify: true,
+  keepNames: false,
+  legalComments: 'none',
+  banner: {
+    js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;const __hooklineBundleUrl=require("node:url").pathToFileURL(__filename).href;`,
+  },
+  // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
+  define: { 'import.meta.url': '__hooklineBundleUrl' },
+  plugins: [lazySchemas, metaUrl],
+  // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
+  // when used, and the bundle stays small.
+  external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
+  charset: 'ascii',
+  // No import() left in the bundle: code compiled from a cache has no dynamic-import callback on
+  // Node 20, so the external packages above are loaded with require (each has a CommonJS build).
+  supported: { 'dynamic-import': false },
+  logLevel: 'warning',
+  write: false,
+});
+// The launcher compiles this file itself (vm.Script takes no hashbang line).
+// What esbuild leaves unescaped (inside regular expression literals) is escaped here, so the file
+// is all ASCII and the launcher reads it as one-byte text, with no UTF-8 decoding.
+const code = result.outputFiles[0].text
+  .replace(/^#!.*\n/, '')
+  .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+fs.writeFileSync(path.join(OUT, 'cli.cjs'), code);
+
+const build = crypto.createHash('sha256').update(code).digest('hex').slice(0, 16);
+const ascii = !/[^\x00-\x7f]/.test(code);
+const launcher = fs
+  .readFileSync(path.join(ROOT, 'scripts', 'launcher.cjs'), 'utf8')
+  .replace("'@BUILD@'", JSON.stringify(build))
+  .replace("'@ENCODING@'", ascii ? "'latin1'" : "'utf8'");
+if (!launcher.includes(build) || launcher.includes('@ENCODING@')) throw new Error('scripts/launcher.cjs: placeholders missing');
+fs.writeFileSync(path.join(OUT, 'hookline.cjs'), launcher, { mode: 0o755 });
+fs.chmodSync(path.join(OUT, 'hookline.cjs'), 0o755);

@@ -1,0 +1,77 @@
+// A fire that matches nothing returns at once, with the same result as before: the full input,
+// no runs, success; no hook events; and the plan memo stays right across many values.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HookEngine } from '../../src/engine/index.js';
+import { Planner } from '../../src/plan/plan.js';
+import { isoNow } from '../../src/engine/clock.js';
+import type { HookEntry } from '../../src/config/entry.js';
+import { cmd, makeProject } from '../helpers.js';
+
+test('a fire no hook matches: the whole input, no runs, no hook events', async () => {
+  const p = makeProject({ project: { hooks: { BeforeTool: [{ matcher: '^write_file$', hooks: [cmd('echo {}')] }] } } });
+  const e = new HookEngine({ cwd: p.dir, env: p.env, sessionId: 'sess', transcriptPath: '/t.json' });
+  const events: string[] = [];
+  e.on('hookStart', () => events.push('start'));
+  e.on('hookEnd', () => events.push('end'));
+  for (const event of ['BeforeTool', 'AfterAgent'] as const) {
+    const r = await e.fire(event, { tool_name: 'read_file', tool_input: { path: 'a' }, session_id: 'given' }, { cwd: '/elsewhere' });
+    assert.deepEqual(Object.keys(r).sort(), ['event', 'input', 'runs', 'sequential', 'success']);
+    assert.equal(r.event, event);
+    assert.deepEqual(r.runs, []);
+    assert.equal(r.success, true);
+    assert.equal(r.sequential, false);
+    assert.equal(r.output, undefined);
+    const { timestamp, ...rest } = r.input as unknown as Record<string, unknown>;
+    assert.ok(!Number.isNaN(Date.parse(timestamp as string)));
+    // Base fields first, the event's own fields over them, the event name last word.
+    assert.deepEqual(rest, {
+      session_id: 'given',
+      transcript_path: '/t.json',
+      cwd: '/elsewhere',
+      hook_event_name: event,
+      tool_name: 'read_file',
+      tool_input: { path: 'a' },
+    });
+    assert.deepEqual(Object.keys(r.input).slice(0, 5), ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'timestamp']);
+  }
+  assert.deepEqual(events, []);
+  e.close();
+});
+
+test('the plan memo: the same plans for repeated and many distinct values', () => {
+  const entry = (matcher: string, command: string): HookEntry => ({
+    event: 'BeforeTool',
+    source: 'user',
+    matcher,
+    hook: { type: 'command', command },
+    enabled: true,
+  });
+  const planner = new Planner([entry('^read_file$', 'a'), entry('write', 'b')]);
+  const names = (v: string) => planner.plan('BeforeTool', v)?.entries.map((x) => (x.hook.type === 'command' ? x.hook.command : '')) ?? [];
+  for (let round = 0; round < 3; round++) {
+    assert.deepEqual(names('read_file'), ['a']);
+    assert.deepEqual(names('write_file'), ['b']);
+    assert.deepEqual(names('other'), []);
+    // Past the memo's size, it starts afresh and the answers stay the same.
+    for (let i = 0; i < 1100; i++) assert.deepEqual(names(`tool_${i}`), []);
+    assert.deepEqual(names('rewrite'), ['b']);
+  }
+  assert.equal(planner.plan('AfterTool', 'read_file'), undefined);
+  assert.deepEqual(planner.plan('BeforeTool', undefined)?.entries.length, 2);
+});
+
+test('event timestamps read as new Date().toISOString() would', () => {
+  const instants = [
+    0,
+    999,
+    1000,
+    59_999,
+    60_000,
+    Date.UTC(2026, 10, 30, 23, 59, 59, 999),
+    Date.UTC(1999, 11, 31, 23, 59, 59, 5),
+    Date.now(),
+  ];
+  for (let i = 0; i < 2000; i++) instants.push(Math.floor(Math.random() * 4_102_444_800_000));
+  for (const t of instants) assert.equal(isoNow(t), new Date(t).toISOString(), String(t));
+});
