@@ -138,6 +138,8 @@ export class GroupRun {
   private readonly cgroup?: RunCgroup;
   private escalation?: NodeJS.Timeout;
   private ended = false;
+  /** Whether the shell was found in its cgroup when the run was first killed. */
+  private entered?: boolean;
 
   constructor(opts: SpawnOptions) {
     if (!exitHook) {
@@ -184,6 +186,8 @@ export class GroupRun {
   /** SIGKILLs the group and the cgroup at once. */
   kill(): void {
     signalGroup(this.pid, 'SIGKILL');
+    // Read before the first kill, which removes the cgroup once it is empty.
+    if (this.cgroup && this.entered === undefined) this.entered = ranInside(this.cgroup.dir);
     this.cgroup?.kill();
   }
 
@@ -196,7 +200,9 @@ export class GroupRun {
     this.ended = true;
     clearTimeout(this.escalation);
     this.kill();
-    reapLater(this.runId);
+    // A run that was in its cgroup (entered before it forked) and whose cgroup is gone (emptied
+    // and removed) left nothing: every process it started was in there. Else the run id is scanned for.
+    if (!this.entered || fs.existsSync(this.cgroup!.dir)) reapLater(this.runId);
     live.delete(this);
   }
 
@@ -204,6 +210,18 @@ export class GroupRun {
   alive(): boolean {
     if (groupAlive(this.pid)) return true;
     return this.cgroup ? this.cgroup.pids().some(processAlive) : false;
+  }
+}
+
+/**
+ * Whether the run's shell entered its cgroup: `echo $$ > cgroup.procs` may fail, and then nothing
+ * ever ran in it. cpu.stat is there whether or not the cpu controller is on.
+ */
+function ranInside(dir: string): boolean {
+  try {
+    return Number(/^usage_usec (\d+)/m.exec(fs.readFileSync(path.join(dir, 'cpu.stat'), 'utf8'))?.[1] ?? 0) > 0;
+  } catch {
+    return false;
   }
 }
 

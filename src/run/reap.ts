@@ -13,8 +13,12 @@ const finished = new Set<string>();
 let timer: NodeJS.Timeout | undefined;
 const canScan = process.platform === 'linux' && fs.existsSync('/proc/self/environ');
 
+/** Scans asked for (one per run not known to be wholly contained and gone); tests read it. */
+export const reapCounts = { requested: 0 };
+
 export function reapLater(runId: string): void {
   if (!canScan) return;
+  reapCounts.requested++;
   finished.add(runId);
   if (timer) return;
   // Coalesced: one scan reads every process's environment, so at most five a second.

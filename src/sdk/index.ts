@@ -1,8 +1,10 @@
 /**
  * hookline/sdk: write a hook once and run it both as a one-shot command (JSON on stdin, JSON on
  * stdout) and as a persistent process (one JSON line per event, see src/run/persistent.ts).
- * No runtime dependencies, so a hook starts fast.
+ * No runtime dependencies, so a hook starts fast; a one-shot hook on pipes or files reads and
+ * writes its file descriptors directly, without Node's stdio streams (which load `net`).
  */
+import fs from 'node:fs';
 import type { EventName } from '../events/names.js';
 import type { HookInput } from '../events/input.js';
 import type { HookOutput } from '../events/output.js';
@@ -37,21 +39,84 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return s;
 }
 
+/** A pipe, socket or file: never a terminal, and read or written as a stream would (no device). */
+function plainFd(fd: number): boolean {
+  try {
+    const st = fs.fstatSync(fd);
+    return st.isFIFO() || st.isSocket() || st.isFile();
+  } catch {
+    return false;
+  }
+}
+
+const wouldBlock = (err: unknown) => (err as NodeJS.ErrnoException).code === 'EAGAIN';
+
+/** Whether anything of the hook's own is pending (a file closing, as after loading an ES module, is not). */
+const busy = () => process.getActiveResourcesInfo().some((r) => r !== 'CloseReq');
+
+/**
+ * All of fd 0, read synchronously: only when nothing else is pending in the process (no timer,
+ * socket or stream of the hook's own would wait on it) and fd 0 is a pipe or file. A non-blocking
+ * fd with no data yet hands over to process.stdin with what was read so far. Undefined: use the stream.
+ */
+async function readFd0(): Promise<string | undefined> {
+  if (busy() || !plainFd(0)) return undefined;
+  const chunks: Buffer[] = [];
+  const buf = Buffer.allocUnsafe(65536);
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (err) {
+      if (!wouldBlock(err)) throw err;
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      break;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Writes to fd 1 synchronously (as process.stdout does on a Linux pipe or file) unless a write of
+ * the hook's own is still in flight, which must come first; a full non-blocking pipe hands the
+ * rest to process.stdout.
+ */
+function writeOut(text: string): void {
+  const pending = process.getActiveResourcesInfo().some((r) => r.endsWith('WriteWrap'));
+  if (pending || !plainFd(1)) {
+    process.stdout.write(text);
+    return;
+  }
+  let data = Buffer.from(text, 'utf8');
+  while (data.length > 0) {
+    try {
+      data = data.subarray(fs.writeSync(1, data));
+    } catch (err) {
+      if (!wouldBlock(err)) throw err;
+      process.stdout.write(data);
+      return;
+    }
+  }
+}
+
 const TRY_BY_HAND = `echo '{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}' | node <this hook>`;
 
 /**
  * The event from stdin, or a one-line error. Exit status 2 (a blocking error): a guard that
  * cannot read what it guards refuses rather than lets it through.
  */
-async function readInput(io: Required<Pick<DefineOptions, 'stdin' | 'stderr'>>): Promise<AnyInput | undefined> {
+async function readInput(io: Io): Promise<AnyInput | undefined> {
   const fail = (what: string) => {
     io.stderr.write(
       `hook input: ${what} — Hookline sends the event as one JSON object on stdin; to try the hook by hand: ${TRY_BY_HAND}\n`,
     );
     return undefined;
   };
-  if ((io.stdin as NodeJS.ReadStream).isTTY) return fail('stdin is a terminal, not the event');
-  const text = await readAll(io.stdin);
+  const direct = io.own.stdin ? undefined : await readFd0();
+  if (direct === undefined && (io.stdin as NodeJS.ReadStream).isTTY) return fail('stdin is a terminal, not the event');
+  const text = direct ?? (await readAll(io.stdin));
   if (!text.trim()) return fail('stdin is empty');
   let value: unknown;
   try {
@@ -63,12 +128,13 @@ async function readInput(io: Required<Pick<DefineOptions, 'stdin' | 'stderr'>>):
   return value as AnyInput;
 }
 
-async function oneShot(handler: Handler, io: Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>>): Promise<number> {
+async function oneShot(handler: Handler, io: Io): Promise<number> {
   const input = await readInput(io);
   if (!input) return 2;
   try {
     const out = await handler(input, { persistent: false });
-    if (out) io.stdout.write(JSON.stringify(out));
+    if (out && io.own.stdout) io.stdout.write(JSON.stringify(out));
+    else if (out) writeOut(JSON.stringify(out));
     return 0;
   } catch (err) {
     io.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
@@ -76,11 +142,7 @@ async function oneShot(handler: Handler, io: Required<Pick<DefineOptions, 'stdin
   }
 }
 
-async function persistent(
-  handler: Handler,
-  concurrent: boolean,
-  io: Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>>,
-): Promise<number> {
+async function persistent(handler: Handler, concurrent: boolean, io: Io): Promise<number> {
   const reply = (msg: unknown) => io.stdout.write(JSON.stringify(msg) + '\n');
   const handle = async (id: unknown, input: AnyInput) => {
     try {
@@ -116,9 +178,29 @@ async function persistent(
   return 0;
 }
 
+/** The streams given, else the process's: each of those is made only when first used. */
+interface Io extends Required<Pick<DefineOptions, 'stdin' | 'stdout' | 'stderr'>> {
+  own: Pick<DefineOptions, 'stdin' | 'stdout'>;
+}
+
+function streams(opts: DefineOptions): Io {
+  return {
+    own: { stdin: opts.stdin, stdout: opts.stdout },
+    get stdin() {
+      return opts.stdin ?? process.stdin;
+    },
+    get stdout() {
+      return opts.stdout ?? process.stdout;
+    },
+    get stderr() {
+      return opts.stderr ?? process.stderr;
+    },
+  };
+}
+
 /** Runs `handler` as this process's hook, in whichever mode Hookline started it. */
 export async function defineHook(handler: Handler, opts: DefineOptions = {}): Promise<void> {
-  const io = { stdin: opts.stdin ?? process.stdin, stdout: opts.stdout ?? process.stdout, stderr: opts.stderr ?? process.stderr };
+  const io = streams(opts);
   const isPersistent = opts.persistent ?? process.env.HOOKLINE_PERSISTENT === '1';
   const code = isPersistent ? await persistent(handler, opts.concurrent ?? false, io) : await oneShot(handler, io);
   if (!opts.stdout) process.exitCode = code;

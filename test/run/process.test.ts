@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runCommand } from '../../src/run/command.js';
 import { drain, envFrom, GroupRun, groupAlive, processAlive, runCounts, shellArgs } from '../../src/run/process.js';
 import { containment } from '../../src/run/cgroup.js';
+import { reapCounts } from '../../src/run/reap.js';
 import { PersistentProcess } from '../../src/run/persistent.js';
 import { decideRun } from '../../src/decide/run.js';
 import { runInGroup } from '../../src/agent/tools/exec.js';
@@ -95,6 +96,25 @@ describe('cgroup containment', () => {
       .find((f) => f[2] === 'cgroup2')![1];
     const left = fs.readdirSync(path.join(mount, own)).filter((n) => n.startsWith('hookline-') && n.includes(`-${process.pid}-`));
     assert.deepEqual(left, []);
+  });
+
+  test('a contained run that left nothing asks for no run-id scan; one that left a daemon still loses it', {
+    skip: noCgroup,
+  }, async () => {
+    const before = reapCounts.requested;
+    const clean = decideRun(
+      await runCommand({ command: `echo '{"decision":"allow"}'`, cwd: '/tmp', env: ENV, stdin: '{}', timeoutMs: 10_000 }),
+    );
+    assert.equal(clean.output?.decision, 'allow');
+    assert.equal(reapCounts.requested, before, 'the emptied cgroup already proved nothing is left');
+    const pidFile = tmpFile('pids');
+    const r = decideRun(
+      await runCommand({ command: `${hook('proc-leave.sh')} '${pidFile}'`, cwd: '/tmp', env: ENV, stdin: '{}', timeoutMs: 10_000 }),
+    );
+    assert.equal(r.output?.decision, 'allow');
+    const pids = readPids(pidFile);
+    assert.equal(pids.length, 1);
+    assert.deepEqual(await survivors(pids, 2000), []);
   });
 
   test('a double fork with an empty environment is killed with its run', { skip: noCgroup }, async () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { runHook as runCommand } from './util.js';
+import { reapCounts } from '../../src/run/reap.js';
 import { alive, tmpFile, waitUntil } from '../helpers.js';
 
 // The run-id reaper on its own: without a cgroup per run, only the run id finds these.
@@ -17,4 +18,15 @@ test("processes that left the hook's process group (setsid) are killed once the 
   const ids = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number);
   assert.equal(ids.length, 2);
   assert.ok(await waitUntil(() => !ids.some(alive)), `daemons survived the hook: ${ids.filter(alive).join(' ')}`);
+});
+
+test('without containment every run is scanned for by its run id, and its setsid daemon dies', async () => {
+  const pids = tmpFile('pids');
+  const before = reapCounts.requested;
+  const command = `setsid sleep 302 & echo $! >> '${pids}'; echo '{"decision":"allow"}'`;
+  const r = await runCommand({ command, cwd: '/tmp', env: { PATH: process.env.PATH! }, stdin: '{}', timeoutMs: 60_000 });
+  assert.equal(r.output?.decision, 'allow');
+  assert.ok(reapCounts.requested > before);
+  const ids = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+  assert.ok(await waitUntil(() => !ids.some(alive)), `daemon survived the hook: ${ids.filter(alive).join(' ')}`);
 });
