@@ -55,6 +55,16 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
   // `once` hooks, background (async) runs and the asyncRewake messages for the next turn.
   const session = new ClaudeSession();
   const woken = () => session.drain().map((m) => `An asynchronous hook reported:\n${m}`);
+  /** What finished `async` hooks said: their context and messages for the model, their messages for the user. */
+  const asyncNotes = () => {
+    const notes = session.drainNotes();
+    const blocks = notes.flatMap((n) => {
+      const said = [n.systemMessage, n.context].filter(Boolean).join('\n');
+      return said ? [escapeContext(`Async hook ${n.event} (${n.command}) reported:\n${said}`)] : [];
+    });
+    const shown = notes.flatMap((n) => (n.systemMessage ? [n.systemMessage] : []));
+    return { blocks, systemMessage: shown.length ? shown.join('\n') : undefined };
+  };
   /** A fresh `$CLAUDE_ENV_FILE` for this session's SessionStart. */
   const freshEnvFile = () => {
     envDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-'));
@@ -194,8 +204,10 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
       if (e.action === 'deny')
         return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
-      const blocks = [...woken(), ...(e.context ? [e.context] : [])].map(promptBlock);
-      return { action: 'proceed', blocks, systemMessage: e.systemMessage };
+      const notes = asyncNotes();
+      const blocks = [...woken(), ...notes.blocks, ...(e.context ? [e.context] : [])].map(promptBlock);
+      const systemMessage = [notes.systemMessage, e.systemMessage].filter(Boolean).join('\n') || undefined;
+      return { action: 'proceed', blocks, systemMessage };
     },
     async beforeTool({ id, name, args, signal }) {
       const out = await fire('BeforeTool', { tool_name: name, tool_input: { ...args } }, signal, id);
