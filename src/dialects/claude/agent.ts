@@ -158,6 +158,20 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       event === 'BeforeTool' ? { toolInput: fields.tool_input as Record<string, unknown>, toolName: String(fields.tool_name) } : {};
     return toGeminiOutput(r, { ...tool, cwd: ctx.cwd });
   };
+  /** SessionStart with a fresh `$CLAUDE_ENV_FILE`; what its hooks export reaches later shell commands. */
+  const startHooks = async (source: 'startup' | 'resume' | 'clear' | 'compact') => {
+    const envFile = freshEnvFile();
+    const out = await fire('SessionStart', { source }, undefined, undefined, envFile);
+    const effect = applySessionStart(out);
+    if (out?.continue === false) effect.stop = out.stopReason ?? 'Stopped by a Claude Code hook';
+    const base: Record<string, string> = {};
+    for (const [k, v] of Object.entries(hookEnv)) if (v !== undefined) base[k] = v;
+    const sourced = await sourcedEnv(envFile, base, ctx.cwd);
+    if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
+    // After a compaction the session goes on: what earlier hooks exported stays.
+    shellEnv = { ...(source === 'compact' ? shellEnv : sessionEnv), ...sourced.env };
+    return effect;
+  };
   const sub = ctx.handedTo;
   return {
     name: 'claude',
@@ -174,16 +188,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
           ...(stop !== undefined ? { stop } : {}),
         };
       }
-      const envFile = freshEnvFile();
-      const out = await fire('SessionStart', { source }, undefined, undefined, envFile);
-      const effect = applySessionStart(out);
-      if (out?.continue === false) effect.stop = out.stopReason ?? 'Stopped by a Claude Code hook';
-      const base: Record<string, string> = {};
-      for (const [k, v] of Object.entries(hookEnv)) if (v !== undefined) base[k] = v;
-      const sourced = await sourcedEnv(envFile, base, ctx.cwd);
-      if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
-      shellEnv = { ...sessionEnv, ...sourced.env };
-      return effect;
+      return startHooks(source);
     },
     toolEnv() {
       return shellEnv;
@@ -239,7 +244,12 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return { ...applyAdvisory(out), ...(blocked ? { block: out?.reason ?? out?.stopReason ?? '' } : {}) };
     },
     async compressed({ trigger, summary }) {
-      return { systemMessage: messagesOf((await fireNative('PostCompact', { trigger, compact_summary: summary })).output) };
+      const post = messagesOf((await fireNative('PostCompact', { trigger, compact_summary: summary })).output);
+      if (sub) return { systemMessage: post };
+      // Claude Code starts the compacted conversation with SessionStart, source "compact".
+      const start = await startHooks('compact');
+      const systemMessage = [post, start.systemMessage].filter(Boolean).join('\n') || undefined;
+      return { systemMessage, ...(start.context ? { context: start.context } : {}) };
     },
     async turnEnd({ prompt, response, stopHookActive, retries, maxRetries, signal }) {
       if (sub) {
