@@ -19,7 +19,12 @@ describe('Claude Code async hooks in the agent', () => {
       path.join(p.dir, '.claude', 'settings.json'),
       JSON.stringify({
         hooks: {
-          PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${fixture('cc-async-note.sh')} ${sq(pidFile)}`, async: true, if: 'Bash(echo first)' }] }],
+          PostToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [{ type: 'command', command: `${fixture('cc-async-note.sh')} ${sq(pidFile)}`, async: true, if: 'Bash(echo first)' }],
+            },
+          ],
         },
       }),
     );
@@ -40,7 +45,10 @@ describe('Claude Code async hooks in the agent', () => {
     for (const c of r.calls.slice(0, 3)) assert.doesNotMatch(JSON.stringify(c.prompt), /unused import/);
     const next = lastUser(r.calls[3]);
     assert.match(next, /^two/);
-    assert.match(next, /<hook_context>Async hook PostToolUse \(.*cc-async-note\.sh.*\) reported:\nlint finished: 2 warnings\nlint: src\/a\.ts line 3 unused import<\/hook_context>/);
+    assert.match(
+      next,
+      /<hook_context>Async hook PostToolUse \(.*cc-async-note\.sh.*\) reported:\nlint finished: 2 warnings\nlint: src\/a\.ts line 3 unused import<\/hook_context>/,
+    );
     assert.equal((r.stderr + r.stdout).split('lint finished: 2 warnings').length - 1, 1, r.stderr);
   });
 });

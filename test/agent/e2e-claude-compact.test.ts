@@ -15,7 +15,9 @@ describe('Claude Code SessionStart after compaction in the agent', () => {
   test('SessionStart "compact" runs after PostCompact; its context follows the summary and its exports reach the shell', async () => {
     const log = tmpFile('session-start.jsonl');
     const order = tmpFile('compact-order.txt');
-    const restore = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Rules restored: use tabs' } });
+    const restore = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Rules restored: use tabs' },
+    });
     const compact = `cat > /dev/null; echo start >> ${sq(order)}; echo 'export AFTER_COMPACT=yes' >> "$CLAUDE_ENV_FILE"; echo ${sq(restore)}`;
     const p = agentProject({});
     fs.mkdirSync(path.join(p.dir, '.claude'), { recursive: true });
