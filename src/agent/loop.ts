@@ -232,7 +232,10 @@ export class Agent {
     while (tail.length && tail[0].role === 'tool') tail = tail.slice(1);
     this.session.reset([{ role: 'user', text: `Summary of the earlier conversation (compressed):\n${summary}` }, ...tail]);
     this.o.io.notice(`history compressed (${trigger}): ${old.length} message(s) summarised`);
-    this.show((await this.points.compressed({ trigger, summary })).systemMessage);
+    const after = await this.points.compressed({ trigger, summary });
+    this.show(after.systemMessage);
+    // What hooks add after a compaction (Claude Code's SessionStart "compact") follows the summary.
+    if (after.context) this.session.push({ role: 'user', text: `<hook_context>${after.context}</hook_context>` });
     return true;
   }
 

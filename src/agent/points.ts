@@ -67,7 +67,7 @@ export class Points {
     return { context: joined(contexts), systemMessage: joined(messages), ...(stop !== undefined ? { stop } : {}) };
   }
 
-  private async advisory<K extends 'sessionEnd' | 'notification' | 'compressed'>(point: K, p: Parameters<Fn<K>>[0]): Promise<Advisory> {
+  private async advisory<K extends 'sessionEnd' | 'notification'>(point: K, p: Parameters<Fn<K>>[0]): Promise<Advisory> {
     const messages: Array<string | undefined> = [];
     for (const f of this.each(point)) messages.push((await (f as (x: typeof p) => Promise<Advisory>)(p)).systemMessage);
     return { systemMessage: joined(messages) };
@@ -88,8 +88,16 @@ export class Points {
     return { systemMessage: joined(messages) };
   }
 
-  compressed(p: Parameters<Fn<'compressed'>>[0]): Promise<Advisory> {
-    return this.advisory('compressed', p);
+  async compressed(p: Parameters<Fn<'compressed'>>[0]): Promise<Advisory & { context?: string }> {
+    const contexts: Array<string | undefined> = [];
+    const messages: Array<string | undefined> = [];
+    for (const f of this.each('compressed')) {
+      const e = await f(p);
+      contexts.push(e.context);
+      messages.push(e.systemMessage);
+    }
+    const context = joined(contexts);
+    return { systemMessage: joined(messages), ...(context ? { context } : {}) };
   }
 
   /** The first deny or stop answers the prompt; otherwise an allow from any (arguments chain); otherwise the user is asked. */

@@ -256,8 +256,8 @@ export interface Adapter {
   afterTool?(p: ToolOutcomePoint): Promise<AfterToolEffect>;
   /** Before the history is compressed; a `block` keeps it as it is. */
   compress?(p: { trigger: 'manual' | 'auto' }): Promise<Advisory & { block?: string }>;
-  /** After the history was compressed into `summary`. */
-  compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory>;
+  /** After the history was compressed into `summary`; a `context` follows the summary in the history. */
+  compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory & { context?: string }>;
   /** The approval prompt is about to be shown: answer it, or let the user. */
   permissionRequest?(p: PermissionPoint): Promise<PermissionEffect>;
   /** A tool call was refused at the approval prompt; `retry` tells the model it may try again. */

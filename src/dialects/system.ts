@@ -76,6 +76,8 @@ export interface SystemFire {
   raw?: string[];
   /** Exit status when not 0 (mm refuses to fire with a configuration error). */
   exitCode?: number;
+  /** Claude Code SessionStart: the variables its hooks exported through `$CLAUDE_ENV_FILE`. */
+  env?: Record<string, string>;
 }
 
 /** What `hookline fire` prints and `hookline serve` returns: the result without its stderr-only parts. */

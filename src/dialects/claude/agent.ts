@@ -55,6 +55,16 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
   // `once` hooks, background (async) runs and the asyncRewake messages for the next turn.
   const session = new ClaudeSession();
   const woken = () => session.drain().map((m) => `An asynchronous hook reported:\n${m}`);
+  /** What finished `async` hooks said: their context and messages for the model, their messages for the user. */
+  const asyncNotes = () => {
+    const notes = session.drainNotes();
+    const blocks = notes.flatMap((n) => {
+      const said = [n.systemMessage, n.context].filter(Boolean).join('\n');
+      return said ? [escapeContext(`Async hook ${n.event} (${n.command}) reported:\n${said}`)] : [];
+    });
+    const shown = notes.flatMap((n) => (n.systemMessage ? [n.systemMessage] : []));
+    return { blocks, systemMessage: shown.length ? shown.join('\n') : undefined };
+  };
   /** A fresh `$CLAUDE_ENV_FILE` for this session's SessionStart. */
   const freshEnvFile = () => {
     envDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-'));
@@ -148,6 +158,20 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       event === 'BeforeTool' ? { toolInput: fields.tool_input as Record<string, unknown>, toolName: String(fields.tool_name) } : {};
     return toGeminiOutput(r, { ...tool, cwd: ctx.cwd });
   };
+  /** SessionStart with a fresh `$CLAUDE_ENV_FILE`; what its hooks export reaches later shell commands. */
+  const startHooks = async (source: 'startup' | 'resume' | 'clear' | 'compact') => {
+    const envFile = freshEnvFile();
+    const out = await fire('SessionStart', { source }, undefined, undefined, envFile);
+    const effect = applySessionStart(out);
+    if (out?.continue === false) effect.stop = out.stopReason ?? 'Stopped by a Claude Code hook';
+    const base: Record<string, string> = {};
+    for (const [k, v] of Object.entries(hookEnv)) if (v !== undefined) base[k] = v;
+    const sourced = await sourcedEnv(envFile, base, ctx.cwd);
+    if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
+    // After a compaction the session goes on: what earlier hooks exported stays.
+    shellEnv = { ...(source === 'compact' ? shellEnv : sessionEnv), ...sourced.env };
+    return effect;
+  };
   const sub = ctx.handedTo;
   return {
     name: 'claude',
@@ -164,16 +188,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
           ...(stop !== undefined ? { stop } : {}),
         };
       }
-      const envFile = freshEnvFile();
-      const out = await fire('SessionStart', { source }, undefined, undefined, envFile);
-      const effect = applySessionStart(out);
-      if (out?.continue === false) effect.stop = out.stopReason ?? 'Stopped by a Claude Code hook';
-      const base: Record<string, string> = {};
-      for (const [k, v] of Object.entries(hookEnv)) if (v !== undefined) base[k] = v;
-      const sourced = await sourcedEnv(envFile, base, ctx.cwd);
-      if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
-      shellEnv = { ...sessionEnv, ...sourced.env };
-      return effect;
+      return startHooks(source);
     },
     toolEnv() {
       return shellEnv;
@@ -194,8 +209,10 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
       if (e.action === 'deny')
         return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
-      const blocks = [...woken(), ...(e.context ? [e.context] : [])].map(promptBlock);
-      return { action: 'proceed', blocks, systemMessage: e.systemMessage };
+      const notes = asyncNotes();
+      const blocks = [...woken(), ...notes.blocks, ...(e.context ? [e.context] : [])].map(promptBlock);
+      const systemMessage = [notes.systemMessage, e.systemMessage].filter(Boolean).join('\n') || undefined;
+      return { action: 'proceed', blocks, systemMessage };
     },
     async beforeTool({ id, name, args, signal }) {
       const out = await fire('BeforeTool', { tool_name: name, tool_input: { ...args } }, signal, id);
@@ -227,7 +244,12 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return { ...applyAdvisory(out), ...(blocked ? { block: out?.reason ?? out?.stopReason ?? '' } : {}) };
     },
     async compressed({ trigger, summary }) {
-      return { systemMessage: messagesOf((await fireNative('PostCompact', { trigger, compact_summary: summary })).output) };
+      const post = messagesOf((await fireNative('PostCompact', { trigger, compact_summary: summary })).output);
+      if (sub) return { systemMessage: post };
+      // Claude Code starts the compacted conversation with SessionStart, source "compact".
+      const start = await startHooks('compact');
+      const systemMessage = [post, start.systemMessage].filter(Boolean).join('\n') || undefined;
+      return { systemMessage, ...(start.context ? { context: start.context } : {}) };
     },
     async turnEnd({ prompt, response, stopHookActive, retries, maxRetries, signal }) {
       if (sub) {

@@ -2,13 +2,23 @@
  * What a Claude Code session keeps between events for its hooks: which `once` hooks have run,
  * the `async` / `asyncRewake` hooks still running in the background, and the messages
  * `asyncRewake` hooks left for the agent (exit code 2: their output wakes the agent on its
- * next turn). Background runs are real processes, stopped and reaped on `close()`.
+ * next turn), and what finished `async` hooks answered (`systemMessage`, `additionalContext`:
+ * Claude Code delivers it on the next conversation turn). Background runs are real processes, stopped and reaped on `close()`.
  */
+/** What a background hook that finished left for the next turn. */
+export interface AsyncNote {
+  event: string;
+  command: string;
+  context?: string;
+  systemMessage?: string;
+}
+
 export class ClaudeSession {
   /** Ids of the `once` hooks that have run successfully. */
   readonly onceDone = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
   private readonly messages: string[] = [];
+  private readonly notes: AsyncNote[] = [];
   private readonly stop = new AbortController();
 
   /** Cancels background runs when the session closes. */
@@ -30,6 +40,16 @@ export class ClaudeSession {
   /** The messages waiting, oldest first; the queue is emptied. */
   drain(): string[] {
     return this.messages.splice(0);
+  }
+
+  /** What a finished `async` hook said (its systemMessage and additionalContext), for the next turn. */
+  note(n: AsyncNote): void {
+    if (n.context || n.systemMessage) this.notes.push(n);
+  }
+
+  /** The notes waiting, oldest first; the queue is emptied. They wake nobody: the next prompt carries them. */
+  drainNotes(): AsyncNote[] {
+    return this.notes.splice(0);
   }
 
   get pending(): number {

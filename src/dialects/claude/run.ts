@@ -241,6 +241,16 @@ export async function fireClaude(
       if (hook.asyncRewake && run.exitCode === 2) {
         const said = (run.stderr.trim() || run.stdout.trim() || `${hook.command} exited 2`).slice(0, 10_000);
         session.wake(said);
+      } else if (run.exitCode === 0 && run.response) {
+        // Decides nothing, but what it says reaches the next turn, as in Claude Code.
+        const context = (run.response.hookSpecificOutput as { additionalContext?: unknown } | undefined)?.additionalContext;
+        const message = run.response.suppressOutput === true ? undefined : run.response.systemMessage;
+        session.note({
+          event,
+          command: hook.command,
+          ...(typeof context === 'string' && context ? { context } : {}),
+          ...(typeof message === 'string' && message ? { systemMessage: message } : {}),
+        });
       }
       return { ...run, background: true, outcome: run.error ? 'error' : 'async' };
     });

@@ -29,7 +29,11 @@ import {
   closestClaudeEvent,
   isClaudeEvent,
 } from './events.js';
-import { fireClaude } from './run.js';
+import { ENV_FILE_EVENTS, fireClaude } from './run.js';
+import { sourcedEnv } from './env-file.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
 
@@ -106,15 +110,33 @@ export const claudeSystem: HookSystem = {
     };
     const judged = g.config.hooks.some((h) => h.event === event && (h.type === 'prompt' || h.type === 'agent'));
     const model = judged ? await opts.model?.() : undefined;
-    const result = await fireClaude(g.config, event, input, {
-      projectDir,
-      env: g.hookEnv,
-      hostEnv: { ...opts.env, ...g.sessionEnv },
-      model,
-      noModel:
-        'needs a model to judge it: give one with --model or HOOKLINE_MODEL (e.g. anthropic:claude-haiku-4-5); the agent uses its own',
-      signal: opts.signal,
-    });
+    // SessionStart hooks get a fresh `$CLAUDE_ENV_FILE`; what they export there is sourced as the agent does, then the file goes.
+    const envDir = ENV_FILE_EVENTS.has(event) ? fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-')) : undefined;
+    const envFile = envDir && path.join(envDir, 'sessionstart.sh');
+    let result: Awaited<ReturnType<typeof fireClaude>>;
+    let exported: Record<string, string> | undefined;
+    try {
+      if (envFile) fs.writeFileSync(envFile, '', { mode: 0o600 });
+      result = await fireClaude(g.config, event, input, {
+        projectDir,
+        env: g.hookEnv,
+        envFile,
+        hostEnv: { ...opts.env, ...g.sessionEnv },
+        model,
+        noModel:
+          'needs a model to judge it: give one with --model or HOOKLINE_MODEL (e.g. anthropic:claude-haiku-4-5); the agent uses its own',
+        signal: opts.signal,
+      });
+      if (envFile) {
+        const base: Record<string, string> = {};
+        for (const [k, v] of Object.entries(g.hookEnv)) if (v !== undefined) base[k] = v;
+        const sourced = await sourcedEnv(envFile, base, projectDir);
+        if (sourced.error) warnings.push(`${event} hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
+        exported = sourced.env;
+      }
+    } finally {
+      if (envDir) fs.rmSync(envDir, { recursive: true, force: true });
+    }
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
       const start = startFailure(r.command, r.exitCode, r.stderr);
@@ -137,7 +159,13 @@ export const claudeSystem: HookSystem = {
       response: r.response ?? null,
       ...(r.text !== undefined ? { text: r.text } : {}),
     }));
-    return { output: result.output, runs, heldBack: g.heldBack.filter((h) => h.event === event), warnings };
+    return {
+      output: result.output,
+      runs,
+      heldBack: g.heldBack.filter((h) => h.event === event),
+      warnings,
+      ...(exported ? { env: exported } : {}),
+    };
   },
   validate({ cwd, config, env, pluginDirs }) {
     const loaded = load(cwd, config, env, pluginDirs);
