@@ -32,7 +32,7 @@ export function readInput(source: string | undefined): Record<string, unknown> {
   if (!text.trim()) return {};
   if (textNestsDeeper(text)) throw new UsageError(`${label}: ${tooDeep('its JSON')}`);
   const parsed = parseJson(text);
-  if (!parsed.ok) throw new UsageError(`${label}: ${parsed.message}`);
+  if (!parsed.ok) throw new UsageError(`${label}: ${parsed.message} — give the event's fields as one JSON object`);
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
