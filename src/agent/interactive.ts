@@ -5,7 +5,7 @@ import { mmAskAnswerLabel, mmAskDeniedCommandError } from '../dialects/mm/effect
 import { visible } from '../config/display.js';
 
 const HELP =
-  'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit';
+  'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit or /exit';
 
 /** The interactive session: one prompt a line, slash commands, approvals asked on the terminal. */
 export async function interactive(

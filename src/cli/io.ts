@@ -6,6 +6,14 @@ import { textNestsDeeper, tooDeep } from '../config/limits.js';
 import { visibleLines } from '../config/display.js';
 
 export { UsageError } from '../config/problems.js';
+import { drain } from '../run/process.js';
+
+// A reader that stops early (`hookline trace | head -1`) closes the pipe: stop quietly, as other
+// command-line tools do, once any hook still running is stopped.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  void drain().finally(() => process.exit(process.exitCode ?? 0));
+});
 import { UsageError } from '../config/problems.js';
 
 export function readInput(source: string | undefined): Record<string, unknown> {
@@ -24,7 +32,7 @@ export function readInput(source: string | undefined): Record<string, unknown> {
   if (!text.trim()) return {};
   if (textNestsDeeper(text)) throw new UsageError(`${label}: ${tooDeep('its JSON')}`);
   const parsed = parseJson(text);
-  if (!parsed.ok) throw new UsageError(`${label}: ${parsed.message}`);
+  if (!parsed.ok) throw new UsageError(`${label}: ${parsed.message} — give the event's fields as one JSON object`);
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;

@@ -149,7 +149,7 @@ export async function replayEvents(
     for (const e of events) {
       const cwd = opts.cwd ?? e.cwd ?? opts.fallbackCwd ?? process.cwd();
       if (!fs.existsSync(cwd)) {
-        warnings.add(`event ${e.n} (${e.event}): its folder ${cwd} is gone; give --cwd`);
+        warnings.add(`event ${e.n} (${e.event}): its folder ${cwd} is gone — give --cwd`);
         continue;
       }
       let again: Awaited<ReturnType<typeof fireAgain>>;
@@ -218,7 +218,7 @@ export async function replay(which: string, opts: { cwd?: string; json?: boolean
   for (const w of warnings) warn(w);
   const onlyDigests =
     digestsOnly > 0
-      ? `${digestsOnly} event(s) in this trace have only an input digest and were not replayed: record full inputs with "trace": {"inputs": true} in ~/.gemini/settings.json or HOOKLINE_TRACE=inputs`
+      ? `${file}: ${digestsOnly} event(s) have only an input digest and were not replayed — record full inputs with "trace": {"inputs": true} in ~/.gemini/settings.json or HOOKLINE_TRACE=inputs`
       : undefined;
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ file, kind, replayed: fired, digestsOnly, changes }, null, 2)}\n`);

@@ -67,6 +67,8 @@ function read(env: Env): Store {
 export function rememberReviewed(projectDir: string, hooks: readonly ReviewedHook[], env: Env = process.env): void {
   if (!hooks.length) return;
   try {
+    // Owner-only, as `hookline serve` requires of its default socket folder beside this file.
+    fs.mkdirSync(path.dirname(reviewedPath(env)), { recursive: true, mode: 0o700 });
     lockedUpdate(reviewedPath(env), () => {
       const all = read(env);
       const dir = realDir(projectDir);

@@ -101,9 +101,9 @@ describe('interactive commands', () => {
 
   test('an unknown command is reported and the session goes on', async () => {
     const p = agentProject({});
-    const r = await p.run({ input: '/frobnicate\nhello\n/quit\n', script: [{ text: 'hi there' }] });
+    const r = await p.run({ input: '/frobnicate\nhello\n/exit\n', script: [{ text: 'hi there' }] });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /unknown command \/frobnicate/);
+    assert.match(r.stdout, /unknown command \/frobnicate; commands: .*, \/quit or \/exit$/m);
     assert.match(r.stdout, /hi there/);
   });
 });

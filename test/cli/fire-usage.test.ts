@@ -36,7 +36,11 @@ describe('hookline fire: usage errors exit 1 with one clear line on stderr', () 
   });
 
   test('input on stdin that is not JSON', () =>
-    usage(['BeforeTool', '--input', '-'], /^hookline: input \(stdin\): invalid JSON at line 1, column 1: unexpected "n"/, 'nope\nmore\n'));
+    usage(
+      ['BeforeTool', '--input', '-'],
+      /^hookline: input \(stdin\): invalid JSON at line 1, column 1: unexpected "n".* — give the event's fields as one JSON object$/m,
+      'nope\nmore\n',
+    ));
 
   test('input that is not an object', async () => {
     await usage(

@@ -35,7 +35,7 @@ test('replay fires a traced session again and prints the decision a changed hook
   assert.equal(d.code, 1);
   assert.match(
     d.stderr,
-    /1 event\(s\) in this trace have only an input digest and were not replayed: record full inputs with "trace": \{"inputs": true\}/,
+    /^hookline: \S+r2\.jsonl: 1 event\(s\) have only an input digest and were not replayed — record full inputs with "trace": \{"inputs": true\}/m,
   );
 });
 

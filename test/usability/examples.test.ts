@@ -54,3 +54,18 @@ for (const c of CASES) {
     assert.ok(!c.blocked(ok.json().output), JSON.stringify(ok.json().output));
   });
 }
+
+test('SpatialAgent fire: an input variable it does not document is one warning line naming the event and the ones it has', async () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-examples-'));
+  const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home };
+  const r = await runCli(['fire', 'PreToolUse', '--dialect', 'spatialagent', '--input', '-'], {
+    cwd: home,
+    env,
+    input: JSON.stringify({ tool_name: 'run_shell_command' }),
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /^hookline: PreToolUse: input variable "tool_name" is not one SpatialAgent documents \(still set\) — PreToolUse's are TOOL, CODE, COMMAND, CODE_TYPE$/m,
+  );
+});

@@ -20,7 +20,7 @@ export interface ModelOptions {
 
 function need(env: NodeJS.ProcessEnv, names: string[], what: string): string {
   for (const n of names) if (env[n]) return env[n]!;
-  throw new ModelConfigError(`${what} needs an API key in ${names.join(' or ')}`);
+  throw new ModelConfigError(`--model ${what}: no API key — set ${names.join(' or ')}`);
 }
 
 /** Builds the model named by a spec. Keys come from the environment, never from flags or files. */
@@ -31,13 +31,13 @@ export function createModel(opts: ModelOptions): LanguageModelV3 {
   const rest = i === -1 ? '' : opts.spec.slice(i + 1);
   switch (kind) {
     case 'scripted':
-      if (!rest) throw new ModelConfigError('scripted model needs a file: --model scripted:FILE');
+      if (!rest) throw new ModelConfigError('--model scripted: no file — give one: --model scripted:FILE');
       return ScriptedModel.fromFile(rest, opts.scriptLog);
     case 'openai-compatible': {
       const baseURL = opts.baseUrl ?? env.HOOKLINE_BASE_URL ?? env.OPENAI_BASE_URL;
       if (!baseURL)
         throw new ModelConfigError('openai-compatible needs a base URL: --base-url http://localhost:11434/v1 (or HOOKLINE_BASE_URL)');
-      if (!rest) throw new ModelConfigError('openai-compatible needs a model name: --model openai-compatible:MODEL');
+      if (!rest) throw new ModelConfigError('--model openai-compatible: no model name — give one: --model openai-compatible:MODEL');
       const apiKey = env.HOOKLINE_API_KEY ?? env.OPENAI_API_KEY;
       return createOpenAICompatible({ name: 'openai-compatible', baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(rest);
     }
@@ -49,7 +49,7 @@ export function createModel(opts: ModelOptions): LanguageModelV3 {
       return createAnthropic({ apiKey: need(env, ['ANTHROPIC_API_KEY'], 'anthropic') })(rest || 'claude-sonnet-4-5');
     default:
       throw new ModelConfigError(
-        `unknown model "${opts.spec}": use scripted:FILE, openai-compatible:MODEL, gemini:MODEL or anthropic:MODEL`,
+        `unknown model "${opts.spec}" — use scripted:FILE, openai-compatible:MODEL, gemini:MODEL or anthropic:MODEL`,
       );
   }
 }

@@ -30,7 +30,9 @@ export function readScript(file: string): ScriptLine[] {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ScriptError(`cannot read model script ${file}: ${(err as Error).message}`);
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT') throw new ScriptError(`${file}: model script not found — check the path given to --model scripted:FILE`);
+    throw new ScriptError(`${file}: cannot read the model script (${e.message}) — check the path given to --model scripted:FILE`);
   }
   const lines: ScriptLine[] = [];
   text.split('\n').forEach((raw, i) => {

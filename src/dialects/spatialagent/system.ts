@@ -13,7 +13,7 @@ import { heldDialectHooks } from '../../trust/dialects.js';
 import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { spatialAgentAdapter } from './agent.js';
 import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saHookCount, saWithout, saWorkspaceHooks, type SaConfig } from './config.js';
-import { SA_ALL_VARIABLES, SA_EVENTS, isSaEvent } from './events.js';
+import { SA_ALL_VARIABLES, SA_EVENTS, SA_VARIABLES, isSaEvent } from './events.js';
 import { fireSpatialAgent } from './run.js';
 
 function read(file: string, explicit: boolean): SaConfig {
@@ -37,7 +37,10 @@ export const spatialAgentSystem: HookSystem = {
     const event = eventArg;
     const warnings: string[] = [];
     for (const k of Object.keys(variables)) {
-      if (!SA_ALL_VARIABLES.includes(k.toUpperCase())) warnings.push(`input variable "${k}" is not one SpatialAgent documents (still set)`);
+      if (!SA_ALL_VARIABLES.includes(k.toUpperCase())) {
+        const known = SA_VARIABLES[event].length ? `${event}'s are ${SA_VARIABLES[event].join(', ')}` : `${event} documents none`;
+        warnings.push(`${event}: input variable "${k}" is not one SpatialAgent documents (still set) — ${known}`);
+      }
     }
     const cwd = opts.cwd;
     const file = opts.config ?? defaultSaConfigPath(cwd);
