@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { EVENT_NAMES, isEventName, type EventName } from '../events/names.js';
 import { CATALOG } from '../events/catalog.js';
 import { closestName } from './suggest.js';
-import type { CommandHookConfig, HookEntry, Source } from './entry.js';
+import type { HookEntry, Source } from './entry.js';
 import type { Settings, SettingsHookConfig } from './schema.js';
 import { settingsSchemas } from './lazy-schema.js';
 import { DEFINITION_KEYS, HOOKS_META_KEYS, plainCommandHook, plainMeta, plainSettings } from './plain.js';
