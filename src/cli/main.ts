@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { error, UsageError, warn } from './io.js';
+import { error, formatLine, UsageError, warn } from './io.js';
 import { otlpConfigured, startOtlpExport, telemetryFlushed } from '../telemetry.js';
 
 // Each command loads its own code when it runs: start-up pays only for the one in use.
@@ -49,6 +49,15 @@ Environment:
   NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
 `;
 
+/** `error: unknown option '--x'` → `unknown option '--x' — see hookline --help`. */
+function usageLine(text: string): string {
+  const what = text
+    .trim()
+    .replace(/^error: /, '')
+    .split('\n')[0];
+  return `${what} — see hookline --help`;
+}
+
 const program = new Command();
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 program
@@ -56,7 +65,8 @@ program
   .description('Run, inspect and manage AI agent hooks.')
   .version(pkg.version)
   .exitOverride()
-  .showHelpAfterError()
+  // Commander's own errors (unknown command or option, missing argument) in Hookline's one-line shape.
+  .configureOutput({ outputError: (text, write) => write(`${formatLine(usageLine(text), 'error')}\n`) })
   .addHelpText('after', ENVIRONMENT);
 
 program
@@ -67,7 +77,11 @@ program
   .option('--cwd <dir>', 'session folder (default: the current folder)')
   .option('--session-id <id>', 'session id (default: a new one)')
   .option('--transcript-path <path>', 'transcript file path')
-  .option('--dialect <name>', 'gemini | claude | mm | spatialagent: event names, input and configuration of that hook system', 'gemini')
+  .option(
+    '--dialect <name>',
+    'gemini | claude | mm | spatialagent | agy: event names, input and configuration of that hook system',
+    'gemini',
+  )
   .option(
     '--config <file>',
     "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
@@ -95,7 +109,7 @@ program
   .description('report every configuration problem (exit 1 on errors): every hook system found, or the one named')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .option('--dialect <name>', 'gemini | claude | mm | spatialagent (default: every one configured here)')
+  .option('--dialect <name>', 'gemini | claude | mm | spatialagent | agy (default: every one configured here)')
   .option(
     '--config <file>',
     "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",

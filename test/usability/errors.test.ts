@@ -248,3 +248,16 @@ test('a persistent hook that never sends its ready line: the error says so', asy
     /"mute" .*timed out after 500ms — it never printed its ready line \{"hookline":"ready"\}, so it was never sent the event/,
   );
 });
+
+test("commander's own usage errors are one line in Hookline's shape, with the way to help", async () => {
+  for (const [args, what] of [
+    [['bogus'], "unknown command 'bogus'"],
+    [['fire'], "missing required argument 'event'"],
+    [['list', '--frob'], "unknown option '--frob'"],
+  ] as const) {
+    const r = await runCli([...args]);
+    assert.equal(r.code, 1, r.stderr);
+    oneLine(r.stderr);
+    assert.equal(r.stderr, `hookline: ${what} — see hookline --help\n`);
+  }
+});
