@@ -1,6 +1,7 @@
 // Runs every test file under test/ with node's test runner (Node 20 has no --test globs).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const files = [];
@@ -18,7 +19,10 @@ if (!selected.length) {
   process.stderr.write(`no test file under test/ matches ${only.map((o) => JSON.stringify(o)).join(' or ')}\n`);
   process.exit(1);
 }
-// Hook traces are off unless a test turns them on (it then names its own trace folder).
-const env = { ...process.env, HOOKLINE_TRACE: process.env.HOOKLINE_TRACE ?? '0' };
+// Hook traces are off unless a test turns them on (it then names its own trace folder). The CLI's
+// compile cache is shared by every test (each has its own HOME), in a folder of this run's own.
+const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-test-cache-'));
+const env = { ...process.env, HOOKLINE_TRACE: process.env.HOOKLINE_TRACE ?? '0', XDG_CACHE_HOME: cache };
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected.sort()], { stdio: 'inherit', env });
+fs.rmSync(cache, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -19,7 +19,8 @@ function findWorkspaceHooks(dir: string, env: NodeJS.ProcessEnv) {
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 export const HOOKS = path.join(FIXTURES, 'hooks');
-export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+/** What `hookline` runs once installed: the bundle's launcher (package.json `bin`). */
+export const CLI = path.join(ROOT, 'dist', 'bin', 'hookline.cjs');
 
 export interface Project {
   /** The project (workspace) folder. */
