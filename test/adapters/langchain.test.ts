@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { HookEngine } from '../../src/engine/index.js';
 import { createLangChainHooks } from '../../src/adapters/langchain.js';
 import { makeProject } from '../helpers.js';
+import { registerWeatherPolicy } from './util.js';
 
 function engine(): HookEngine {
   const p = makeProject();
@@ -18,36 +19,7 @@ const text = (m: BaseMessage | undefined) => (typeof m?.content === 'string' ? m
 
 test('wrapToolCall: deny never runs the tool, a rewrite reaches it, AfterTool context is added; wrapModelCall filters tools and redacts', async () => {
   const e = engine();
-  e.register({
-    event: 'BeforeTool',
-    name: 'policy',
-    action: (input) => {
-      const city = (input as { tool_input: { city: string } }).tool_input.city;
-      if (city === 'Atlantis') return { decision: 'deny', reason: 'no such city' };
-      if (city === 'paris') return { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { city: 'Paris' } } };
-      return undefined;
-    },
-  });
-  e.register({
-    event: 'AfterTool',
-    name: 'audit',
-    action: () => ({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'audited' } }),
-  });
-  e.register({
-    event: 'BeforeToolSelection',
-    name: 'only-weather',
-    action: () => ({ hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { allowedFunctionNames: ['weather'] } } }),
-  });
-  e.register({
-    event: 'AfterModel',
-    name: 'redact',
-    action: (input) => {
-      const t = (input as { llm_response: { text: string } }).llm_response.text;
-      if (!t.includes('sk_')) return undefined;
-      const parts = [t.replace(/sk_\w+/g, '[REDACTED]')];
-      return { hookSpecificOutput: { hookEventName: 'AfterModel', llm_response: { candidates: [{ content: { role: 'model', parts } }] } } };
-    },
-  });
+  registerWeatherPolicy(e);
   const hooks = createLangChainHooks({ engine: e, notice: () => {} });
   const ran: string[] = [];
   const weather = tool(

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { HookEngine } from '../../src/engine/index.js';
 import { createAgentsHooks } from '../../src/adapters/openai-agents.js';
 import { makeProject } from '../helpers.js';
+import { registerWeatherPolicy } from './util.js';
 
 setTracingDisabled(true);
 
@@ -74,36 +75,7 @@ function toolOutput(request: ModelRequest): string {
 
 test('tools: BeforeTool denies or rewrites, AfterTool adds context; the model wrapper filters tools and redacts the answer', async () => {
   const e = engine();
-  e.register({
-    event: 'BeforeTool',
-    name: 'policy',
-    action: (input) => {
-      const city = (input as { tool_input: { city: string } }).tool_input.city;
-      if (city === 'Atlantis') return { decision: 'deny', reason: 'no such city' };
-      if (city === 'paris') return { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { city: 'Paris' } } };
-      return undefined;
-    },
-  });
-  e.register({
-    event: 'AfterTool',
-    name: 'audit',
-    action: () => ({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'audited' } }),
-  });
-  e.register({
-    event: 'BeforeToolSelection',
-    name: 'only-weather',
-    action: () => ({ hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig: { allowedFunctionNames: ['weather'] } } }),
-  });
-  e.register({
-    event: 'AfterModel',
-    name: 'redact',
-    action: (input) => {
-      const text = (input as { llm_response: { text: string } }).llm_response.text;
-      if (!text.includes('sk_')) return undefined;
-      const parts = [text.replace(/sk_\w+/g, '[REDACTED]')];
-      return { hookSpecificOutput: { hookEventName: 'AfterModel', llm_response: { candidates: [{ content: { role: 'model', parts } }] } } };
-    },
-  });
+  registerWeatherPolicy(e);
   const hooks = createAgentsHooks({ engine: e, notice: () => {} });
   const ran: string[] = [];
   const weather = tool({

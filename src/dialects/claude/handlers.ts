@@ -20,7 +20,7 @@ import { runCommand } from '../../run/command.js';
 import { runHttp } from '../../run/http.js';
 import { tryExpand } from '../../run/expand.js';
 import type { ProcessResult } from '../../run/result.js';
-import { boundedTimeoutMs } from '../../config/timeout.js';
+import { askModel } from '../../run/judge.js';
 import type { ClaudeEvent } from './events.js';
 import type { ClaudeHook } from './config.js';
 import { readClaudeRun, type ClaudeRunReading } from './output.js';
@@ -167,45 +167,20 @@ export function judgementReading(
 async function judge(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun, model: LanguageModelV3): Promise<HandlerResult> {
   const started = performance.now();
   const prompt = judgePrompt(hook.judge!.prompt, run.stdin);
-  // A ref'd timer, not AbortSignal.timeout: that one would let the process exit mid-wait.
-  const ac = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      ac.abort(new Error('timeout'));
-    },
-    boundedTimeoutMs(hook.timeoutSeconds * 1000, 1),
-  );
-  const onCancel = () => ac.abort(new Error('cancelled'));
-  if (run.signal?.aborted) onCancel();
-  else run.signal?.addEventListener('abort', onCancel, { once: true });
-  try {
-    // Loaded on demand: the AI SDK is only needed when a model judges a hook.
-    const { generateText } = await import('ai');
-    const r = await generateText({ model, system: INSTRUCTIONS, prompt, abortSignal: ac.signal, maxRetries: 0 });
-    const raw: ProcessResult = { exitCode: 0, stdout: r.text, stderr: '', durationMs: performance.now() - started };
-    const j = readJudgement(r.text);
-    if (!j) {
-      const error = `the model's answer is not {"ok": true|false, "reason": …}: ${r.text.trim().split('\n')[0]?.slice(0, 200) ?? ''}`;
-      return { raw: { ...raw, error }, reading: { error } };
-    }
-    return { raw, reading: judgementReading(hook, event, j) };
-  } catch (e) {
-    const error = timedOut ? `timed out after ${hook.timeoutSeconds}s` : `the model failed: ${(e as Error)?.message ?? String(e)}`;
+  const answer = await askModel(model, { system: INSTRUCTIONS, prompt }, hook.timeoutSeconds, run.signal);
+  const durationMs = performance.now() - started;
+  if (!answer.ok) {
+    const error = answer.timedOut ? `timed out after ${hook.timeoutSeconds}s` : `the model failed: ${answer.message}`;
     return {
-      raw: {
-        exitCode: null,
-        stdout: '',
-        stderr: '',
-        error,
-        durationMs: performance.now() - started,
-        ...(timedOut ? { timedOut: true } : {}),
-      },
+      raw: { exitCode: null, stdout: '', stderr: '', error, durationMs, ...(answer.timedOut ? { timedOut: true } : {}) },
       reading: { error },
     };
-  } finally {
-    clearTimeout(timer);
-    run.signal?.removeEventListener('abort', onCancel);
   }
+  const raw: ProcessResult = { exitCode: 0, stdout: answer.text, stderr: '', durationMs };
+  const j = readJudgement(answer.text);
+  if (!j) {
+    const error = `the model's answer is not {"ok": true|false, "reason": …}: ${answer.text.trim().split('\n')[0]?.slice(0, 200) ?? ''}`;
+    return { raw: { ...raw, error }, reading: { error } };
+  }
+  return { raw, reading: judgementReading(hook, event, j) };
 }

@@ -17,7 +17,7 @@ import { decideFromAnswer, findDecisionJson } from './decision.js';
 import { textNestsDeeper, tooDeep } from '../../config/limits.js';
 import type { ProcessRun } from '../../run/result.js';
 import { tryExpand } from '../../run/expand.js';
-import { boundedTimeoutMs } from '../../config/timeout.js';
+import { askModel } from '../../run/judge.js';
 import { visible } from '../../config/display.js';
 import { PROCESS_SESSION, recordFire, startsInSequence } from '../../engine/trace.js';
 
@@ -138,41 +138,19 @@ export async function runSaPromptHook(hook: SaHook, context: SaContext, opts: Sa
       decision: 'approve',
       reason: 'No LLM for prompt hook',
     };
-  // A ref'd timer, not AbortSignal.timeout: that one would let the process exit mid-wait.
-  const ac = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      ac.abort(new Error('timeout'));
-    },
-    boundedTimeoutMs(hook.timeoutSeconds * 1000, 1),
-  );
-  const onCancel = () => ac.abort(new Error('cancelled'));
-  if (opts.signal?.aborted) onCancel();
-  else opts.signal?.addEventListener('abort', onCancel, { once: true });
-  const signal = ac.signal;
-  try {
-    // Loaded on demand: the AI SDK is only needed when a prompt hook runs.
-    const { generateText } = await import('ai');
-    const r = await generateText({ model: opts.model, prompt: expanded, abortSignal: signal, maxRetries: 0 });
-    const answer = r.text;
-    return { ...base, durationMs: took(), success: true, answer, stdout: answer, ...decideFromAnswer(answer) };
-  } catch (e) {
-    const error = timedOut ? `Hook timed out after ${hook.timeoutSeconds}s` : `Hook error: ${(e as Error)?.message ?? String(e)}`;
-    return {
-      ...base,
-      durationMs: took(),
-      success: false,
-      error,
-      ...(timedOut ? { timedOut: true } : {}),
-      decision: 'approve',
-      reason: error,
-    };
-  } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onCancel);
-  }
+  const answer = await askModel(opts.model, { prompt: expanded }, hook.timeoutSeconds, opts.signal);
+  if (answer.ok)
+    return { ...base, durationMs: took(), success: true, answer: answer.text, stdout: answer.text, ...decideFromAnswer(answer.text) };
+  const error = answer.timedOut ? `Hook timed out after ${hook.timeoutSeconds}s` : `Hook error: ${answer.message}`;
+  return {
+    ...base,
+    durationMs: took(),
+    success: false,
+    error,
+    ...(answer.timedOut ? { timedOut: true } : {}),
+    decision: 'approve',
+    reason: error,
+  };
 }
 
 function firstLine(s: string, max = 60): string {
