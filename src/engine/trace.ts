@@ -299,14 +299,22 @@ export function effectOf(
   return keys.length ? keys.join(', ') : undefined;
 }
 
-/** Start times for runs made one after another from `began`, from their durations. */
-export function startsInSequence(began: number, durations: readonly number[]): number[] {
+/**
+ * Records hooks that ran one after another from `began`: each run's start follows from the
+ * durations before it (the sequential runners of mm, SpatialAgent and agy time only durations).
+ */
+export function recordSequentialFire(
+  f: Omit<TraceFire, 'runs' | 'sequential'> & { began: number; runs: Array<Omit<TraceRun, 'start'>> },
+  env: Env = process.env,
+): void {
+  const { began, runs, ...fire } = f;
   let t = began;
-  return durations.map((d) => {
-    const s = t;
-    t += d;
-    return s;
+  const timed = runs.map((r) => {
+    const start = t;
+    t += r.ms;
+    return { ...r, start };
   });
+  recordFire({ ...fire, sequential: true, runs: timed }, env);
 }
 
 const WOULD: Record<string, string> = {

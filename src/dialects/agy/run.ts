@@ -9,7 +9,7 @@ import path from 'node:path';
 import { runCommand } from '../../run/command.js';
 import { sanitizeEnv } from '../../run/env.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
-import { recordFire, startsInSequence } from '../../engine/trace.js';
+import { recordSequentialFire } from '../../engine/trace.js';
 import type { AgyConfig, AgyEvent, AgyHook, AgySource } from './config.js';
 import { TOOL_EVENTS } from './config.js';
 import { aggregateDecisions, failure, readJsonObject, readPreToolUse, type AgyDecision } from './decision.js';
@@ -119,37 +119,30 @@ export async function fireAgy(
     });
   }
   const output = event === 'PreToolUse' ? aggregateDecisions(runs) : null;
-  if (runs.length) {
-    const starts = startsInSequence(
+  recordSequentialFire(
+    {
       began,
-      runs.map((r) => r.durationMs),
-    );
-    recordFire(
-      {
-        dialect: 'agy',
-        session: typeof input.conversationId === 'string' ? input.conversationId : '',
-        event,
-        ...(typeof call?.name === 'string' ? { target: call.name } : {}),
-        cwd: projectDir,
-        input,
-        decision: output?.decision ?? (runs.some((r) => r.error) ? 'error' : 'ok'),
-        ...(output?.reason ? { reason: output.reason } : {}),
-        sequential: true,
-        runs: runs.map((r, i) => ({
-          hook: r.command,
-          source: r.source,
-          file: r.file,
-          start: starts[i],
-          ms: r.durationMs,
-          exit: r.exitCode,
-          decision: r.outcome,
-          ...(r.reason ? { reason: r.reason } : {}),
-          stderr: r.stderr,
-          ...(r.error ? { error: r.error } : {}),
-        })),
-      },
-      opts.env ?? process.env,
-    );
-  }
+      dialect: 'agy',
+      session: typeof input.conversationId === 'string' ? input.conversationId : '',
+      event,
+      ...(typeof call?.name === 'string' ? { target: call.name } : {}),
+      cwd: projectDir,
+      input,
+      decision: output?.decision ?? (runs.some((r) => r.error) ? 'error' : 'ok'),
+      ...(output?.reason ? { reason: output.reason } : {}),
+      runs: runs.map((r) => ({
+        hook: r.command,
+        source: r.source,
+        file: r.file,
+        ms: r.durationMs,
+        exit: r.exitCode,
+        decision: r.outcome,
+        ...(r.reason ? { reason: r.reason } : {}),
+        stderr: r.stderr,
+        ...(r.error ? { error: r.error } : {}),
+      })),
+    },
+    opts.env ?? process.env,
+  );
   return { event, input, output, runs };
 }

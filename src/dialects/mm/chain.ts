@@ -14,7 +14,7 @@ import { decodeMmResponse, type MmResponse } from './response.js';
 import { joinContexts, mmHookFailedReason, mmStopResponse } from './effects.js';
 import { charCount, mmDisplayLine, mmFailureLine } from './display.js';
 import type { ProcessResult, ProcessRun } from '../../run/result.js';
-import { PROCESS_SESSION, recordFire, startsInSequence } from '../../engine/trace.js';
+import { PROCESS_SESSION, recordSequentialFire } from '../../engine/trace.js';
 
 export interface MmFireOptions {
   /** The session folder: hooks run here, and it is the input's `cwd`. Default: process.cwd(). */
@@ -252,36 +252,29 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
   }
 
   const output: MmOutput = ended ?? survivors(event, state, changed, contexts);
-  if (runs.length) {
-    const starts = startsInSequence(
+  recordSequentialFire(
+    {
       began,
-      runs.map((r) => r.durationMs),
-    );
-    recordFire(
-      {
-        dialect: 'mm',
-        session: opts.session ?? PROCESS_SESSION,
-        event,
-        ...(target ? { target } : {}),
-        cwd,
-        input: firstInput,
-        decision: output.action,
-        ...(output.reason ? { reason: output.reason } : {}),
-        sequential: true,
-        runs: runs.map((r, i) => ({
-          hook: r.command,
-          start: starts[i],
-          ms: r.durationMs,
-          exit: r.exitCode,
-          decision: r.error ? 'error' : r.decision,
-          ...(r.response?.reason ? { reason: r.response.reason } : {}),
-          stderr: r.stderr,
-          ...(r.error ? { error: r.error } : {}),
-        })),
-      },
-      env,
-    );
-  }
+      dialect: 'mm',
+      session: opts.session ?? PROCESS_SESSION,
+      event,
+      ...(target ? { target } : {}),
+      cwd,
+      input: firstInput,
+      decision: output.action,
+      ...(output.reason ? { reason: output.reason } : {}),
+      runs: runs.map((r) => ({
+        hook: r.command,
+        ms: r.durationMs,
+        exit: r.exitCode,
+        decision: r.error ? 'error' : r.decision,
+        ...(r.response?.reason ? { reason: r.response.reason } : {}),
+        stderr: r.stderr,
+        ...(r.error ? { error: r.error } : {}),
+      })),
+    },
+    env,
+  );
   return { event, input: firstInput, output, contexts: ended ? [] : contexts, runs, lines: runs.map((r) => r.line), failures, cancelled };
 }
 

@@ -19,7 +19,7 @@ import type { ProcessRun } from '../../run/result.js';
 import { tryExpand } from '../../run/expand.js';
 import { askModel } from '../../run/judge.js';
 import { visible } from '../../config/display.js';
-import { PROCESS_SESSION, recordFire, startsInSequence } from '../../engine/trace.js';
+import { PROCESS_SESSION, recordSequentialFire } from '../../engine/trace.js';
 
 export interface SaFireOptions {
   /** The project folder: bash hooks run here. Default: process.cwd(). */
@@ -198,35 +198,28 @@ export async function fireSpatialAgent(
       break;
     }
   }
-  if (runs.length) {
-    const starts = startsInSequence(
+  recordSequentialFire(
+    {
       began,
-      runs.map((r) => r.durationMs),
-    );
-    recordFire(
-      {
-        dialect: 'spatialagent',
-        session: opts.session ?? PROCESS_SESSION,
-        event,
-        ...(typeof context.TOOL_NAME === 'string' && context.TOOL_NAME ? { target: context.TOOL_NAME } : {}),
-        ...(opts.cwd ? { cwd: opts.cwd } : {}),
-        input: context,
-        decision: output.decision,
-        ...(output.reason ? { reason: output.reason } : {}),
-        sequential: true,
-        runs: runs.map((r, i) => ({
-          hook: r.command ?? `prompt: ${r.prompt ?? ''}`.slice(0, 80),
-          start: starts[i],
-          ms: r.durationMs,
-          exit: r.exitCode,
-          decision: r.error ? 'error' : r.decision,
-          ...(r.reason ? { reason: r.reason } : {}),
-          stderr: r.stderr,
-          ...(r.error ? { error: r.error } : {}),
-        })),
-      },
-      opts.env ?? process.env,
-    );
-  }
+      dialect: 'spatialagent',
+      session: opts.session ?? PROCESS_SESSION,
+      event,
+      ...(typeof context.TOOL_NAME === 'string' && context.TOOL_NAME ? { target: context.TOOL_NAME } : {}),
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+      input: context,
+      decision: output.decision,
+      ...(output.reason ? { reason: output.reason } : {}),
+      runs: runs.map((r) => ({
+        hook: r.command ?? `prompt: ${r.prompt ?? ''}`.slice(0, 80),
+        ms: r.durationMs,
+        exit: r.exitCode,
+        decision: r.error ? 'error' : r.decision,
+        ...(r.reason ? { reason: r.reason } : {}),
+        stderr: r.stderr,
+        ...(r.error ? { error: r.error } : {}),
+      })),
+    },
+    opts.env ?? process.env,
+  );
   return { event, context, output, runs, lines: runs.map((r) => r.line) };
 }
