@@ -6,7 +6,7 @@ import { trustedKeys } from '../trust/fingerprints.js';
 import { describeDialectHook, isDialectHookTrusted, trustWorkspaceHooks } from '../trust/dialects.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { visible } from '../config/display.js';
-import { describeChange } from '../trust/reviewed.js';
+import { changeDescriber } from '../trust/reviewed.js';
 
 /** `hookline trust [DIR]`: trusts the folder and every workspace hook of every hook system in it. */
 export async function trust(dirArg: string | undefined, opts: { check?: boolean; json?: boolean }): Promise<number> {
@@ -15,7 +15,8 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const hooks = await findWorkspaceHooks(dir);
   const known = trustedKeys(dir);
   const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
-  const change = (h: (typeof pending)[number]) => (h.key ? describeChange(dir, h) : undefined);
+  const describeChange = changeDescriber(dir);
+  const change = (h: (typeof pending)[number]) => (h.key ? describeChange(h) : undefined);
   const lines = pending.map((h) => {
     const c = change(h);
     return `  - ${describeDialectHook(h, dir)}${c ? `: ${c}` : ''}`;

@@ -17,7 +17,7 @@ import { heldDialectHooks, type DialectHook } from '../trust/dialects.js';
 import { geminiReviewed } from '../trust/fingerprints.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { agentEventOf, MAPS } from './convert/maps.js';
-import { describeChange, type ReviewedHook } from '../trust/reviewed.js';
+import { changeDescriber, type ReviewedHook } from '../trust/reviewed.js';
 import { allSystems } from './registry.js';
 
 /** `runs`; `off`: disabled on purpose; `elsewhere`: not for this event or tool; `broken`: would silently not run. */
@@ -80,7 +80,7 @@ function disabledIn(name: string, ctx: HookContext): string | undefined {
 
 /** `new or changed since trusted: command was "…"`, or without the detail when nothing was recorded. */
 function changeOf(projectDir: string, h: ReviewedHook, env: Env): string {
-  const change = describeChange(projectDir, h, env);
+  const change = changeDescriber(projectDir, env)(h);
   return `new or changed since trusted${change ? `: ${change}` : ''}`;
 }
 

@@ -11,7 +11,7 @@ import { trustedKeys, trustKeys } from './fingerprints.js';
 import { gate, recordKeys } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
 import { visible } from '../config/display.js';
-import { describeChange, rememberReviewed } from './reviewed.js';
+import { changeDescriber, rememberReviewed } from './reviewed.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
 
@@ -107,13 +107,16 @@ export function heldDialectHooks(
   });
   const held = new Set(g.held.map((h) => h.item.id));
   const record = opts.record !== false;
-  const list = (hs: readonly DialectHook[], changes = false) =>
-    hs
+  const list = (hs: readonly DialectHook[], changes = false) => {
+    // Read only when held-back hooks are listed (not on every fire).
+    const describeChange = changes ? changeDescriber(projectDir, env) : () => undefined;
+    return hs
       .map((h) => {
-        const change = changes && h.key ? describeChange(projectDir, h, env) : undefined;
+        const change = h.key ? describeChange(h) : undefined;
         return `  - ${describeDialectHook(h, projectDir)}${change ? `: ${change}` : ''}`;
       })
       .join('\n');
+  };
   if (trust === 'untrusted') {
     const files = [...new Set(hooks.map((h) => (h.plugin ? `plugin ${h.plugin}` : path.relative(projectDir, h.file) || h.file)))].join(
       ', ',

@@ -85,23 +85,26 @@ export function rememberReviewed(projectDir: string, hooks: readonly ReviewedHoo
 const quote = (s: string | null | undefined) => (s ? JSON.stringify(visible(s)) : 'none');
 
 /**
- * `new hook`, `command was "a"`, `guard.sh changed since trusted`, …; undefined
- * when nothing was recorded for the folder (trusted before this record existed).
+ * Says what changed in a hook since it was trusted — `new hook`, `command was "a"`,
+ * `guard.sh changed since trusted`, … — or undefined when nothing was recorded for the folder
+ * (trusted before this record existed). The record is read once, for all the hooks asked about.
  */
-export function describeChange(projectDir: string, h: ReviewedHook, env: Env = process.env): string | undefined {
+export function changeDescriber(projectDir: string, env: Env = process.env): (h: ReviewedHook) => string | undefined {
   const project = read(env)[realDir(projectDir)];
-  if (!project || typeof project !== 'object') return undefined;
-  const before = project[h.id];
-  if (!before || typeof before !== 'object') return 'new hook';
-  const now = snapshotOf(h, projectDir);
-  const out: string[] = [];
-  if (before.event !== now.event) out.push(`event was ${before.event}`);
-  if ((before.matcher ?? '') !== (now.matcher ?? '')) out.push(`matcher was ${quote(before.matcher)}`);
-  if (before.command !== now.command) out.push(`command was ${quote(before.command)}`);
-  const beforeFiles = before.files ?? {};
-  for (const [f, d] of Object.entries(now.files)) {
-    if (!(f in beforeFiles)) out.push(`now runs ${visible(f)}`);
-    else if (beforeFiles[f] !== d) out.push(d === null ? `${visible(f)} is missing` : `${visible(f)} changed since trusted`);
-  }
-  return out.length ? out.join('; ') : 'a setting of the hook changed since trusted';
+  if (!project || typeof project !== 'object') return () => undefined;
+  return (h) => {
+    const before = project[h.id];
+    if (!before || typeof before !== 'object') return 'new hook';
+    const now = snapshotOf(h, projectDir);
+    const out: string[] = [];
+    if (before.event !== now.event) out.push(`event was ${before.event}`);
+    if ((before.matcher ?? '') !== (now.matcher ?? '')) out.push(`matcher was ${quote(before.matcher)}`);
+    if (before.command !== now.command) out.push(`command was ${quote(before.command)}`);
+    const beforeFiles = before.files ?? {};
+    for (const [f, d] of Object.entries(now.files)) {
+      if (!(f in beforeFiles)) out.push(`now runs ${visible(f)}`);
+      else if (beforeFiles[f] !== d) out.push(d === null ? `${visible(f)} is missing` : `${visible(f)} changed since trusted`);
+    }
+    return out.length ? out.join('; ') : 'a setting of the hook changed since trusted';
+  };
 }

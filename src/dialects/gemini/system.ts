@@ -8,7 +8,7 @@ import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { closestEvent } from '../../config/validate.js';
 import { displayName, type HookEntry } from '../../config/entry.js';
 import { geminiFingerprint, geminiReviewed } from '../../trust/fingerprints.js';
-import { describeChange } from '../../trust/reviewed.js';
+import { changeDescriber } from '../../trust/reviewed.js';
 import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
 import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
@@ -30,11 +30,9 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { e
     );
   }
   if (hooks.length) {
-    const env = (ctx.env ?? process.env) as Env;
+    const describeChange = changeDescriber(ctx.projectDir, (ctx.env ?? process.env) as Env);
     const line = (h: HeldHook) => {
-      const change = h.problem
-        ? ` [cannot be trusted: ${h.problem}]`
-        : describeChange(ctx.projectDir, geminiReviewed(h.entry, ctx.projectDir), env);
+      const change = h.problem ? ` [cannot be trusted: ${h.problem}]` : describeChange(geminiReviewed(h.entry, ctx.projectDir));
       return `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${change ? (h.problem ? change : `: ${change}`) : ''}`;
     };
     out.push(
