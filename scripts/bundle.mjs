@@ -49,45 +49,54 @@ const metaUrl = {
 
 fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT, { recursive: true });
-const result = await esbuild.build({
-  entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')],
-  outfile: path.join(OUT, 'cli.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // Packages that ship both builds: the ESM one (jsonc-parser's CommonJS build is UMD).
-  mainFields: ['module', 'main'],
-  // Short names too: less to read and to keep in the cache. Class names stay (error messages use them).
-  minify: true,
-  keepNames: false,
-  legalComments: 'none',
-  banner: {
-    js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;const __hooklineBundleUrl=require("node:url").pathToFileURL(__filename).href;`,
-  },
-  // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
-  define: { 'import.meta.url': '__hooklineBundleUrl' },
-  plugins: [lazySchemas, metaUrl],
-  // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
-  // when used, and the bundle stays small.
-  external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
-  charset: 'ascii',
-  // No import() left in the bundle: code compiled from a cache has no dynamic-import callback on
-  // Node 20, so the external packages above are loaded with require (each has a CommonJS build).
-  supported: { 'dynamic-import': false },
-  logLevel: 'warning',
-  write: false,
-});
-// The launcher compiles this file itself (vm.Script takes no hashbang line).
-// What esbuild leaves unescaped (inside regular expression literals) is escaped here, so the file
-// is all ASCII and the launcher reads it as one-byte text, with no UTF-8 decoding.
-const code = result.outputFiles[0].text
-  .replace(/^#!.*\n/, '')
-  .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-fs.writeFileSync(path.join(OUT, 'cli.cjs'), code);
 
-const build = crypto.createHash('sha256').update(code).digest('hex').slice(0, 16);
-const ascii = !/[^\x00-\x7f]/.test(code);
+/** Bundles one entry of src/cli into dist/bin; returns its code. */
+async function bundle(entry, outName) {
+  const result = await esbuild.build({
+    entryPoints: [path.join(ROOT, 'src', 'cli', entry)],
+    outfile: path.join(OUT, outName),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // Packages that ship both builds: the ESM one (jsonc-parser's CommonJS build is UMD).
+    mainFields: ['module', 'main'],
+    // Short names too: less to read and to keep in the cache. Class names stay (error messages use them).
+    minify: true,
+    keepNames: false,
+    legalComments: 'none',
+    banner: {
+      js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;const __hooklineBundleUrl=require("node:url").pathToFileURL(__filename).href;`,
+    },
+    // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
+    define: { 'import.meta.url': '__hooklineBundleUrl' },
+    plugins: [lazySchemas, metaUrl],
+    // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
+    // when used, and the bundle stays small.
+    external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
+    charset: 'ascii',
+    // No import() left in the bundle: code compiled from a cache has no dynamic-import callback on
+    // Node 20, so the external packages above are loaded with require (each has a CommonJS build).
+    supported: { 'dynamic-import': false },
+    logLevel: 'warning',
+    write: false,
+  });
+  // The launcher compiles this file itself (vm.Script takes no hashbang line).
+  // What esbuild leaves unescaped (inside regular expression literals) is escaped here, so the file
+  // is all ASCII and the launcher reads it as one-byte text, with no UTF-8 decoding.
+  const code = result.outputFiles[0].text
+    .replace(/^#!.*\n/, '')
+    .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  fs.writeFileSync(path.join(OUT, outName), code);
+  return code;
+}
+
+// Every command, and `fire` alone: an event's start-up reads and runs a third of the code.
+const codes = [await bundle('main.ts', 'cli.cjs'), await bundle('fire-main.ts', 'fire.cjs')];
+const hash = crypto.createHash('sha256');
+for (const code of codes) hash.update(code);
+const build = hash.digest('hex').slice(0, 16);
+const ascii = codes.every((code) => !/[^\x00-\x7f]/.test(code));
 const launcher = fs
   .readFileSync(path.join(ROOT, 'scripts', 'launcher.cjs'), 'utf8')
   .replace("'@BUILD@'", JSON.stringify(build))

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `hookline`: starts the bundled CLI (cli.cjs beside this file) with V8's compile cache, so a
+// `hookline`: starts the bundled CLI (cli.cjs beside this file, or fire.cjs for `fire`) with V8's compile cache, so a
 // start reads compiled code instead of parsing the bundle again. Node 22.1+ has the cache built
 // in (module.enableCompileCache); on older Node the bundle is compiled here with cached data, one
 // cache file per command and build. The cache lives in a folder only the user can write
@@ -14,7 +14,8 @@ const Module = require('node:module');
 const BUILD = '@BUILD@';
 /** latin1 when the bundle is all ASCII: read as one-byte text, with no UTF-8 decoding. */
 const ENCODING = '@ENCODING@';
-const BUNDLE = path.join(__dirname, 'cli.cjs');
+// `fire` has a bundle of its own: an event loads only what firing it needs.
+const BUNDLE = path.join(__dirname, process.argv[2] === 'fire' ? 'fire.cjs' : 'cli.cjs');
 const COMMANDS = ['fire', 'list', 'validate', 'trust', 'serve', 'agent', 'enable', 'disable', 'enable-all', 'disable-all', 'completion'];
 
 /** The user's own cache folder, or undefined when it is not safely theirs. */

@@ -19,8 +19,6 @@ function say(line: string): void {
  * Hookline exits. Afterwards, says once when the runs could not be contained here.
  */
 export async function withHookProcesses(task: () => Promise<void>): Promise<void> {
-  // Overlapped with loading the configuration; not needed when a server runs the hooks.
-  if (!process.env.HOOKLINE_SOCKET) void containmentReady();
   let stopping = false;
   const stop = (why: string, code: number) => {
     if (stopping) return;
@@ -48,8 +46,10 @@ export async function withHookProcesses(task: () => Promise<void>): Promise<void
     clearInterval(watch);
     for (const [sig, h] of handlers) process.off(sig, h);
   }
+  if (runCounts().started === 0) return;
+  await containmentReady();
   const c = containment();
-  if (!c.available && runCounts().started > 0) {
+  if (!c.available) {
     say(
       `warning: a hook's processes that leave its process group and drop HOOKLINE_RUN_ID cannot be contained here (${c.reason}); they may outlive the run`,
     );

@@ -1,15 +1,6 @@
 #!/usr/bin/env node
-import fs from 'node:fs';
-import { Command, CommanderError } from 'commander';
-import { error, formatLine, UsageError, warn } from './io.js';
-import { otlpConfigured, startOtlpExport, telemetryFlushed } from '../telemetry.js';
-
-// Each command loads its own code when it runs: start-up pays only for the one in use.
-let ran = false;
-const load = <T>(get: () => Promise<T>): Promise<T> => {
-  ran = true;
-  return get();
-};
+import { UsageError } from './io.js';
+import { addFire, load, newProgram, runProgram } from './program.js';
 
 /** Every environment variable Hookline itself reads, for `--help`. */
 const ENVIRONMENT = `
@@ -49,53 +40,8 @@ Environment:
   NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
 `;
 
-/** `error: unknown option '--x'` → `unknown option '--x' — see hookline --help`. */
-function usageLine(text: string): string {
-  const what = text
-    .trim()
-    .replace(/^error: /, '')
-    .split('\n')[0];
-  return `${what} — see hookline --help`;
-}
-
-const program = new Command();
-const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-program
-  .name('hookline')
-  .description('Run, inspect and manage AI agent hooks.')
-  .version(pkg.version)
-  .exitOverride()
-  // Commander's own errors (unknown command or option, missing argument) in Hookline's one-line shape.
-  .configureOutput({ outputError: (text, write) => write(`${formatLine(usageLine(text), 'error')}\n`) })
-  .addHelpText('after', ENVIRONMENT);
-
-program
-  .command('fire')
-  .description("fire one event and print the aggregated output and each hook's run as JSON")
-  .argument('<event>', 'event name, e.g. BeforeTool')
-  .option('--input <file>', "the event's own fields as JSON (- for stdin)")
-  .option('--cwd <dir>', 'session folder (default: the current folder)')
-  .option('--session-id <id>', 'session id (default: a new one)')
-  .option('--transcript-path <path>', 'transcript file path')
-  .option(
-    '--dialect <name>',
-    'gemini | claude | mm | spatialagent | agy: event names, input and configuration of that hook system',
-    'gemini',
-  )
-  .option(
-    '--config <file>',
-    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
-  )
-  .option('--model <spec>', 'spatialagent and claude prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
-  .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
-  .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
-    ...all,
-    dir,
-  ])
-  .action(async (event: string, opts) => {
-    const [{ withHookProcesses }, { fire }] = await load(() => Promise.all([import('./lifecycle.js'), import('./fire.js')]));
-    await withHookProcesses(() => fire(event, opts));
-  });
+const program = newProgram().addHelpText('after', ENVIRONMENT);
+addFire(program);
 
 program
   .command('list')
@@ -290,39 +236,5 @@ program
     process.stdout.write((await import('./completion.js')).completion(program, shell));
   });
 
-async function main(): Promise<void> {
-  // Loaded only when a collector is named, so a start without one pays nothing for it.
-  let flushTelemetry: (() => Promise<void>) | undefined;
-  try {
-    if (otlpConfigured()) {
-      // A collector that cannot be set up is said; the command still runs.
-      flushTelemetry = await startOtlpExport().catch((e: Error) => {
-        warn(`telemetry: cannot export over OTLP (${e.message}) — check OTEL_EXPORTER_OTLP_ENDPOINT`);
-        return undefined;
-      });
-    }
-    await program.parseAsync(process.argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode === 0 ? 0 : 1;
-    } else if (err instanceof UsageError) {
-      error(err.message);
-      process.exitCode = 1;
-    } else {
-      // Not the user's mistake: one line, and the stack only when asked for.
-      const e = err as Error;
-      error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
-      if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
-      process.exitCode = 1;
-    }
-  }
-  // Timers do not run once the process exits: stop and reap what hooks left before that.
-  if (ran) await (await import('../run/process.js')).drain();
-  if (flushTelemetry) {
-    await telemetryFlushed();
-    await flushTelemetry();
-  }
-}
-
 // No top-level await: the bundled CLI is CommonJS, so its compiled code can be cached.
-void main();
+void runProgram(program);

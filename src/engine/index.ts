@@ -241,9 +241,9 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     // Nothing to run: the result at once, with no runner or dependencies built for it.
     if (!plan) return { event, input: input as HookInput<E>, runs: [], success: true, sequential: false };
     this.recordNewHooks();
-    // Whether runs get a cgroup is known before the first command hook starts (the probe may be under way).
-    const contained = plan.entries.some((e) => e.hook.type === 'command') ? containmentReady() : undefined;
-    if (contained) await contained;
+    // The cgroup probe runs beside the first command hooks: its first move and theirs share one
+    // wait on the kernel, and its result (can runs be moved at all) serves the runs after.
+    if (plan.entries.some((e) => e.hook.type === 'command')) void containmentReady();
     const deps = {
       cwd: this.cwd,
       projectDir: this.projectDir,

@@ -98,6 +98,11 @@ export interface TraceSettings {
 export const TRACE_MAX_BYTES = 4 * 1024 * 1024;
 /** At most this many session traces are kept; the oldest go when a new one starts. */
 export const TRACE_MAX_FILES = 200;
+/**
+ * How far past TRACE_MAX_FILES the folder may grow before the oldest go: a new trace then costs
+ * one folder listing, and the files are stat-ed once per this many new traces, not for each.
+ */
+export const TRACE_PRUNE_SLACK = 20;
 /** Excerpts kept of stderr, reasons and errors (characters). */
 export const EXCERPT_CHARS = 2000;
 /** A full input larger than this is left out (its digest is kept). */
@@ -180,7 +185,7 @@ function pruneOld(dir: string): void {
   } catch {
     return;
   }
-  if (names.length <= TRACE_MAX_FILES) return;
+  if (names.length <= TRACE_MAX_FILES + TRACE_PRUNE_SLACK) return;
   const aged = names
     .map((n) => {
       try {

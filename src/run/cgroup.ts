@@ -53,8 +53,8 @@ function ownCgroup(mount: string): string | undefined {
 
 type Probed = Containment & { base?: string };
 
-/** Everything up to the moves: a probe cgroup made under this process's own, or why not. */
-function prepare(): Probed | { base: string; dir: string } {
+/** Where run cgroups are made (this process's own cgroup), found without moving anything; or why none. */
+function locate(): Probed {
   if (process.env.HOOKLINE_NO_CGROUP === '1') return { available: false, reason: 'disabled by HOOKLINE_NO_CGROUP=1' };
   if (process.platform !== 'linux') return { available: false, reason: `no cgroups on ${process.platform}` };
   let base: string | undefined;
@@ -67,6 +67,16 @@ function prepare(): Probed | { base: string; dir: string } {
   }
   if (!base) return { available: false, reason: 'own cgroup not found under the cgroup v2 mount' };
   sweepOrphans(base);
+  return { available: true, base };
+}
+
+let located: Probed | undefined;
+
+/** Everything up to the moves: a probe cgroup made under this process's own, or why not. */
+function prepare(): Probed | { base: string; dir: string } {
+  const l = (located ??= locate());
+  if (!l.available || !l.base) return l;
+  const base = l.base;
   // Try exactly what a run does: make a child cgroup, move a process in, kill it from there.
   const dir = path.join(base, `${prefix()}${process.pid}-probe-${randomUUID().slice(0, 8)}`);
   try {
@@ -208,13 +218,20 @@ export class RunCgroup {
 
   /** A fresh cgroup for one run, or undefined where runs cannot be contained. */
   static create(runId: string): RunCgroup | undefined {
-    const c = (probed ??= probe());
+    // The probe's moves wait on the kernel (an RCU grace period): a run does not wait for them.
+    // Its shell's own move is the test; one that fails leaves the run to the run-id reaper.
+    const c = probed ?? (located ??= locate());
     if (!c.available || !c.base) return undefined;
     if (leftover.size) sweepCgroups(0);
     const dir = path.join(c.base, `${prefix()}${process.pid}-${runId}`);
     try {
       fs.mkdirSync(dir);
     } catch {
+      return undefined;
+    }
+    if (!probed && !fs.existsSync(path.join(dir, 'cgroup.kill'))) {
+      removeDir(dir, 0);
+      located = { available: false, reason: 'cgroup.kill is missing (Linux before 5.14)' };
       return undefined;
     }
     return new RunCgroup(dir);

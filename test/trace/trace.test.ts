@@ -15,6 +15,8 @@ import {
   traceLines,
   traceSettings,
   TRACE_MAX_BYTES,
+  TRACE_MAX_FILES,
+  TRACE_PRUNE_SLACK,
   type TraceFire,
 } from '../../src/engine/trace.js';
 import { firePlan } from '../../src/engine/fire.js';
@@ -130,6 +132,28 @@ test('recordFire appends to the session file, writes nothing when no hook ran, a
   recordFire(fire({ session: '../../etc/x' }), env);
   assert.ok(fs.existsSync(path.join(dir, traceFileName('../../etc/x'))));
   assert.match(traceFileName('../../etc/x'), /^[0-9a-f]{32}\.jsonl$/);
+});
+
+test('old session traces go in batches: past the cap and its slack, the oldest go down to the cap', () => {
+  const dir = tmp();
+  const env = { HOOKLINE_TRACE_DIR: dir };
+  const limit = TRACE_MAX_FILES + TRACE_PRUNE_SLACK;
+  // Sessions old-0 … old-(limit-2), oldest first by modification time.
+  for (let i = 0; i < limit - 1; i++) {
+    const f = path.join(dir, `old-${i}.jsonl`);
+    fs.writeFileSync(f, '');
+    fs.utimesSync(f, 1_000 + i, 1_000 + i);
+  }
+  recordFire(fire({ session: 'at-limit' }), env);
+  const count = () => fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl')).length;
+  assert.equal(count(), limit, 'at the cap and its slack: nothing pruned yet');
+  recordFire(fire({ session: 'past-limit' }), env);
+  const left = fs.readdirSync(dir);
+  assert.equal(left.length, TRACE_MAX_FILES);
+  assert.ok(left.includes('at-limit.jsonl') && left.includes('past-limit.jsonl'), 'the newest stay');
+  // 221 files, 200 kept: old-0 … old-20 went.
+  assert.ok(!left.includes('old-0.jsonl') && !left.includes(`old-${limit - TRACE_MAX_FILES}.jsonl`), 'the oldest went');
+  assert.ok(left.includes(`old-${limit - TRACE_MAX_FILES + 1}.jsonl`));
 });
 
 test('concurrent processes appending to one trace never split a line', async () => {
