@@ -115,6 +115,7 @@ async function floor(): Promise<void> {
     () => rawSpawn(ALLOW, input, e.cwd),
     () => e.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: TOOL_INPUT }),
     5,
+    () => ready(e),
   );
   const ratio = median(b) / median(a);
   rows.push({
@@ -182,36 +183,23 @@ async function againstReference(): Promise<void> {
     response?: unknown;
     target: string;
     goal: (r: number) => boolean;
-    /** `hooksConfig.prewarm: true`: each hook runs in a waiting shell. */
-    prewarm?: boolean;
+    /** `hooksConfig.prewarm: false`: no hook runs in a waiting shell. */
+    cold?: boolean;
   }> = [
-    { name: '1 hook', hooks: { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, count: 40, target: '≤ 1.0×', goal: (r) => r <= 1.0 },
-    {
-      name: '8 parallel hooks',
-      hooks: { BeforeTool: [{ hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] },
-      count: 20,
-      target: '≤ 1.0×',
-      goal: (r) => r <= 1.0,
-    },
-    {
-      name: '8 sequential hooks',
-      hooks: { BeforeTool: [{ sequential: true, hooks: Array.from({ length: 8 }, (_, i) => cmd(`${ALLOW} # ${i}`)) }] },
-      count: 12,
-      target: '≤ 1.0×',
-      goal: (r) => r <= 1.0,
-    },
-    ...(['1 hook', '8 parallel hooks', '8 sequential hooks'] as const).map((name, i) => ({
-      name: `${name}, pre-warmed shells`,
-      hooks: [
+    ...(['1 hook', '8 parallel hooks', '8 sequential hooks'] as const).flatMap((name, i) => {
+      const hooks = [
         { BeforeTool: [{ hooks: [cmd(ALLOW)] }] },
         { BeforeTool: [{ hooks: Array.from({ length: 8 }, (_, j) => cmd(`${ALLOW} # ${j}`)) }] },
         { BeforeTool: [{ sequential: true, hooks: Array.from({ length: 8 }, (_, j) => cmd(`${ALLOW} # ${j}`)) }] },
-      ][i],
-      count: [40, 20, 12][i],
-      target: i === 0 ? '≤ 0.9×' : '≤ 0.8×',
-      goal: (r: number) => r <= (i === 0 ? 0.9 : 0.8),
-      prewarm: true,
-    })),
+      ][i];
+      const count = [40, 20, 12][i];
+      return [
+        // The default: each hook runs in a shell started (and put in its cgroup) ahead of the event.
+        { name, hooks, count, target: i === 0 ? '≤ 0.9×' : '≤ 0.8×', goal: (r: number) => r <= (i === 0 ? 0.9 : 0.8) },
+        // hooksConfig.prewarm: false — each run starts its shell, and moves it into its cgroup, at the event.
+        { name: `${name}, no waiting shells (prewarm: false)`, hooks, count, target: '—', goal: () => true, cold: true },
+      ];
+    }),
     {
       name: '10 MB tool_response',
       event: 'AfterTool',
@@ -239,7 +227,7 @@ async function againstReference(): Promise<void> {
     },
   ];
   for (const c of cases) {
-    const e = engine(c.hooks, c.prewarm ? { hooksConfig: { prewarm: true } } : {});
+    const e = engine(c.hooks, c.cold ? { hooksConfig: { prewarm: false } } : {});
     const ref = await referenceSystem(c.hooks, e.cwd);
     const fields =
       c.event === 'AfterTool'
@@ -251,10 +239,10 @@ async function againstReference(): Promise<void> {
         c.event === 'AfterTool' ? ref.afterTool('read_file', TOOL_INPUT, c.response) : ref.beforeTool('run_shell_command', TOOL_INPUT),
       () => e.fire(c.event ?? 'BeforeTool', fields),
       c.count > 5 ? 2 : 0,
-      c.prewarm ? () => ready(e) : undefined,
+      c.cold ? undefined : () => ready(e),
     );
     const r = median(b) / median(a);
-    if (c.prewarm && c.name.startsWith('8 parallel')) {
+    if (c.name === '8 parallel hooks') {
       await ready(e);
       const pools = poolsOfEngine(e);
       const count = pools?.info().reduce((k, p) => k + p.pids.length, 0) ?? 0;
@@ -275,7 +263,7 @@ async function againstReference(): Promise<void> {
       subject: b,
       unit: 'ms',
       target: c.target,
-      met: c.goal(r),
+      ...(c.target === '—' ? {} : { met: c.goal(r) }),
     });
   }
 }

@@ -15,7 +15,7 @@ export interface CommandHookConfig {
   persistent?: boolean;
   /** Shadow mode: the hook runs and its decision is shown and traced, but not enforced. */
   shadow?: boolean;
-  /** Run in an interpreter started ahead of time, as a fresh process would (see src/run/prewarm.ts). */
+  /** true: Node/Python run in an interpreter started ahead, as a fresh process would; false: no shell started ahead either (see src/run/prewarm.ts). */
   prewarm?: boolean;
   timeout?: number;
   env?: Record<string, string>;

@@ -29,7 +29,7 @@ export const CommandHookConfig = z.object(
     persistent: z.boolean().optional(),
     /** Shadow mode: the hook runs and its decision is shown and traced, but not enforced. */
     shadow: z.boolean({ error: '"shadow" must be true or false' }).optional(),
-    /** Run in an interpreter started ahead of time, as a fresh process would (see src/run/prewarm.ts). */
+    /** true: Node/Python run in an interpreter started ahead, as a fresh process would; false: no shell started ahead either (see src/run/prewarm.ts). */
     prewarm: z.boolean({ error: '"prewarm" must be true or false' }).optional(),
     timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
     // Numbers and booleans are accepted as the reference does (the process sees their text).
@@ -129,7 +129,7 @@ export const Settings = z
         enabled: z.boolean().optional(),
         disabled: z.array(z.string()).optional(),
         notifications: z.boolean().optional(),
-        /** Pre-warm every one-shot node/python hook (a hook's own `prewarm` wins). */
+        /** true: pre-warm every one-shot node/python hook; false: no hook runs in a shell started ahead (a hook's own `prewarm` wins). */
         prewarm: z.boolean({ error: '"prewarm" must be true or false' }).optional(),
       })
       .loose()

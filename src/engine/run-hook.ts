@@ -111,8 +111,11 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   if (typeof command !== 'string') return command;
   if (!entry.hook.persistent) {
     const run = { command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal };
-    if (entry.hook.prewarm ?? entry.prewarm) return decideRun(await runPrewarmed(deps.persistent, run, deps.env, entry.hook.command));
-    return decideRun(await runCommand(run));
+    // Unless turned off, a one-shot hook runs in a shell started (and put in its cgroup) ahead of
+    // the event; in an interpreter started ahead too when it asks for "prewarm": true.
+    const prewarm = entry.hook.prewarm ?? entry.prewarm;
+    if (prewarm === false) return decideRun(await runCommand(run));
+    return decideRun(await runPrewarmed(deps.persistent, run, deps.env, entry.hook.command, prewarm === true));
   }
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
   let proc = deps.persistent.get(key) as PersistentProcess | undefined;

@@ -1,7 +1,9 @@
 /**
- * Pre-warmed hooks: a one-shot `node x.mjs` / `python3 x.py` hook runs in an interpreter
- * started ahead of time, any other command in an `sh` started ahead that execs `bash -c` with it
- * (GroupRun `deferred`); one use each. A waiting interpreter is started exactly as the cold run
+ * Processes started ahead of their event, one use each: by default every one-shot hook of an
+ * engine runs in an `sh` started ahead that execs `bash -c` with it (GroupRun `deferred`), so
+ * neither the start nor the move into its cgroup (a kernel RCU grace period) is paid at the
+ * event; with `"prewarm": true` a `node x.mjs` / `python3 x.py` hook runs in an interpreter
+ * started ahead of time. A waiting interpreter is started exactly as the cold run
  * would start it — the same `bash -c` (so PATH lookup, `PWD`, `SHLVL` and `_` come out the same),
  * the same environment (its run id included), working folder, process group and cgroup, with
  * pipes for stdin, stdout and stderr — but in place of the script it runs a small loader that
@@ -73,6 +75,17 @@ class Warm {
     this.onDeath = dead;
     child.on('exit', dead);
     child.on('error', dead);
+    // Waiting keeps no one alive: a script that fired and is done exits (and takes these along).
+    this.hold(false);
+  }
+
+  /** Whether the waiting process and its pipes keep Hookline's event loop alive. */
+  private hold(on: boolean): void {
+    const child = this.group.child;
+    if (on) child.ref();
+    else child.unref();
+    for (const s of [child.stdin, child.stdout, child.stderr, this.control] as Array<{ ref?: () => void; unref?: () => void } | null>)
+      on ? s?.ref?.() : s?.unref?.();
   }
 
   private readonly onDeath: () => void;
@@ -93,6 +106,8 @@ class Warm {
     child.off('exit', this.onDeath);
     child.off('error', this.onDeath);
     this.settle();
+    // From here it is a hook's run, which keeps Hookline alive as a cold one does.
+    this.hold(true);
     return { group: this.group, early: this.early, control: this.control };
   }
 
@@ -214,8 +229,8 @@ export class PrewarmPools {
    * Starts the run in a waiting interpreter; else (a command an interpreter cannot run as
    * cold would) in a waiting shell, with the reason; else says why it must run cold.
    */
-  run(run: CommandRun): WarmAttempt {
-    const why = this.placement(run);
+  run(run: CommandRun, interpreters = true): WarmAttempt {
+    const why = this.placement(run, interpreters);
     if (typeof why === 'string') {
       this.counts.cold++;
       return { cold: why };
@@ -233,16 +248,19 @@ export class PrewarmPools {
     return { result, ...(shell ? { shell } : {}) };
   }
 
-  private placement(run: CommandRun): string | { pool: Pool; job: Buffer; shell?: string } {
+  private placement(run: CommandRun, interpreters: boolean): string | { pool: Pool; job: Buffer; shell?: string } {
     if (typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT) return 'large input (streamed from a file)';
     const shell = run.shell ?? 'bash';
     if (!/(^|\/)bash$/.test(shell)) return `shell ${shell}`;
     if (run.command.includes('\0')) return 'a NUL byte in the command';
-    const c = warmCommand(run.command);
-    const problem = c.ok ? scriptProblem(c.kind, c.argv[0], run.cwd) : c.reason;
-    if (problem === undefined && c.ok) return { pool: this.pool(c.kind, c.interpreter, run), job: jobMessage(c.argv) };
+    let problem: string | undefined;
+    if (interpreters) {
+      const c = warmCommand(run.command);
+      problem = c.ok ? scriptProblem(c.kind, c.argv[0], run.cwd) : c.reason;
+      if (problem === undefined && c.ok) return { pool: this.pool(c.kind, c.interpreter, run), job: jobMessage(c.argv) };
+    }
     const clash = DEFERRED_VARS.find((k) => k in run.env);
-    if (clash) return `${problem}; and the environment sets ${clash}`;
+    if (clash) return `${problem ? `${problem}; and ` : ''}the environment sets ${clash}`;
     return { pool: this.pool('shell', shell, run), job: Buffer.from(deferredCommand(run.command)), shell: problem };
   }
 
@@ -266,7 +284,13 @@ export class PrewarmPools {
   /** Resolves once every pool's interpreters are up (or gone). */
   async ready(): Promise<void> {
     for (const p of this.pools.values()) p.fill();
-    await Promise.all([...this.pools.values()].flatMap((p) => p.procs.map((w) => w.whenSettled)));
+    // Waiting processes hold no one alive: the caller waiting here does.
+    const hold = setInterval(() => {}, 1000);
+    try {
+      await Promise.all([...this.pools.values()].flatMap((p) => p.procs.map((w) => w.whenSettled)));
+    } finally {
+      clearInterval(hold);
+    }
   }
 
   info(): PoolInfo[] {
@@ -322,25 +346,27 @@ const POOLS_KEY = '\0prewarm';
 const noted = new Set<string>();
 
 /**
- * Runs a one-shot hook pre-warmed when it can be, else cold. With HOOKLINE_DEBUG set, why a
- * hook ran cold is said once per hook and reason on stderr.
+ * Runs a one-shot hook pre-warmed when it can be, else cold: in a waiting interpreter when
+ * `interpreters` (the hook asked for `"prewarm": true`), else in a waiting shell. With
+ * HOOKLINE_DEBUG set, why a hook that asked ran cold is said once per hook and reason on stderr.
  */
 export async function runPrewarmed(
   holder: Map<string, { close(): void }>,
   run: CommandRun,
   env: Readonly<Record<string, string | undefined>>,
   name: string,
+  interpreters = true,
 ): Promise<ProcessResult> {
   let pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
   if (!pools) holder.set(POOLS_KEY, (pools = new PrewarmPools()));
-  const attempt = pools.run(run);
+  const attempt = pools.run(run, interpreters);
   const note =
     'result' in attempt
       ? attempt.shell
         ? `${name}: runs in a waiting shell, not a waiting interpreter — ${attempt.shell}`
         : undefined
       : `${name}: runs cold — ${attempt.cold}`;
-  if (note && env.HOOKLINE_DEBUG && !note.endsWith('no waiting process yet') && !noted.has(note)) {
+  if (note && interpreters && env.HOOKLINE_DEBUG && !note.endsWith('no waiting process yet') && !noted.has(note)) {
     noted.add(note);
     process.stderr.write(`hookline: prewarm: ${note}\n`);
   }

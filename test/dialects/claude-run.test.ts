@@ -13,6 +13,9 @@ import {
   type ClaudeRunReading,
 } from '../../src/dialects/claude/index.js';
 import { findNamed, fx, q, tmpDir } from './util.js';
+import { ClaudeSession } from '../../src/dialects/claude/background.js';
+import { poolsOf } from '../../src/run/prewarm.js';
+import { survivors } from '../run/util.js';
 
 type Groups = Partial<Record<ClaudeEvent, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>>;
 
@@ -386,5 +389,39 @@ describe('Claude Code hooks: output fields and aggregation', () => {
       }
     }
     assert.deepEqual(aggregateClaude('PreToolUse', []).output, { continue: true, systemMessages: [], errors: [] });
+  });
+});
+
+describe('Claude Code hooks in a session', () => {
+  test("a session's command hooks run in shells started ahead from the second event, with the same input and answer; closing the session leaves no process", async () => {
+    const projectDir = tmpDir('hookline-cc-');
+    const out = path.join(projectDir, 'pids');
+    const config = configOf({
+      PreToolUse: [
+        {
+          hooks: [
+            cmd(
+              `cat >> ${q(out)}; echo >> ${q(out)}; echo $$ >> ${q(out)}; echo '${pre({ permissionDecision: 'deny', permissionDecisionReason: 'no' })}'`,
+            ),
+          ],
+        },
+      ],
+    });
+    const session = new ClaudeSession();
+    const first = await fireClaude(config, 'PreToolUse', bash, { projectDir, session });
+    const pools = poolsOf(session.processes);
+    assert.ok(pools, 'a shell pool was started');
+    await pools.ready();
+    const waiting = pools.info().flatMap((i) => i.pids);
+    const second = await fireClaude(config, 'PreToolUse', bash, { projectDir, session });
+    for (const r of [first, second]) assert.equal(r.runs[0].response?.hookSpecificOutput?.permissionDecision, 'deny');
+    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 1 });
+    const lines = fs.readFileSync(out, 'utf8').trim().split('\n');
+    assert.equal(JSON.parse(lines[2]).tool_input.command, 'ls', 'the second run read its input');
+    assert.ok(waiting.includes(Number(lines[3])), 'the second run was a waiting shell');
+    await pools.ready();
+    const left = pools.info().flatMap((i) => i.pids);
+    await session.close();
+    assert.deepEqual(await survivors(left), []);
   });
 });

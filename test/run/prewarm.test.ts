@@ -2,7 +2,8 @@ import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cmd, hook, HOOKS, makeProject } from '../helpers.js';
+import { spawnSync } from 'node:child_process';
+import { cmd, hook, HOOKS, makeProject, ROOT } from '../helpers.js';
 import { pidsReady, readCapture, survivors, tmpDir } from './util.js';
 import { runCommand, type CommandRun } from '../../src/run/command.js';
 import { PrewarmPools, poolsOf } from '../../src/run/prewarm.js';
@@ -257,6 +258,53 @@ describe('pre-warming from settings', () => {
     const off = await engineWith({ hooksConfig: { prewarm: true } }, { prewarm: false }, path.join(out, 'b.json'));
     await off.fire('BeforeTool', bt);
     assert.equal(poolOf(off), undefined);
+  });
+
+  test('by default a one-shot hook runs in a waiting shell from its second event, its interpreter still cold; "prewarm": false runs it cold', async () => {
+    const out = tmpDir('hookline-pwtest-e-');
+    const e = await engineWith({}, {}, path.join(out, 'd.json'));
+    assert.equal(e.hooks()[0].prewarm, undefined);
+    await e.fire('BeforeTool', bt);
+    const pools = poolOf(e);
+    assert.ok(pools, 'a shell pool was started');
+    await pools.ready();
+    assert.deepEqual(
+      pools.info().map((i) => i.kind),
+      ['shell'],
+    );
+    const second = await e.fire('BeforeTool', bt);
+    assert.equal(second.output?.systemMessage, 'esm');
+    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 1 });
+    const report: Report = JSON.parse(fs.readFileSync(path.join(out, 'd.json'), 'utf8'));
+    assert.ok(
+      report.argv.some((a) => a.endsWith('pw-report.mjs')),
+      'node started on the script, as cold',
+    );
+    for (const off of [
+      [{}, { prewarm: false }],
+      [{ hooksConfig: { prewarm: false } }, {}],
+    ] as const) {
+      const cold = await engineWith(off[0], off[1], path.join(out, 'c.json'));
+      await cold.fire('BeforeTool', bt);
+      await cold.fire('BeforeTool', bt);
+      assert.equal(poolOf(cold), undefined, JSON.stringify(off));
+    }
+  });
+
+  test('waiting shells keep no one alive: a script that fired and never closed its engine exits, and leaves no process', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd('cat >/dev/null; echo {}')] }] } } });
+    const mod = path.join(ROOT, 'dist', 'engine', 'index.js');
+    const script = `import { HookEngine } from ${JSON.stringify(mod)};
+const e = new HookEngine({ cwd: ${JSON.stringify(p.dir)}, watchConfig: false });
+for (let i = 0; i < 3; i++) { await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} }); await new Promise((r) => setTimeout(r, 100)); }
+const pools = e['persistent'].get('\\0prewarm');
+process.stdout.write(JSON.stringify({ counts: pools.counts, pids: pools.info().flatMap((i) => i.pids) }));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: p.env, encoding: 'utf8', timeout: 20_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const { counts, pids } = JSON.parse(r.stdout) as { counts: { shell: number }; pids: number[] };
+    assert.ok(counts.shell >= 1, 'later events ran in waiting shells');
+    assert.ok(pids.length > 0, 'shells were waiting when the script ended');
+    assert.deepEqual(await survivors(pids), []);
   });
 
   test('a non-boolean "prewarm" is a one-line error naming the file and field', () => {

@@ -20,6 +20,8 @@ export class ClaudeSession {
   private readonly messages: string[] = [];
   private readonly notes: AsyncNote[] = [];
   private readonly stop = new AbortController();
+  /** Processes kept for the session's hooks (the shells started ahead of events); closed with it. */
+  readonly processes = new Map<string, { close(): void }>();
 
   /** Cancels background runs when the session closes. */
   get signal(): AbortSignal {
@@ -64,6 +66,8 @@ export class ClaudeSession {
   /** Stops every background run (their process groups are killed and reaped) and waits for them. */
   async close(): Promise<void> {
     this.stop.abort();
+    for (const p of this.processes.values()) p.close();
+    this.processes.clear();
     await this.settle();
   }
 }

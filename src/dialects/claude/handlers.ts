@@ -16,7 +16,8 @@
  */
 import fs from 'node:fs';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { runCommand } from '../../run/command.js';
+import { runCommand, type CommandRun } from '../../run/command.js';
+import { runPrewarmed } from '../../run/prewarm.js';
 import { runHttp } from '../../run/http.js';
 import { tryExpand } from '../../run/expand.js';
 import type { ProcessResult } from '../../run/result.js';
@@ -42,6 +43,8 @@ export interface HandlerRun {
   /** What to say when a prompt or agent hook has no model. */
   noModel?: string;
   signal?: AbortSignal;
+  /** Where a session keeps shells started ahead of its events: command hooks run in them (src/run/prewarm.ts). */
+  pools?: Map<string, { close(): void }>;
   expand(command: string, projectDir: string, vars: Record<string, string>): string;
 }
 
@@ -60,6 +63,11 @@ export function blockReading(event: ClaudeEvent, reason: string): ClaudeRunReadi
 
 function errored(error: string, started: number): HandlerResult {
   return { raw: { exitCode: null, stdout: '', stderr: '', error, durationMs: performance.now() - started }, reading: { error } };
+}
+
+/** In a shell started ahead of the event when the session keeps them, else cold. */
+function runShell(run: HandlerRun, c: CommandRun): Promise<ProcessResult> {
+  return run.pools ? runPrewarmed(run.pools, c, run.hostEnv, c.command, false) : runCommand(c);
 }
 
 export async function runClaudeHandler(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun): Promise<HandlerResult> {
@@ -84,7 +92,7 @@ async function runOne(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun): Pr
     const raw =
       typeof command !== 'string'
         ? command
-        : await runCommand({
+        : await runShell(run, {
             command,
             cwd: run.projectDir,
             env: { ...run.env, ...run.vars },

@@ -213,6 +213,8 @@ export async function fireClaude(
       model: opts.model,
       noModel: opts.noModel,
       signal,
+      // A session of the agent keeps shells started ahead; a one-shot fire has none to keep.
+      ...(opts.session ? { pools: opts.session.processes } : {}),
       expand: expandClaudeCommand,
     });
     if (hook.once && !reading.error) session.onceDone.add(claudeHookId(hook));
