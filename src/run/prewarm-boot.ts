@@ -49,8 +49,11 @@ function run() {
 // globals are a fresh __main__'s. sys.argv, sys.orig_argv, sys.path[0], __file__ and __loader__
 // are set as \`python3 script.py\` sets them; a traceback loses the loader's own frame.
 const PYTHON_LOADER = `def _hookline_run():
-    import os, sys
+    import gc, json, os, sys
     del globals()['_hookline_run']
+    # As a pre-forking server does: the start-up's objects are left out of every collection, the
+    # one at exit included, which is most of a short script's exit time. json is what hooks import.
+    gc.freeze()
     os.write(3, b'r')
     data = b''
     while b'\\n' not in data:
@@ -76,7 +79,15 @@ const PYTHON_LOADER = `def _hookline_run():
         sys.path[0] = os.path.dirname(os.path.realpath(script))
     with open(script, 'rb') as f:
         source = f.read()
-    g = sys.modules['__main__'].__dict__
+    # A __main__ made now, outside the frozen objects, so that it is finalised at exit as a cold
+    # run's is; its entries are the waiting one's, in the same order.
+    waiting = sys.modules['__main__'].__dict__
+    main = type(sys)('__main__')
+    g = main.__dict__
+    g.clear()
+    for k, v in waiting.items():
+        g[k] = {} if k == '__annotations__' else v
+    sys.modules['__main__'] = main
     # The interpreter joins the folder and the path as given, without normalising (./x.py stays).
     full = script if os.path.isabs(script) else os.path.join(os.getcwd(), script)
     g['__file__'] = full

@@ -101,6 +101,21 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
   const read = (file: string): Report => JSON.parse(fs.readFileSync(file, 'utf8'));
   const withoutRunId = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'HOOKLINE_RUN_ID'));
 
+  test('python: a file left open is flushed, __del__, atexit and the collection at exit run as in a cold run', async () => {
+    const coldLog = path.join(dir, 'exit.cold.log');
+    const warmLog = path.join(dir, 'exit.warm.log');
+    const cold = await runCommand(runOf(`python3 ${hook('pw-exit.py')} '${coldLog}'`));
+    const hot = await warm(runOf(`python3 ${hook('pw-exit.py')} '${warmLog}'`));
+    assert.equal(hot.shell, undefined, 'ran in a waiting interpreter');
+    assert.equal(cold.exitCode, 0, cold.stderr);
+    assert.equal(hot.stdout, cold.stdout);
+    assert.match(cold.stdout, /atexit\n/);
+    assert.match(cold.stdout, /del\n/);
+    assert.match(cold.stdout, /cycle collected\n/);
+    assert.equal(fs.readFileSync(warmLog, 'utf8'), 'written, never closed\n');
+    assert.equal(fs.readFileSync(coldLog, 'utf8'), 'written, never closed\n');
+  });
+
   for (const [name, main] of [
     ['pw-report.mjs', 'esm'],
     ['pw-report.cjs', 'cjs'],
