@@ -17,6 +17,7 @@ import { decideRun } from '../decide/run.js';
 import { expandEnvRefs } from '../run/env-refs.js';
 import { approxJsonSize } from '../run/serialize.js';
 import { msTimeoutHint, startFailure } from './advice.js';
+import { traceSettings } from './trace.js';
 
 /** One hook's run, as reported by `fire`. */
 export interface HookRun {
@@ -55,11 +56,15 @@ const BLOCKED_UNTRUSTED = 'Security: Blocked execution of project hook in untrus
 
 // Parallel hooks share one input object: serialise it once, not once per hook. A large input is
 // streamed to each hook instead, so no full JSON copy of it is ever held.
-const serialised = new WeakMap<object, string | { json: unknown }>();
-function stdinFor(input: AnyHookInput): string | { json: unknown } {
+const serialised = new WeakMap<object, string | { json: unknown; digest: boolean }>();
+function stdinFor(input: AnyHookInput, env: Env): string | { json: unknown; digest: boolean } {
   let s = serialised.get(input);
   if (s === undefined)
-    serialised.set(input, (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? { json: input } : JSON.stringify(input)));
+    serialised.set(
+      input,
+      // A large input traced: its digest is taken as it is written for the first hook (no second pass).
+      (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? { json: input, digest: traceSettings(env).enabled } : JSON.stringify(input)),
+    );
   return s;
 }
 
@@ -73,7 +78,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     return { success: false, exitCode: null, stdout: '', stderr: '', durationMs: 0, error: BLOCKED_UNTRUSTED };
   if (entry.hook.type === 'runtime') return runFunction(entry.hook, input, deps.signal);
   if (entry.hook.type === 'http') {
-    const body = stdinFor(input);
+    const body = stdinFor(input, deps.env);
     const h = entry.hook;
     const r = await runHttp({
       url: h.url,
@@ -110,7 +115,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   const command = tryExpand(expandCommand, written, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
   if (typeof command !== 'string') return command;
   if (!entry.hook.persistent) {
-    const run = { command, cwd, env, stdin: stdinFor(input), timeoutMs: entry.hook.timeout, signal: deps.signal };
+    const run = { command, cwd, env, stdin: stdinFor(input, deps.env), timeoutMs: entry.hook.timeout, signal: deps.signal };
     // Unless turned off, a one-shot hook runs in a shell started (and put in its cgroup) ahead of
     // the event; in an interpreter started ahead too when it asks for "prewarm": true.
     const prewarm = entry.hook.prewarm ?? entry.prewarm;

@@ -7,7 +7,7 @@
  * full input only with `trace.inputs` (for `hookline replay`). Off with `trace.enabled: false`
  * or `HOOKLINE_TRACE=0`.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseJsonc } from '../config/jsonc.js';
@@ -16,7 +16,7 @@ import { stampOf } from '../config/load.js';
 import { systemSettingsPath, userGeminiDir, userSettingsPath, type Env } from '../config/paths.js';
 import { sessionIdProblem } from '../events/session-id.js';
 import { looksSecret } from '../run/env.js';
-import { approxJsonSize, jsonChunks } from '../run/serialize.js';
+import { approxJsonSize, jsonDigest } from '../run/serialize.js';
 
 /** One hook's run, as a trace line holds it. */
 export interface TraceRun {
@@ -149,10 +149,7 @@ export function traceSettings(env: Env = process.env): TraceSettings {
 
 /** `sha256:` and the digest of the input's JSON text; a large input is hashed as it is serialised, never held as one string. */
 export function digest(input: unknown): string {
-  const hash = createHash('sha256');
-  if (typeof input === 'string') hash.update(input);
-  else jsonChunks(input, (chunk) => hash.update(chunk));
-  return `sha256:${hash.digest('hex')}`;
+  return jsonDigest(input);
 }
 
 /** A file name for a session id: itself when it is of the safe alphabet, else its digest. */

@@ -23,7 +23,8 @@ export interface CommandRun {
   cwd: string;
   env: Record<string, string>;
   /** What the hook reads on stdin: JSON text, or a value to serialise (large inputs). */
-  stdin: string | { json: unknown };
+  /** JSON text, or a value to write as JSON (`digest`: take the text's digest as it is written, see serialize.ts `jsonDigest`). */
+  stdin: string | { json: unknown; digest?: boolean };
   timeoutMs?: number;
   signal?: AbortSignal;
   shell?: string;
@@ -212,11 +213,11 @@ export const LARGE_INPUT = 1024 * 1024;
  * it, already unlinked: the hook reads it at memory speed, and Hookline never holds a second
  * full copy of the input as a Buffer (a pipe write would).
  */
-function inputFile(input: string | { json: unknown }): number {
+function inputFile(input: string | { json: unknown; digest?: boolean }): number {
   const file = path.join(os.tmpdir(), `hookline-input-${process.pid}-${randomUUID()}`);
   const w = fs.openSync(file, 'wx', 0o600);
   try {
-    if (typeof input !== 'string') writeJson(w, input.json);
+    if (typeof input !== 'string') writeJson(w, input.json, input.digest);
     else for (let i = 0; i < input.length; i += LARGE_INPUT) fs.writeSync(w, input.slice(i, i + LARGE_INPUT));
   } finally {
     fs.closeSync(w);

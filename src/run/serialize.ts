@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 
 /** Strings longer than this are written in slices, never as one JSON-escaped copy. */
@@ -28,8 +29,29 @@ export function approxJsonSize(value: unknown, limit = Infinity): number {
  * building it as one string: large strings are escaped slice by slice (never splitting a
  * surrogate pair), so peak memory stays near one slice whatever the payload.
  */
-export function writeJson(fd: number, value: unknown): void {
-  jsonChunks(value, (chunk) => fs.writeSync(fd, chunk));
+export function writeJson(fd: number, value: unknown, digest = false): void {
+  // With `digest`, the text's digest is taken as it is written: a trace need not serialise it again.
+  const hash = digest && value && typeof value === 'object' && !digests.has(value) ? createHash('sha256') : undefined;
+  jsonChunks(value, (chunk) => {
+    if (!hash) return void fs.writeSync(fd, chunk);
+    const bytes = Buffer.from(chunk, 'utf8');
+    hash.update(bytes);
+    fs.writeSync(fd, bytes);
+  });
+  if (hash) digests.set(value as object, `sha256:${hash.digest('hex')}`);
+}
+
+/** Digests of JSON texts already written, by the value written (its runs never change it). */
+const digests = new WeakMap<object, string>();
+
+/** `sha256:` and the digest of the value's JSON text (the one taken as it was written to a hook, if it was). */
+export function jsonDigest(value: unknown): string {
+  const known = value && typeof value === 'object' ? digests.get(value) : undefined;
+  if (known) return known;
+  const hash = createHash('sha256');
+  if (typeof value === 'string') hash.update(value);
+  else jsonChunks(value, (chunk) => hash.update(chunk));
+  return `sha256:${hash.digest('hex')}`;
 }
 
 /** `value` as JSON text, handed to `out` in chunks of about one slice (what writeJson writes). */

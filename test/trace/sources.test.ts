@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { cmd, hook, HOOKS, makeProject, runCli } from '../helpers.js';
 import { HookEngine } from '../../src/engine/index.js';
@@ -54,6 +56,28 @@ test('the library engine traces its runs; with shadow on, a deny is traced and s
       ['fire', 'ok', null],
     ],
   );
+});
+
+test("a large input's trace digest is the digest of the exact text each hook read", async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-big-'));
+  const seen = [path.join(out, 'a.json'), path.join(out, 'b.json')];
+  const p = makeProject({ user: { hooks: { AfterTool: [{ hooks: seen.map((f) => cmd(`cat > '${f}'; echo {}`)) }] } } });
+  const traces = path.join(p.home, 'big-traces');
+  const engine = new HookEngine({ cwd: p.dir, env: { ...p.env, HOOKLINE_TRACE: '1', HOOKLINE_TRACE_DIR: traces }, sessionId: 'big1' });
+  // Over 1 MiB, with text JSON must escape: the input reaches the hooks through a file.
+  const big = `"quoted" \\ é ${'x'.repeat(1_200_000)} 😀`;
+  const r = await engine.fire('AfterTool', {
+    tool_name: 'read_file',
+    tool_input: {},
+    tool_response: { llmContent: big, returnDisplay: '' },
+  });
+  engine.close();
+  assert.ok(r.runs.every((x) => x.success));
+  const [a, b] = seen.map((f) => fs.readFileSync(f));
+  assert.ok(a.equals(b), 'both hooks read the same text');
+  assert.equal(JSON.parse(a.toString('utf8')).tool_response.llmContent, big);
+  const fire = loadTrace(path.join(traces, 'big1.jsonl')).fires[0].fire;
+  assert.equal(fire.input, `sha256:${createHash('sha256').update(a).digest('hex')}`);
 });
 
 test('validate accepts "shadow" on a hook and "trace" settings, and names a wrong type', () => {
