@@ -1,6 +1,8 @@
-// `node --import tsx bench/spawn-path.ts [N]`: where a trivial one-shot `bash -c` hook's time goes,
-// step by step (spawn, shell start-up, detaching, the cgroup and its sh wrapper, Hookline's own
-// run, a waiting shell). Wall time, Hookline's CPU and its children's CPU per run, medians.
+// `node --import tsx bench/spawn-path.ts [N] [--back-to-back]`: where a trivial one-shot `bash -c`
+// hook's time goes, step by step (spawn, shell start-up, detaching, the cgroup and its sh wrapper,
+// Hookline's own run, a waiting shell). Wall time, Hookline's CPU and its children's CPU per run,
+// medians. Each step runs after an idle gap, as events come in a session: a move into a cgroup
+// then waits for a full RCU grace period, which back to back (--back-to-back) it mostly does not.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -90,12 +92,14 @@ async function warmShell(): Promise<unknown> {
 }
 pools.run({ command: ALLOW, cwd: '/tmp', env, stdin: INPUT });
 console.log('containment', base);
-const N = Number(process.argv[2] ?? 40);
+const N = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 40);
+const GAP_MS = process.argv.includes('--back-to-back') ? 0 : 60;
 const res: Record<string, { wall: number[]; cpu: number[]; child: number }> = {};
 for (const [name] of variants) res[name] = { wall: [], cpu: [], child: 0 };
 for (let i = 0; i < N; i++)
   for (const [name, fn] of variants) {
     await pools.ready(); // untimed: the waiting shells refill between events
+    if (GAP_MS) await new Promise((r) => setTimeout(r, GAP_MS));
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const k0 = ticks();
