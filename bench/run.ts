@@ -108,14 +108,14 @@ function rawSpawn(command: string, stdin: string, cwd: string): Promise<void> {
 }
 
 async function floor(): Promise<void> {
-  const e = engine({ BeforeTool: [{ hooks: [cmd(ALLOW)] }] });
+  // A cold run (no waiting shell), as the raw spawn beside it: what the engine itself adds.
+  const e = engine({ BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, { hooksConfig: { prewarm: false } });
   const input = JSON.stringify({ ...e.baseInput('BeforeTool'), tool_name: 'run_shell_command', tool_input: TOOL_INPUT });
   const [a, b] = await pair(
     n(80),
     () => rawSpawn(ALLOW, input, e.cwd),
     () => e.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: TOOL_INPUT }),
     5,
-    () => ready(e),
   );
   const ratio = median(b) / median(a);
   rows.push({
@@ -197,7 +197,7 @@ async function againstReference(): Promise<void> {
         // The default: each hook runs in a shell started (and put in its cgroup) ahead of the event.
         { name, hooks, count, target: i === 0 ? '≤ 0.9×' : '≤ 0.8×', goal: (r: number) => r <= (i === 0 ? 0.9 : 0.8) },
         // hooksConfig.prewarm: false — each run starts its shell, and moves it into its cgroup, at the event.
-        { name: `${name}, no waiting shells (prewarm: false)`, hooks, count, target: '—', goal: () => true, cold: true },
+        { name: `${name}, no waiting shells (prewarm: false)`, hooks, count, target: '≤ 1.0×', goal: (r: number) => r <= 1.0, cold: true },
       ];
     }),
     {
@@ -263,7 +263,7 @@ async function againstReference(): Promise<void> {
       subject: b,
       unit: 'ms',
       target: c.target,
-      ...(c.target === '—' ? {} : { met: c.goal(r) }),
+      met: c.goal(r),
     });
   }
 }

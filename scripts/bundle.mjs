@@ -51,7 +51,7 @@ fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT, { recursive: true });
 
 /** Bundles one entry (a path under src/) into dist/bin; returns its code. */
-async function bundle(entry, outName, external = []) {
+async function bundle(entry, outName) {
   const result = await esbuild.build({
     entryPoints: [path.join(ROOT, 'src', entry)],
     outfile: path.join(OUT, outName),
@@ -73,7 +73,7 @@ async function bundle(entry, outName, external = []) {
     plugins: [lazySchemas, metaUrl],
     // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
     // when used, and the bundle stays small.
-    external: ['ai', '@ai-sdk/*', '@opentelemetry/*', ...external],
+    external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
     charset: 'ascii',
     // No import() left in the bundle: code compiled from a cache has no dynamic-import callback on
     // Node 20, so the external packages above are loaded with require (each has a CommonJS build).
@@ -92,9 +92,7 @@ async function bundle(entry, outName, external = []) {
 }
 
 // Every command, and `fire` alone: an event's start-up reads and runs a third of the code.
-// zod and yaml stay in node_modules for `fire`: loaded only for a configuration that is not
-// plainly valid, or an mm one.
-const codes = [await bundle('cli/main.ts', 'cli.cjs'), await bundle('cli/fire-main.ts', 'fire.cjs', ['zod', 'yaml'])];
+const codes = [await bundle('cli/main.ts', 'cli.cjs'), await bundle('cli/fire-main.ts', 'fire.cjs')];
 const hash = crypto.createHash('sha256');
 for (const code of codes) hash.update(code);
 const build = hash.digest('hex').slice(0, 16);

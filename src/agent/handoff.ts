@@ -38,6 +38,8 @@ export interface CalledAgent {
   start(source: 'startup'): Promise<void>;
   turn(message: string, signal?: AbortSignal): Promise<{ status: string; text: string; reason?: string }>;
   end(reason: 'exit'): Promise<void>;
+  /** Its hook systems, closed when the hand-off is over. */
+  points: Pick<Points, 'close'>;
 }
 
 /** Starts the called agent `name` (its configuration `file`) at `depth`; `quiet` holds its text back. */
@@ -105,9 +107,14 @@ export async function handOff(
     // Inside the try: a called agent whose configuration is broken fails this hand-off only.
     // `--ask` holds the answer back until the done point ran; elsewhere it streams as it comes.
     const child = host.spawnAgent(agent, target.file, host.depth + 1, via === 'cli' && heldAnswer);
-    await child.start('startup');
-    r = await child.turn(message, host.signal);
-    await child.end('exit');
+    try {
+      await child.start('startup');
+      r = await child.turn(message, host.signal);
+      await child.end('exit');
+    } finally {
+      // Its hook systems end with it: their persistent hooks and waiting processes too.
+      child.points.close();
+    }
   } catch (err) {
     r = { status: 'error', text: '', reason: err instanceof Error ? err.message : String(err) };
   }

@@ -200,7 +200,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const agent = build(session, interactiveMode);
 
   if (opts.ask !== undefined) {
-    const r = await agent.ask(opts.ask, opts.prompt!, false, 'cli');
+    const r = await agent.ask(opts.ask, opts.prompt!, false, 'cli').finally(() => agent.points.close());
     if (r.status === 'denied') {
       process.stderr.write(`${mmAskDeniedCliLine(r.reason)}\n`);
       return 1;

@@ -1,4 +1,4 @@
-import { containment, containmentReady } from '../run/cgroup.js';
+import { containment } from '../run/cgroup.js';
 import { drain, runCounts } from '../run/process.js';
 
 const EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
@@ -47,7 +47,7 @@ export async function withHookProcesses(task: () => Promise<void>): Promise<void
     for (const [sig, h] of handlers) process.off(sig, h);
   }
   if (runCounts().started === 0) return;
-  await containmentReady();
+  // Known by now when a run entered its cgroup; else probed here (a move that fails fails at once).
   const c = containment();
   if (!c.available) {
     say(

@@ -7,7 +7,6 @@ import path from 'node:path';
 import { applyEnablement, loadConfig, type LoadedConfig } from '../config/load.js';
 import type { Env } from '../config/paths.js';
 import type { HookEntry } from '../config/schema.js';
-import { containmentReady } from '../run/cgroup.js';
 import { sanitizeEnv } from '../run/env.js';
 import { checkHooks, geminiFingerprint } from '../trust/fingerprints.js';
 import { folderTrust, type FolderTrust } from '../trust/folders.js';
@@ -58,9 +57,6 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
   const projectDir = path.resolve(opts.projectDir ?? cwd);
   const env = opts.env ?? process.env;
   const loaded = loadConfig({ projectDir, env });
-  // Hooks to run: the cgroup probe starts now, so its wait on the kernel overlaps the checks below
-  // and a first run's own cgroup move soon after is quick (see src/run/cgroup.ts).
-  if (loaded.entries.some((e) => e.hook.type === 'command')) void containmentReady();
   const trust = folderTrust(projectDir, loaded.folderTrustEnabled, env as Env);
   // An untrusted workspace's settings change nothing: not the user's hooks, not the redaction.
   const config = applyEnablement(loaded, { workspaceTrusted: trust !== 'untrusted' });

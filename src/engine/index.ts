@@ -15,7 +15,6 @@ import type { Env } from '../config/paths.js';
 import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
-import { containmentReady } from '../run/cgroup.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { recordKeys } from '../trust/gate.js';
 import { geminiReviewed } from '../trust/fingerprints.js';
@@ -50,6 +49,11 @@ export interface EngineOptions {
   configCheckIntervalMs?: number;
   /** Shadow mode for every hook: decisions are shown and traced, none is enforced. */
   shadow?: boolean;
+  /**
+   * Start hook processes ahead of events (waiting shells; interpreters for hooks with
+   * `"prewarm": true`). Default: true. A caller that fires once and exits sets false.
+   */
+  startAhead?: boolean;
 }
 
 export interface RuntimeHookOptions {
@@ -89,6 +93,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private persistent = new Map<string, PersistentProcess>();
   private recorded = false;
   private readonly shadow: boolean;
+  private readonly startAhead: boolean;
   /** Warnings raised while loading or recording, kept for callers that subscribe late. */
   readonly pendingWarnings: string[] = [];
 
@@ -100,6 +105,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     this.watch = opts.watchConfig ?? true;
     this.checkEvery = opts.configCheckIntervalMs ?? 200;
     this.shadow = opts.shadow ?? false;
+    this.startAhead = opts.startAhead ?? true;
     this.ctx = loadContext({ cwd: opts.cwd, projectDir: opts.projectDir, env: this.env });
     this.cwd = this.ctx.cwd;
     this.projectDir = this.ctx.projectDir;
@@ -241,9 +247,6 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     // Nothing to run: the result at once, with no runner or dependencies built for it.
     if (!plan) return { event, input: input as HookInput<E>, runs: [], success: true, sequential: false };
     this.recordNewHooks();
-    // The cgroup probe runs beside the first command hooks: its first move and theirs share one
-    // wait on the kernel, and its result (can runs be moved at all) serves the runs after.
-    if (plan.entries.some((e) => e.hook.type === 'command')) void containmentReady();
     const deps = {
       cwd: this.cwd,
       projectDir: this.projectDir,
@@ -251,6 +254,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       baseEnv: this.ctx.baseEnv,
       sessionId: this.sessionId,
       persistent: this.persistent,
+      startAhead: this.startAhead,
       signal: opts.signal,
     };
     const trusted = this.trustedFolder;

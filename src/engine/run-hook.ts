@@ -49,6 +49,8 @@ export interface RunDeps {
   sessionId: string;
   /** Persistent hook processes, by what started them (and the pre-warmed interpreters); kept by the caller across events. */
   persistent: Map<string, PersistentProcess | PrewarmPools>;
+  /** Whether hook processes may be started ahead of events (false: every one-shot hook runs cold). */
+  startAhead?: boolean;
   signal?: AbortSignal;
 }
 
@@ -119,7 +121,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     // Unless turned off, a one-shot hook runs in a shell started (and put in its cgroup) ahead of
     // the event; in an interpreter started ahead too when it asks for "prewarm": true.
     const prewarm = entry.hook.prewarm ?? entry.prewarm;
-    if (prewarm === false) return decideRun(await runCommand(run));
+    if (prewarm === false || deps.startAhead === false) return decideRun(await runCommand(run));
     return decideRun(await runPrewarmed(deps.persistent, run, deps.env, entry.hook.command, prewarm === true));
   }
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;

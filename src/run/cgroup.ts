@@ -119,41 +119,13 @@ function probe(): Probed {
   }
 }
 
-/** `probe`, with the moves on the thread pool: a first move waits on the kernel (an RCU grace period, milliseconds). */
-async function probeAsync(): Promise<Probed> {
-  const p = prepare();
-  if (!('dir' in p)) return p;
-  const pid = String(process.pid);
-  try {
-    for (const back of [false, true]) {
-      try {
-        await fs.promises.writeFile(path.join(back ? p.base : p.dir, 'cgroup.procs'), pid);
-      } catch (e) {
-        return moveFailed(p.base, back, e);
-      }
-    }
-    return { available: true, base: p.base };
-  } finally {
-    removeDir(p.dir, 200);
-  }
-}
-
-let probing: Promise<void> | undefined;
-
 /**
- * Starts the probe now, with its cgroup moves on the thread pool, so a command overlaps their
- * wait with its own start-up; resolves when it is known whether runs get a cgroup. Undefined
- * when that is known already. A run that starts before it ends probes for itself (same checks).
+ * A run's shell was found in its cgroup: moves work here, and `containment()` need not move this
+ * process to find out. Runs never wait for a probe (each first move waits on the kernel, an RCU
+ * grace period): a run's own move is the test, and one that fails leaves it to the run-id reaper.
  */
-export function containmentReady(): Promise<void> | undefined {
-  if (probed) return undefined;
-  probing ??= probeAsync().then(
-    (r) => {
-      probed ??= r;
-    },
-    () => {}, // a run then probes for itself, and says what failed
-  );
-  return probing;
+export function noteRunEntered(): void {
+  if (!probed && located?.available) probed = { available: true, base: located.base };
 }
 
 /** Kills and removes the run cgroups of Hookline processes that died without cleaning up (SIGKILL). */

@@ -128,6 +128,10 @@ export type WarmKind = InterpreterKind | 'shell';
 class Pool {
   readonly procs: Warm[] = [];
   failures = 0;
+  /** Jobs that came for this pool: a pool of waiting shells fills from its key's second job. */
+  jobs = 0;
+  /** The working folder as it was when the pool was made: one removed or replaced since is not the run's. */
+  private readonly folder: string | undefined;
   private want = POOL_SIZE;
   private timer?: NodeJS.Timeout;
   private started = false;
@@ -139,7 +143,14 @@ class Pool {
     readonly interpreter: string,
     readonly cwd: string,
     private readonly env: Record<string, string>,
-  ) {}
+  ) {
+    this.folder = folderId(cwd);
+  }
+
+  /** Whether the working folder is still the one the waiting processes started in. */
+  sameFolder(): boolean {
+    return this.folder !== undefined && folderId(this.cwd) === this.folder;
+  }
 
   get broken(): boolean {
     return this.failures >= MAX_FAILURES;
@@ -236,9 +247,18 @@ export class PrewarmPools {
       return { cold: why };
     }
     const { pool, job, shell } = why;
+    pool.jobs++;
+    if (!pool.sameFolder()) {
+      // Its folder was removed or replaced: a cold run finds the new one (or says it is missing).
+      this.drop(pool);
+      this.counts.cold++;
+      return { cold: `the folder ${run.cwd} changed since its processes started` };
+    }
     const w = pool.take();
     if (!w) {
-      pool.fillSoon();
+      // Waiting shells only for a key seen twice: an event whose environment is its own (a made-up
+      // session id) would leave them unused. Interpreters were asked for: they start at once.
+      if (interpreters || pool.jobs > 1) pool.fillSoon();
       this.counts.cold++;
       return { cold: pool.broken ? `${pool.interpreter} does not start as a waiting process here` : 'no waiting process yet' };
     }
@@ -262,6 +282,11 @@ export class PrewarmPools {
     const clash = DEFERRED_VARS.find((k) => k in run.env);
     if (clash) return `${problem ? `${problem}; and ` : ''}the environment sets ${clash}`;
     return { pool: this.pool('shell', shell, run), job: Buffer.from(deferredCommand(run.command)), shell: problem };
+  }
+
+  private drop(pool: Pool): void {
+    pool.close();
+    for (const [k, p] of this.pools) if (p === pool) this.pools.delete(k);
   }
 
   private pool(kind: WarmKind, interpreter: string, run: CommandRun): Pool {
@@ -338,6 +363,16 @@ async function runWarm(w: Warm, job: Buffer, run: CommandRun): Promise<ProcessRe
   const result = await superviseRun(group, run, { started, early, extra: control });
   if (!taken && !result.timedOut && !run.signal?.aborted) return runCommand(run);
   return result;
+}
+
+/** A folder's device and inode, or undefined when it is missing. */
+function folderId(dir: string): string | undefined {
+  try {
+    const st = fs.statSync(dir);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where an engine keeps its pools: beside its persistent processes, so closing the engine closes them. */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunCgroup, sweepCgroups } from './cgroup.js';
+import { noteRunEntered, RunCgroup, sweepCgroups } from './cgroup.js';
 import { reapLater, reapNow, RUN_ID_VAR } from './reap.js';
 
 /**
@@ -187,7 +187,10 @@ export class GroupRun {
   kill(): void {
     signalGroup(this.pid, 'SIGKILL');
     // Read before the first kill, which removes the cgroup once it is empty.
-    if (this.cgroup && this.entered === undefined) this.entered = ranInside(this.cgroup.dir);
+    if (this.cgroup && this.entered === undefined) {
+      this.entered = ranInside(this.cgroup.dir);
+      if (this.entered) noteRunEntered();
+    }
     this.cgroup?.kill();
   }
 

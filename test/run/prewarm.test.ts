@@ -213,6 +213,25 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     assert.equal(b.stdin, INPUT);
   });
 
+  test('a pool whose folder was removed and made again is closed; the hook runs cold in the new folder', async () => {
+    const where = tmpDir('hookline-pwtest-f-');
+    const run = runOf(`pwd -P; echo {}`, { cwd: where });
+    pools.run(run);
+    await pools.ready();
+    const waiting = pools
+      .info()
+      .filter((i) => i.cwd === where)
+      .flatMap((i) => i.pids);
+    assert.ok(waiting.length > 0);
+    fs.rmSync(where, { recursive: true });
+    fs.mkdirSync(where);
+    const attempt = pools.run(run);
+    assert.ok('cold' in attempt && /changed/.test(attempt.cold), JSON.stringify(attempt));
+    assert.deepEqual(await survivors(waiting), []);
+    const cold = await runCommand(run);
+    assert.equal(cold.stdout.split('\n')[0], fs.realpathSync(where));
+  });
+
   test('closing the pools kills every waiting interpreter', async () => {
     const p = new PrewarmPools();
     p.run(runOf(`python3 ${hook('pw-report.py')} /dev/null`));
@@ -275,21 +294,31 @@ describe('pre-warming from settings', () => {
     assert.equal(poolOf(off), undefined);
   });
 
-  test('by default a one-shot hook runs in a waiting shell from its second event, its interpreter still cold; "prewarm": false runs it cold', async () => {
+  test('by default a one-shot hook runs in a waiting shell once its key was seen twice, its interpreter still cold; "prewarm": false runs it cold', async () => {
     const out = tmpDir('hookline-pwtest-e-');
     const e = await engineWith({}, {}, path.join(out, 'd.json'));
     assert.equal(e.hooks()[0].prewarm, undefined);
+    const settle = () => new Promise((r) => setTimeout(r, 300));
     await e.fire('BeforeTool', bt);
     const pools = poolOf(e);
-    assert.ok(pools, 'a shell pool was started');
-    await pools.ready();
+    assert.ok(pools, 'the pool is known');
+    await settle();
+    assert.deepEqual(
+      pools.info().flatMap((i) => i.pids),
+      [],
+      'one event starts no waiting shell',
+    );
+    await e.fire('BeforeTool', bt);
+    // The second event of the same key starts them (untimed: they are up long before a next event).
+    const deadline = Date.now() + 5000;
+    while (!pools.info().some((i) => i.ready > 0) && Date.now() < deadline) await settle();
     assert.deepEqual(
       pools.info().map((i) => i.kind),
       ['shell'],
     );
-    const second = await e.fire('BeforeTool', bt);
-    assert.equal(second.output?.systemMessage, 'esm');
-    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 1 });
+    const third = await e.fire('BeforeTool', bt);
+    assert.equal(third.output?.systemMessage, 'esm');
+    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 2 });
     const report: Report = JSON.parse(fs.readFileSync(path.join(out, 'd.json'), 'utf8'));
     assert.ok(
       report.argv.some((a) => a.endsWith('pw-report.mjs')),

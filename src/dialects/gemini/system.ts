@@ -114,7 +114,7 @@ export const geminiSystem: HookSystem = {
           () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0 }),
           (e) => e.close(),
         )
-      : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false });
+      : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false, startAhead: false });
     const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
     // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
     if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
