@@ -15,9 +15,12 @@ import path from 'node:path';
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
 const NODE_LOADER = `'use strict';
 const fs = require('node:fs');
-// The ESM loader is set up while waiting (an ES module hook would pay for it after the job);
-// the job itself runs from a macrotask, so a throw in the script is an uncaught exception as cold.
-import('node:fs').then(() => setImmediate(run));
+// The ESM loader is set up while waiting, with a module from a file so that its code for file
+// modules is compiled too (an ES module hook would pay for both after the job; the module's entry
+// stays internal to the loader). The job runs from a macrotask, so a throw in the script is an
+// uncaught exception as cold.
+const ready = () => setImmediate(run);
+import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'warm.mjs')).href).then(ready, ready);
 function run() {
   fs.writeSync(3, 'r');
   const buf = Buffer.alloc(65536);
@@ -48,6 +51,10 @@ function run() {
 // Given with -c; everything happens inside one function that removes itself, so the script's
 // globals are a fresh __main__'s. sys.argv, sys.orig_argv, sys.path[0], __file__ and __loader__
 // are set as \`python3 script.py\` sets them; a traceback loses the loader's own frame.
+const WARM_MODULE = `import 'node:fs';
+export default 1;
+`;
+
 const PYTHON_LOADER = `def _hookline_run():
     import gc, json, os, sys
     del globals()['_hookline_run']
@@ -114,6 +121,7 @@ export function loaderArgs(kind: 'node' | 'python'): string[] {
   if (!dir || !fs.existsSync(dir)) {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-prewarm-'));
     fs.writeFileSync(path.join(dir, 'loader.cjs'), NODE_LOADER, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(path.join(dir, 'warm.mjs'), WARM_MODULE, { mode: 0o600, flag: 'wx' });
     process.once('exit', removeLoaders);
   }
   return [path.join(dir, 'loader.cjs')];
