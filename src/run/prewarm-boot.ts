@@ -19,6 +19,9 @@ const fs = require('node:fs');
 // modules is compiled too (an ES module hook would pay for both after the job; the module's entry
 // stays internal to the loader). The job runs from a macrotask, so a throw in the script is an
 // uncaught exception as cold.
+// What a hook's first use of process.stdout, process.stdin or console loads (no stream is made).
+require('node:net');
+require('node:tty');
 const ready = () => setImmediate(run);
 import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'warm.mjs')).href).then(ready, ready);
 function run() {
