@@ -16,7 +16,28 @@ const BUILD = '@BUILD@';
 const ENCODING = '@ENCODING@';
 // `fire` has a bundle of its own: an event loads only what firing it needs.
 const BUNDLE = path.join(__dirname, process.argv[2] === 'fire' ? 'fire.cjs' : 'cli.cjs');
-const COMMANDS = ['fire', 'list', 'validate', 'trust', 'serve', 'agent', 'enable', 'disable', 'enable-all', 'disable-all', 'completion'];
+const COMMANDS = [
+  'fire',
+  'list',
+  'validate',
+  'trust',
+  'serve',
+  'agent',
+  'enable',
+  'disable',
+  'enable-all',
+  'disable-all',
+  'completion',
+  'test',
+  'init',
+  'doctor',
+  'convert',
+  'mcp-proxy',
+  'trace',
+  'explain',
+  'stats',
+  'replay',
+];
 
 /** The user's own cache folder, or undefined when it is not safely theirs. */
 function cacheDir() {

@@ -5,20 +5,12 @@
  * landing halfway through a hook point.
  */
 import fs from 'node:fs';
+import { filesStamp } from '../trust/scripts.js';
 
 interface Seen {
   /** Size and modification time: the file is read again only when they move. */
   stamp: string;
   text: string | null;
-}
-
-function stampOf(file: string): string {
-  try {
-    const st = fs.statSync(file);
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
-  } catch {
-    return 'missing';
-  }
 }
 
 function contents(file: string): string | null {
@@ -37,7 +29,7 @@ export class ConfigWatch<T extends { file: string }> {
   watch(entries: readonly T[]): void {
     for (const e of entries) {
       if (this.seen.has(e.file)) continue;
-      this.seen.set(e.file, { stamp: stampOf(e.file), text: contents(e.file) });
+      this.seen.set(e.file, { stamp: filesStamp([e.file]), text: contents(e.file) });
       this.entries.push(e);
     }
   }
@@ -47,7 +39,7 @@ export class ConfigWatch<T extends { file: string }> {
     const out: T[] = [];
     for (const e of this.entries) {
       const before = this.seen.get(e.file)!;
-      const stamp = stampOf(e.file);
+      const stamp = filesStamp([e.file]);
       if (stamp === before.stamp) continue;
       // Touched but the same text (an editor saving unchanged) is no change.
       const text = contents(e.file);

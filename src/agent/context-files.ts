@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { userGeminiDir } from '../config/paths.js';
 import { claudeHome } from '../dialects/claude/plugins.js';
+import { isInside } from './tools/paths.js';
 
 export interface ContextFile {
   file: string;
@@ -144,8 +145,7 @@ function insideAny(file: string, roots: string[]): boolean {
     } catch {
       return false;
     }
-    const rel = path.relative(root, real);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    return real !== root && isInside(root, real);
   });
 }
 

@@ -1,5 +1,4 @@
 import type { ModelMessage } from 'ai';
-import type { LLMRequest } from '../events/model.js';
 
 export interface ToolCall {
   id: string;
@@ -20,19 +19,6 @@ export type Message =
   | { role: 'model'; text: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; results: ToolOutcome[] };
 
-/** Messages that carry text, in order: what hooks see and may rewrite by index. */
-function textBearing(m: Message): boolean {
-  return m.role !== 'tool' && m.text.length > 0;
-}
-
-/** History to the hooks' stable request: text messages only (tool results carry no text part). */
-export function toStableRequest(model: string, history: readonly Message[], config: LLMRequest['config']): LLMRequest {
-  const messages = history
-    .filter(textBearing)
-    .map((m) => ({ role: m.role === 'model' ? ('model' as const) : ('user' as const), content: (m as { text: string }).text }));
-  return { model, messages, config: { ...config } };
-}
-
 export function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
   if (Array.isArray(c))
@@ -40,30 +26,6 @@ export function contentText(c: unknown): string {
       .map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
       .join('');
   return String(c ?? '');
-}
-
-/**
- * A hook's rewritten messages back into history: the i-th text message takes the i-th hook
- * message's text (tool calls kept), extra hook messages are appended, as Gemini CLI merges them.
- */
-export function fromStableMessages(history: readonly Message[], messages: ReadonlyArray<{ role: string; content: unknown }>): Message[] {
-  const out: Message[] = [];
-  let i = 0;
-  for (const m of history) {
-    if (!textBearing(m) || i >= messages.length) {
-      out.push(m);
-      continue;
-    }
-    const hm = messages[i++];
-    const text = contentText(hm.content);
-    if (hm.role === 'model') out.push({ role: 'model', text, toolCalls: m.role === 'model' ? m.toolCalls : undefined });
-    else out.push({ role: 'user', text });
-  }
-  for (; i < messages.length; i++) {
-    const hm = messages[i];
-    out.push(hm.role === 'model' ? { role: 'model', text: contentText(hm.content) } : { role: 'user', text: contentText(hm.content) });
-  }
-  return out;
 }
 
 /** History to AI SDK messages (the system prompt goes in the call's own `system` option). */

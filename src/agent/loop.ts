@@ -376,8 +376,11 @@ export class Agent {
     this.session.push({ role: 'tool', results: last.toolCalls.map((c) => ({ id: c.id, name: c.name, output: why, isError: true })) });
   }
 
+  /** The tools as the AI SDK takes them, built once: their JSON Schemas do not change between calls. */
+  private tools_?: ToolSet;
   private toolSet(): ToolSet {
-    const set: ToolSet = {};
+    if (this.tools_) return this.tools_;
+    const set: ToolSet = (this.tools_ = {});
     for (const t of this.o.tools) {
       set[t.name] = aiTool({
         description: t.description,

@@ -6,13 +6,13 @@ import { textNestsDeeper, tooDeep } from '../config/limits.js';
 import { visibleLines } from '../config/display.js';
 
 export { UsageError } from '../config/problems.js';
-import { drain } from '../run/process.js';
 
 // A reader that stops early (`hookline trace | head -1`) closes the pipe: stop quietly, as other
 // command-line tools do, once any hook still running is stopped.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') throw e;
-  void drain().finally(() => process.exit(process.exitCode ?? 0));
+  // Loaded here only: a command that starts no hook never loads the process layer.
+  void import('../run/process.js').then((m) => m.drain()).finally(() => process.exit(process.exitCode ?? 0));
 });
 import { UsageError } from '../config/problems.js';
 

@@ -42,6 +42,7 @@ import {
 import { HookEngine } from '../engine/index.js';
 import { applyAfterTool, applyBeforeTool, applyToolSelection } from '../apply/index.js';
 import { UsageError, warn } from './io.js';
+import { envFrom } from '../run/process.js';
 
 /** Server and tool names as hooks see them: Gemini CLI's `mcp__<server>__<tool>`. */
 export function hookToolName(server: string, tool: string): string {
@@ -221,7 +222,7 @@ export async function mcpProxy(command: string[], opts: McpProxyOptions): Promis
   const notice = (line: string) => warn(`mcp-proxy: ${line}`);
   for (const w of engine.pendingWarnings) notice(w);
   engine.on('warning', notice);
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const env = envFrom(process.env);
   // The server gets the environment the MCP client gave the proxy, as if the client had started it.
   const transport = new StdioClientTransport({ command: bin, args, cwd, env, stderr: 'inherit' });
   const upstream = new Client({ name: 'hookline-mcp-proxy', version: '1' }, { capabilities: {} });

@@ -25,7 +25,7 @@ export const HOOKS_META_KEYS: ReadonlySet<string> = new Set(['enabled', 'disable
 /** The fields of a hook definition (`HookDefinition`). */
 export const DEFINITION_KEYS: ReadonlySet<string> = new Set(['matcher', 'sequential', 'hooks']);
 /** The fields of a command hook, in the schema's order (`CommandHookConfig`). */
-const HOOK_KEYS = ['type', 'command', 'name', 'description', 'persistent', 'timeout', 'env'] as const;
+const HOOK_KEYS = ['type', 'command', 'name', 'description', 'persistent', 'shadow', 'prewarm', 'timeout', 'env'] as const;
 const HOOK_KEY_SET: ReadonlySet<string> = new Set(HOOK_KEYS);
 
 /** `HooksMeta` for one key: true when its value is surely valid. */
@@ -42,8 +42,13 @@ export function plainSettings<T extends Record<string, unknown>>(copy: T): T | u
   const ok =
     optionalObject(
       copy.hooksConfig,
-      (c) => optional(c.enabled, 'boolean') && optionalList(c.disabled) && optional(c.notifications, 'boolean'),
+      (c) =>
+        optional(c.enabled, 'boolean') &&
+        optionalList(c.disabled) &&
+        optional(c.notifications, 'boolean') &&
+        optional(c.prewarm, 'boolean'),
     ) &&
+    optionalObject(copy.trace, (t) => optional(t.enabled, 'boolean') && optional(t.inputs, 'boolean')) &&
     optionalObject(
       copy.security,
       (s) =>
@@ -63,8 +68,9 @@ export function plainSettings<T extends Record<string, unknown>>(copy: T): T | u
 export function plainCommandHook(raw: unknown): CommandHookConfig | undefined {
   if (!isRecord(raw) || raw.type !== 'command' || typeof raw.command !== 'string' || raw.command === '') return undefined;
   for (const k in raw) if (!HOOK_KEY_SET.has(k) || raw[k] === undefined) return undefined;
-  const { name, description, persistent, timeout, env } = raw;
-  if (!optional(name, 'string') || !optional(description, 'string') || !optional(persistent, 'boolean')) return undefined;
+  const { name, description, persistent, shadow, prewarm, timeout, env } = raw;
+  if (!optional(name, 'string') || !optional(description, 'string')) return undefined;
+  if (!optional(persistent, 'boolean') || !optional(shadow, 'boolean') || !optional(prewarm, 'boolean')) return undefined;
   if (timeout !== undefined && !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)) return undefined;
   let strings: Record<string, string> | undefined;
   if (env !== undefined) {
@@ -80,6 +86,8 @@ export function plainCommandHook(raw: unknown): CommandHookConfig | undefined {
   if (name !== undefined) hook.name = name as string;
   if (description !== undefined) hook.description = description as string;
   if (persistent !== undefined) hook.persistent = persistent as boolean;
+  if (shadow !== undefined) hook.shadow = shadow as boolean;
+  if (prewarm !== undefined) hook.prewarm = prewarm as boolean;
   if (timeout !== undefined) hook.timeout = timeout as number;
   if (strings) hook.env = strings;
   return hook;

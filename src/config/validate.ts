@@ -113,8 +113,12 @@ function validateHook(
 ): { hook?: SettingsHookConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const plain = plainCommandHook(raw);
-  if (plain && !(plain.timeout !== undefined && (plain.timeout > MAX_TIMEOUT_MS || !Number.isInteger(plain.timeout))))
-    return { hook: plain, problems };
+  // Plainly valid and nothing to warn about (a timeout past the cap or not whole, prewarm on a persistent hook).
+  const warns =
+    plain &&
+    ((plain.timeout !== undefined && (plain.timeout > MAX_TIMEOUT_MS || !Number.isInteger(plain.timeout))) ||
+      (plain.prewarm && plain.persistent));
+  if (plain && !warns) return { hook: plain, problems };
   const { CommandHookConfig, HttpHookConfig } = settingsSchemas();
   const schema = isObject(raw) && raw.type === 'http' ? HttpHookConfig : CommandHookConfig;
   const known = new Set(Object.keys(schema.shape));

@@ -18,7 +18,6 @@
 import { HEADER_VAR_REF } from '../config/header-vars.js';
 import { MAX_HTTP_RESPONSE_BYTES, textNestsDeeper, tooDeep } from '../config/limits.js';
 
-export { unlistedHeaderVars } from '../config/header-vars.js';
 import { boundedTimeoutMs } from '../config/timeout.js';
 import type { ProcessResult } from './result.js';
 

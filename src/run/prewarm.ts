@@ -24,6 +24,7 @@ import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
 import { scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
 import { RUN_ID_VAR } from './reap.js';
+import { shellQuote } from './expand.js';
 
 /** Waiting processes per pool at first; a pool found empty grows, up to its kind's cap. */
 export const POOL_SIZE = 2;
@@ -35,10 +36,6 @@ const MAX_POOLS = 8;
 const FILL_DELAY_MS = 50;
 /** A pool whose interpreters die this many times in a row before they are up stops refilling. */
 const MAX_FAILURES = 3;
-
-function shellWord(s: string): string {
-  return /^[A-Za-z0-9_\-./:=@%+,]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /** One interpreter started ahead of its job. */
 class Warm {
@@ -159,7 +156,7 @@ class Pool {
   private spawnOptions(): SpawnOptions {
     const base = { cwd: this.cwd, env: this.env, stdio: [] };
     if (this.kind === 'shell') return { ...base, command: '', shell: this.interpreter, deferred: true };
-    return { ...base, command: [this.interpreter, ...loaderArgs(this.kind)].map(shellWord).join(' ') };
+    return { ...base, command: [this.interpreter, ...loaderArgs(this.kind)].map(shellQuote).join(' ') };
   }
 
   /**

@@ -6,9 +6,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLI, cmd, makeProject, ROOT } from '../helpers.js';
+import { cmd, makeProject, ROOT } from '../helpers.js';
 
 const BIN = path.join(ROOT, 'dist', 'bin', 'hookline.cjs');
+/** The CLI as tsc builds it, unbundled: what the bundle must answer as. */
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 function run(
   entry: string,

@@ -361,4 +361,17 @@ process.stdout.write(JSON.stringify({ counts: pools.counts, pids: pools.info().f
     assert.match(problem.message, /"prewarm" must be true or false/);
     assert.ok(problem.file.endsWith('settings.json'));
   });
+
+  test('a non-boolean hooksConfig.prewarm or trace setting is an error too; "prewarm" on a persistent hook a warning', () => {
+    const p = makeProject({
+      user: { hooksConfig: { prewarm: 'yes' }, trace: { enabled: 'no' } },
+      project: { hooks: { BeforeTool: [{ hooks: [cmd('node x.js', { prewarm: true, persistent: true })] }] } },
+    });
+    const e = new HookEngine({ cwd: p.dir, env: p.env, watchConfig: false });
+    engines.push(e);
+    const at = (end: string) => e.problems.find((x) => x.path.endsWith(end));
+    assert.equal(at('hooksConfig.prewarm')?.severity, 'error', JSON.stringify(e.problems));
+    assert.match(at('trace.enabled')?.message ?? '', /"trace.enabled" must be true or false/);
+    assert.ok(e.problems.some((x) => x.severity === 'warning' && /no effect on a persistent hook/.test(x.message)));
+  });
 });

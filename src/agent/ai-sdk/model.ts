@@ -85,7 +85,7 @@ export function toHookRequest(modelName: string, params: LanguageModelV3CallOpti
 /**
  * A hook's rewritten messages back into the prompt: the i-th text message takes the i-th hook
  * message's text (tool calls and files kept), extra hook messages are appended, as Gemini CLI
- * merges them (the same rule as src/agent/history.ts `fromStableMessages`).
+ * merges them.
  */
 export function fromHookMessages(
   prompt: LanguageModelV3Prompt,

@@ -215,6 +215,13 @@ function fileMatches(spec: string, input: Record<string, unknown>, where: { cwd:
   const rel = path.relative(base, abs);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
   // As in .gitignore: a pattern with no `/` matches the name at any depth.
-  const anyDepth = !pattern.includes('/');
-  return picomatch(pattern, { dot: true, ...(anyDepth ? { basename: true } : {}) })(rel);
+  let match = matchers.get(pattern);
+  if (!match) {
+    const anyDepth = !pattern.includes('/');
+    matchers.set(pattern, (match = picomatch(pattern, { dot: true, ...(anyDepth ? { basename: true } : {}) })));
+  }
+  return match(rel);
 }
+
+/** Compiled path patterns of `if` rules, by pattern: a rule is tested on every matching tool call. */
+const matchers = new Map<string, (rel: string) => boolean>();

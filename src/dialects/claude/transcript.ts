@@ -205,10 +205,11 @@ export class ClaudeTranscript {
       }
       if (isRecord(rec)) for (const e of this.entries.from(rec, now)) lines.push(JSON.stringify(e));
     }
-    fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
     const text = lines.length ? `${lines.join('\n')}\n` : '';
-    if (first) fs.writeFileSync(this.path, text, { mode: 0o600 });
-    else if (text) fs.appendFileSync(this.path, text);
+    if (first) {
+      fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(this.path, text, { mode: 0o600 });
+    } else if (text) fs.appendFileSync(this.path, text);
     return this.path;
   }
 }
