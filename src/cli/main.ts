@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { UsageError } from './io.js';
-import { addFire, load, newProgram, runProgram } from './program.js';
+import { addFire, newProgram, parseWith } from './program.js';
+import { load, runProgram } from './run-program.js';
 
 /** Every environment variable Hookline itself reads, for `--help`. */
 const ENVIRONMENT = `
@@ -237,4 +238,4 @@ program
   });
 
 // No top-level await: the bundled CLI is CommonJS, so its compiled code can be cached.
-void runProgram(program);
+void runProgram(parseWith(program));

@@ -1,17 +1,10 @@
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { error, formatLine, UsageError, warn } from './io.js';
-import { otlpConfigured, startOtlpExport, telemetryFlushed } from '../telemetry.js';
+import { formatLine } from './io.js';
+import { DEFAULT_DIALECT, FIRE_OPTIONS, runFire } from './fire-command.js';
 
-// What every bundle of the CLI shares: the program, the `fire` command (which has a bundle of its
-// own, so its start-up loads nothing else), and running a program to its end.
-
-// Each command loads its own code when it runs: start-up pays only for the one in use.
-let ran = false;
-export const load = <T>(get: () => Promise<T>): Promise<T> => {
-  ran = true;
-  return get();
-};
+// What every bundle of the CLI shares: the program and the `fire` command (which has a bundle of
+// its own, so its start-up loads nothing else).
 
 /** `error: unknown option '--x'` → `unknown option '--x' — see hookline --help`. */
 function usageLine(text: string): string {
@@ -37,66 +30,27 @@ export function newProgram(): Command {
 }
 
 export function addFire(program: Command): void {
-  program
+  const fire = program
     .command('fire')
     .description("fire one event and print the aggregated output and each hook's run as JSON")
-    .argument('<event>', 'event name, e.g. BeforeTool')
-    .option('--input <file>', "the event's own fields as JSON (- for stdin)")
-    .option('--cwd <dir>', 'session folder (default: the current folder)')
-    .option('--session-id <id>', 'session id (default: a new one)')
-    .option('--transcript-path <path>', 'transcript file path')
-    .option(
-      '--dialect <name>',
-      'gemini | claude | mm | spatialagent | agy: event names, input and configuration of that hook system',
-      'gemini',
-    )
-    .option(
-      '--config <file>',
-      "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
-    )
-    .option('--model <spec>', 'spatialagent and claude prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)')
-    .option('--base-url <url>', 'base URL of an openai-compatible server (with --model)')
-    .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
-      ...all,
-      dir,
-    ])
-    .action(async (event: string, opts) => {
-      const [{ withHookProcesses }, { fire }] = await load(() => Promise.all([import('./lifecycle.js'), import('./fire.js')]));
-      await withHookProcesses(() => fire(event, opts));
-    });
+    .argument('<event>', 'event name, e.g. BeforeTool');
+  for (const o of FIRE_OPTIONS) {
+    const flags = `--${o.flag} <${o.value}>`;
+    if (o.repeatable) fire.option(flags, o.help, (v: string, all: string[] = []) => [...all, v]);
+    else if (o.flag === 'dialect') fire.option(flags, o.help, DEFAULT_DIALECT);
+    else fire.option(flags, o.help);
+  }
+  fire.action((event: string, opts) => runFire(event, opts));
 }
 
-/** Parses the command line and runs the command; errors are one line, hook processes are reaped. */
-export async function runProgram(program: Command): Promise<void> {
-  // Loaded only when a collector is named, so a start without one pays nothing for it.
-  let flushTelemetry: (() => Promise<void>) | undefined;
-  try {
-    if (otlpConfigured()) {
-      // A collector that cannot be set up is said; the command still runs.
-      flushTelemetry = await startOtlpExport().catch((e: Error) => {
-        warn(`telemetry: cannot export over OTLP (${e.message}) — check OTEL_EXPORTER_OTLP_ENDPOINT`);
-        return undefined;
-      });
-    }
-    await program.parseAsync(process.argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
+/** Parses this process's command line with `program` and runs the command; commander's exits become the exit code. */
+export function parseWith(program: Command): () => Promise<void> {
+  return async () => {
+    try {
+      await program.parseAsync(process.argv);
+    } catch (err) {
+      if (!(err instanceof CommanderError)) throw err;
       process.exitCode = err.exitCode === 0 ? 0 : 1;
-    } else if (err instanceof UsageError) {
-      error(err.message);
-      process.exitCode = 1;
-    } else {
-      // Not the user's mistake: one line, and the stack only when asked for.
-      const e = err as Error;
-      error(`${e?.message ?? String(err)} — this is a bug in hookline; run again with HOOKLINE_DEBUG=1 for the stack trace and report it`);
-      if (process.env.HOOKLINE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
-      process.exitCode = 1;
     }
-  }
-  // Timers do not run once the process exits: stop and reap what hooks left before that.
-  if (ran) await (await import('../run/process.js')).drain();
-  if (flushTelemetry) {
-    await telemetryFlushed();
-    await flushTelemetry();
-  }
+  };
 }
