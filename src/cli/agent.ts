@@ -130,7 +130,14 @@ async function run(opts: AgentCliOptions): Promise<number> {
     handOff?: { file: string; depth: number; name: string; parent: Session },
     quiet = false,
   ): Agent => {
-    const engine = new HookEngine({ cwd, sessionId: s.id, transcriptPath: s.transcriptPath, shadow: Boolean(opts.shadow) });
+    // Settings and hook scripts are checked before every event: the agent's own tools may have just changed them.
+    const engine = new HookEngine({
+      cwd,
+      sessionId: s.id,
+      transcriptPath: s.transcriptPath,
+      shadow: Boolean(opts.shadow),
+      configCheckIntervalMs: 0,
+    });
     if (!handOff) {
       for (const p of engine.problems) warn(formatProblem(p));
       for (const w of heldWarnings(engine.context)) warn(w);

@@ -17,7 +17,9 @@ export interface FireOptions {
 /** `hookline fire`: one event through the named hook system; prints `{output, runs}`. */
 export async function fire(event: string, opts: FireOptions): Promise<void> {
   // With HOOKLINE_SOCKET a running `hookline serve` fires it from a warm engine (here when unreachable).
-  const socket = opts.model === undefined && !opts.pluginDir?.length ? process.env.HOOKLINE_SOCKET : undefined;
+  // A fire that needs a model of its own, or plugin folders, is not one the server can make.
+  const ownModel = opts.model !== undefined || (opts.dialect === 'claude' && Boolean(process.env.HOOKLINE_MODEL));
+  const socket = !ownModel && !opts.pluginDir?.length ? process.env.HOOKLINE_SOCKET : undefined;
   const system = socket ? undefined : await systemNamed(opts.dialect);
   if (opts.pluginDir?.length && system?.name !== 'claude')
     throw new UsageError('--plugin-dir loads Claude Code plugins — add --dialect claude, or drop it');

@@ -206,7 +206,7 @@ export async function replay(which: string, opts: { cwd?: string; json?: boolean
   let kind: 'trace' | 'recording';
   if (isTrace(text)) {
     kind = 'trace';
-    ({ events, digestsOnly } = traceEvents(loadTrace(file).fires));
+    ({ events, digestsOnly } = traceEvents(loadTrace(file, text).fires));
   } else {
     kind = 'recording';
     const r = recordingEvents(text);

@@ -1,7 +1,7 @@
 /** `hookline stats [SESSION…] [--json]`: per hook, from the traces: runs, p50/p95 time, deny rate, errors. */
 import { visible } from '../config/display.js';
 import type { TraceRunLine } from '../engine/trace.js';
-import { findTrace, listTraces, loadTrace } from './trace-file.js';
+import { DENYING, findTrace, listTraces, loadTrace } from './trace-file.js';
 import { warn } from './io.js';
 
 /** A hook whose median run takes longer than this is reported as slow (ms). */
@@ -31,8 +31,6 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-const DENY = new Set(['deny', 'block', 'stop']);
-
 export function hookStats(runs: readonly TraceRunLine[]): HookStats[] {
   const groups = new Map<string, TraceRunLine[]>();
   for (const r of runs) {
@@ -44,7 +42,7 @@ export function hookStats(runs: readonly TraceRunLine[]): HookStats[] {
   return [...groups.values()]
     .map((g) => {
       const ms = g.map((r) => r.ms).sort((a, b) => a - b);
-      const denies = g.filter((r) => DENY.has(r.decision)).length;
+      const denies = g.filter((r) => DENYING.has(r.decision)).length;
       const p50 = percentile(ms, 50);
       return {
         dialect: g[0].dialect,

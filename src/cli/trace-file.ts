@@ -108,13 +108,14 @@ export function groupFires(lines: readonly TraceLine[]): TracedFire[] {
   return out;
 }
 
-export function loadTrace(file: string): LoadedTrace {
+/** A trace file and its rotated older part, as fires; `read` is the file's text when the caller has it already. */
+export function loadTrace(file: string, read?: string): LoadedTrace {
   let text = '';
   // The rotated part first: it holds the older lines.
   const older = file.replace(/\.jsonl$/, '.1.jsonl');
   for (const f of [older, file]) {
     try {
-      text += fs.readFileSync(f, 'utf8');
+      text += f === file && read !== undefined ? read : fs.readFileSync(f, 'utf8');
       if (!text.endsWith('\n')) text += '\n';
     } catch (err) {
       if (f === file) throw new UsageError(`cannot read trace ${file}: ${(err as Error).message}`);

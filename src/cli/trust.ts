@@ -16,23 +16,20 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const known = trustedKeys(dir);
   const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
   const describeChange = changeDescriber(dir);
-  const change = (h: (typeof pending)[number]) => (h.key ? describeChange(h) : undefined);
-  const lines = pending.map((h) => {
-    const c = change(h);
-    return `  - ${describeDialectHook(h, dir)}${c ? `: ${c}` : ''}`;
-  });
+  const changes = pending.map((h) => (h.key ? describeChange(h) : undefined));
+  const lines = pending.map((h, i) => `  - ${describeDialectHook(h, dir)}${changes[i] ? `: ${changes[i]}` : ''}`);
   const unkeyed = pending.filter((h) => !h.key).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
   if (opts.check && opts.json) {
-    const hooksOut = pending.map((h) => ({
+    const hooksOut = pending.map((h, i) => ({
       name: h.name,
       event: h.event,
       matcher: h.matcher ?? null,
       source: h.source,
       file: h.file,
       command: h.command,
-      change: change(h) ?? h.problem ?? null,
+      change: changes[i] ?? h.problem ?? null,
     }));
     process.stdout.write(JSON.stringify({ folder: dir, trusted, untrusted: hooksOut }, null, 2) + '\n');
     return trusted && !pending.length ? 0 : 1;

@@ -78,13 +78,3 @@ export function manifestName(extensionDir: string): string | undefined {
     return undefined;
   }
 }
-
-/**
- * A manifest whose `hooks` is a string (a path to a hooks file, as some extensions write it):
- * Gemini CLI ignores the key and reads `hooks/hooks.json`; so does Hookline.
- */
-export function withoutHooksPath(value: unknown, file: string): unknown {
-  if (path.basename(file) !== 'gemini-extension.json' || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const { hooks, ...rest } = value as Record<string, unknown>;
-  return typeof hooks === 'string' ? rest : value;
-}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseJsonc } from './jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from './limits.js';
 import { validateLayer, type LayerResult } from './validate.js';
-import { enablementFile, extensionEnabled, manifestName, readEnablement, withoutHooksPath } from './extension-enablement.js';
+import { enablementFile, extensionEnabled, manifestName, readEnablement } from './extension-enablement.js';
 import {
   extensionsDir,
   projectSettingsPath,
@@ -104,13 +104,27 @@ function readLayer(
     return { info, problems: [{ file, path: '', message: `${tooDeep('its JSON')}; not read`, severity: 'error' }] };
   const parsed = parseJsonc(text);
   if (!parsed.ok) return { info, problems: [{ file, path: '', message: parsed.message, severity: 'error' }] };
-  const layer = validateLayer(withoutHooksPath(parsed.value, file), file, source, extension);
+  const layer = validateLayer(parsed.value, file, source, extension);
   return { layer, info, problems: layer.problems };
 }
 
+/** An installed extension's folder: where `gemini extensions link` pointed it, else its own. */
+function extensionRoot(installed: string): string {
+  try {
+    const meta: unknown = JSON.parse(fs.readFileSync(path.join(installed, '.gemini-extension-install.json'), 'utf8'));
+    const m = meta as { type?: unknown; source?: unknown };
+    if (m.type === 'link' && typeof m.source === 'string' && path.isAbsolute(m.source)) return m.source;
+  } catch {
+    // No install metadata (or unreadable): the folder itself, as Gemini CLI falls back.
+  }
+  return installed;
+}
+
 /**
- * Extensions live in `~/.gemini/extensions/<name>/`, hooks in `hooks/hooks.json` or the
- * manifest's `hooks`; an extension disabled for this folder (`gemini extensions disable`) is left out.
+ * Extensions live in `~/.gemini/extensions/<name>/` (or, installed with `gemini extensions link`,
+ * in the folder its install metadata names), their hooks in `hooks/hooks.json` only, as Gemini CLI
+ * reads them (a manifest's own `hooks` is not read); an extension disabled for this folder
+ * (`gemini extensions disable`) is left out.
  */
 function extensionFiles(env: Env, projectDir: string): Array<{ file: string; name: string }> {
   const dir = extensionsDir(env);
@@ -124,11 +138,10 @@ function extensionFiles(env: Env, projectDir: string): Array<{ file: string; nam
   const enablement = readEnablement(env);
   const out: Array<{ file: string; name: string }> = [];
   for (const name of names) {
-    if (!extensionEnabled(enablement, manifestName(path.join(dir, name)) ?? name, projectDir)) continue;
-    for (const rel of ['hooks/hooks.json', 'gemini-extension.json']) {
-      const file = path.join(dir, name, rel);
-      if (fs.existsSync(file)) out.push({ file, name });
-    }
+    const root = extensionRoot(path.join(dir, name));
+    if (!extensionEnabled(enablement, manifestName(root) ?? name, projectDir)) continue;
+    const file = path.join(root, 'hooks', 'hooks.json');
+    if (fs.existsSync(file)) out.push({ file, name });
   }
   return out;
 }

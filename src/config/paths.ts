@@ -61,3 +61,9 @@ export function projectSlug(projectDir: string): string {
       .replace(/^-+|-+$/g, '') || 'project'
   );
 }
+
+/** Whether `p` is `root` or under it (lexically: resolve links first where they matter). */
+export function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
+}

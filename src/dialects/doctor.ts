@@ -4,10 +4,11 @@
  * and matchers the fire path uses, and from the command itself (run/which.ts). Nothing is
  * written and no hook runs; only interpreters are started, with a probe that does nothing.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { displayName, type HookEntry } from '../config/schema.js';
 import { readDisabled, scopes } from '../config/write.js';
-import type { Env } from '../config/paths.js';
+import { isInside, type Env } from '../config/paths.js';
 import { msTimeoutHint } from '../engine/advice.js';
 import { loadContext, type HookContext } from '../engine/index.js';
 import { isEventName } from '../events/names.js';
@@ -78,10 +79,28 @@ function disabledIn(name: string, ctx: HookContext): string | undefined {
   return s?.file;
 }
 
-/** `new or changed since trusted: command was "…"`, or without the detail when nothing was recorded. */
-function changeOf(projectDir: string, h: ReviewedHook, env: Env): string {
-  const change = changeDescriber(projectDir, env)(h);
-  return `new or changed since trusted${change ? `: ${change}` : ''}`;
+/** Whether `file`, symlinks resolved, is in `folder` (also resolved); true when it cannot be told. */
+function insideFolder(file: string, folder: string): boolean {
+  try {
+    return isInside(fs.realpathSync(folder), fs.realpathSync(file));
+  } catch {
+    return true;
+  }
+}
+
+/** Why a held hook does not run, and what to do about it; `change` says what changed (read only when asked). */
+function heldReason(projectDir: string, folderUntrusted: boolean, problem: string | undefined, change: () => string | undefined): string {
+  const then = `review it, then run: hookline trust ${JSON.stringify(projectDir)}`;
+  if (folderUntrusted) return `folder not trusted — ${then}`;
+  if (problem) return `cannot be trusted: ${problem}`;
+  const c = change();
+  return `new or changed since trusted${c ? `: ${c}` : ''} — ${then}`;
+}
+
+/** The reviewed-hooks record, read the first time a held hook asks what changed. */
+function lazyDescriber(projectDir: string, env: Env): (h: ReviewedHook) => string | undefined {
+  let describe: ((h: ReviewedHook) => string | undefined) | undefined;
+  return (h) => (describe ??= changeDescriber(projectDir, env))(h);
 }
 
 /** The environment a system's hooks get: the sanitised base, and the variables the system sets (the folders known now). */
@@ -94,6 +113,7 @@ function runnerVars(ctx: HookContext, dialect: string): Record<string, string | 
 function geminiCandidates(ctx: HookContext): Candidate[] {
   const held = new Map(ctx.held.map((h) => [h.entry, h]));
   const vars = runnerVars(ctx, 'gemini');
+  const describe = lazyDescriber(ctx.projectDir, ctx.env as Env);
   return ctx.config.entries.map((e: HookEntry) => {
     const name = displayName(e.hook);
     const h = held.get(e);
@@ -111,12 +131,7 @@ function geminiCandidates(ctx: HookContext): Candidate[] {
         : { off: `disabled by name "${name}"${disabled ? ` in ${disabled} (hooksConfig.disabled)` : ''} — hookline enable ${name}` }),
       ...(h
         ? {
-            held:
-              h.reason === 'untrusted-folder'
-                ? `folder not trusted — review it, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`
-                : h.problem
-                  ? `cannot be trusted: ${h.problem}`
-                  : `${changeOf(ctx.projectDir, geminiReviewed(e, ctx.projectDir), ctx.env as Env)} — review it, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`,
+            held: heldReason(ctx.projectDir, h.reason === 'untrusted-folder', h.problem, () => describe(geminiReviewed(e, ctx.projectDir))),
           }
         : {}),
       ...(e.hook.type === 'command' && msTimeoutHint(e.hook.timeout) ? { timeoutHint: msTimeoutHint(e.hook.timeout) } : {}),
@@ -127,6 +142,7 @@ function geminiCandidates(ctx: HookContext): Candidate[] {
 
 async function dialectCandidates(ctx: HookContext, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
   const out: Candidate[] = [];
+  const describe = lazyDescriber(ctx.projectDir, env as Env);
   for (const s of await allSystems()) {
     const vars = runnerVars(ctx, s.name);
     const own = s.listHooks?.(ctx.projectDir, env) ?? [];
@@ -142,7 +158,7 @@ async function dialectCandidates(ctx: HookContext, env: NodeJS.ProcessEnv): Prom
         vars,
       });
     // Gemini's workspace hooks are the settings entries, read with their state above.
-    const ws: DialectHook[] = s.workspaceHooks(ctx.projectDir, env).filter((h) => h.source !== 'gemini');
+    const ws: DialectHook[] = s.workspaceHooks(ctx.projectDir, env).filter((h) => h.source !== 'gemini' && !h.setting);
     const { held } = heldDialectHooks(ctx.projectDir, ws, ctx.trust, env, { record: false });
     for (const h of ws)
       out.push({
@@ -155,12 +171,7 @@ async function dialectCandidates(ctx: HookContext, env: NodeJS.ProcessEnv): Prom
         file: h.file,
         ...(held.has(h.id)
           ? {
-              held:
-                ctx.trust === 'untrusted'
-                  ? `folder not trusted — review it, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`
-                  : h.problem
-                    ? `cannot be trusted: ${h.problem}`
-                    : `${changeOf(ctx.projectDir, h, env)} — review it, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`,
+              held: heldReason(ctx.projectDir, ctx.trust === 'untrusted', h.problem, () => describe(h)),
             }
           : {}),
         vars,
@@ -222,7 +233,9 @@ export async function diagnose(opts: DoctorOptions): Promise<DoctorReport> {
     if (c.command !== null) {
       const check = checkCommand(c.command, { cwd: ctx.cwd, vars: c.vars });
       why.push(...check.problems);
-      if (check.interpreter) interpreters.set(check.interpreter.path, check.interpreter.name);
+      // Probing runs the interpreter: only for a hook that may run, and never a program from the project folder.
+      if (check.interpreter && !c.held && !insideFolder(check.interpreter.path, ctx.projectDir))
+        interpreters.set(check.interpreter.path, check.interpreter.name);
     }
     if (c.timeoutHint) why.push(c.timeoutHint);
     const broken = Boolean(c.held) || why.length > (c.off ? 1 : 0);

@@ -16,15 +16,13 @@ import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
 import type { FolderTrust } from '../trust/folders.js';
-import { recordKeys } from '../trust/gate.js';
-import { geminiReviewed } from '../trust/fingerprints.js';
-import { rememberReviewed } from '../trust/reviewed.js';
+import { geminiReviewed, recordRan } from '../trust/fingerprints.js';
 import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
 import { keysToRecord, loadContext, type HeldHook, type HookContext } from './context.js';
 import { filesStamp } from '../trust/scripts.js';
 import { firePlan, type FireResult } from './fire.js';
 import { plansDir, runHook, type HookRun } from './run-hook.js';
-import { digest, recordFire } from './trace.js';
+import { digest, recordFire, traceSettings } from './trace.js';
 import { geminiTraceFire } from './trace-gemini.js';
 import { isoNow } from './clock.js';
 
@@ -235,14 +233,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   ): Promise<FireResult & { input: HookInput<E> }> {
     const plan = this.plan(event, fields);
     // The base fields, then the event's own (which may override them), then the event's name.
-    const input = {
-      session_id: this.sessionId,
-      transcript_path: this.transcriptPath,
-      cwd: opts.cwd ?? this.cwd,
-      hook_event_name: event,
-      timestamp: isoNow(),
-      ...fields,
-    } as AnyHookInput;
+    const input = { ...this.baseInput(event, opts.cwd ?? this.cwd), ...fields } as AnyHookInput;
     input.hook_event_name = event;
     // Nothing to run: the result at once, with no runner or dependencies built for it.
     if (!plan) return { event, input: input as HookInput<E>, runs: [], success: true, sequential: false };
@@ -258,13 +249,15 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       signal: opts.signal,
     };
     const trusted = this.trustedFolder;
+    // A hook that read a rewritten input is traced with that input's digest.
+    const tracing = traceSettings(this.env as Env).enabled;
     const starts: number[] = [];
     const inputs: Array<string | undefined> = [];
     const result = await firePlan(event, plan, input, async (entry, hookInput, index, total) => {
       const start: HookStartEvent = { event, name: displayName(entry.hook), source: entry.source, index: index + 1, total };
       this.emit('hookStart', start);
       starts[index] = Date.now();
-      if (hookInput !== input) inputs[index] = digest(hookInput);
+      if (tracing && hookInput !== input) inputs[index] = digest(hookInput);
       const run = await runHook(entry, event, hookInput, deps, trusted);
       if (this.shadow) run.shadow = true;
       const end: HookEndEvent = {
@@ -295,12 +288,12 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       const names = this.ctx.unrecorded.map((e) => `  - ${displayName(e.hook)}`).join('\n');
       this.warn(`new or changed workspace hooks in ${this.projectDir} (they will run):\n${names}`);
     }
-    if (recordKeys(this.projectDir, keysToRecord(this.ctx), this.env as Env))
-      rememberReviewed(
-        this.projectDir,
-        this.ctx.unrecorded.map((e) => geminiReviewed(e, this.projectDir)),
-        this.env as Env,
-      );
+    recordRan(
+      this.projectDir,
+      keysToRecord(this.ctx),
+      this.ctx.unrecorded.map((e) => geminiReviewed(e, this.projectDir)),
+      this.env as Env,
+    );
   }
 
   private warn(message: string): void {

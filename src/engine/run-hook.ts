@@ -110,7 +110,8 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   // substituted safely (e.g. into arithmetic) fails the hook before it runs.
   const written = entry.extension
     ? expandExtensionCommand(entry.hook.command, {
-        extensionPath: path.join(extensionsDir(deps.env), entry.extension),
+        // <extension>/hooks/hooks.json: the extension's folder, wherever it was linked from.
+        extensionPath: entry.file ? path.dirname(path.dirname(entry.file)) : path.join(extensionsDir(deps.env), entry.extension),
         workspacePath: deps.projectDir,
       })
     : entry.hook.command;

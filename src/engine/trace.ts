@@ -301,6 +301,32 @@ export function effectOf(
   return keys.length ? keys.join(', ') : undefined;
 }
 
+/** What every dialect's hook run reports, whatever else it holds. */
+export interface RunFacts {
+  command: string;
+  source?: string;
+  file?: string;
+  durationMs: number;
+  exitCode: number | null;
+  stderr: string;
+  error?: string | null;
+}
+
+/** A dialect's run as a trace line holds it, with the decision and reason read the dialect's way. */
+export function traceRunOf(r: RunFacts, decision: string, reason?: string): Omit<TraceRun, 'start'> {
+  return {
+    hook: r.command,
+    ...(r.source ? { source: r.source } : {}),
+    ...(r.file ? { file: r.file } : {}),
+    ms: r.durationMs,
+    exit: r.exitCode,
+    decision,
+    ...(reason ? { reason } : {}),
+    stderr: r.stderr,
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
 /**
  * Records hooks that ran one after another from `began`: each run's start follows from the
  * durations before it (the sequential runners of mm, SpatialAgent and agy time only durations).

@@ -45,6 +45,16 @@ const ALWAYS_REMOVED = new Set([
   // Git configuration given through the environment can carry `http.extraHeader=Authorization: …`.
   'GIT_CONFIG_COUNT',
   'GIT_CONFIG_PARAMETERS',
+  // Credentials under names no rule below catches.
+  'SSHPASS',
+  'NETRC',
+  'NETRC_CONTENT',
+  'OPENSSL_PASSIN',
+  'OTP_SEED',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+  'OTEL_EXPORTER_OTLP_METRICS_HEADERS',
+  'OTEL_EXPORTER_OTLP_LOGS_HEADERS',
 ]);
 
 /**
@@ -52,7 +62,7 @@ const ALWAYS_REMOVED = new Set([
  * plus the spellings that are secrets wherever they stand in a name (GITHUBTOKEN, MYSECRET).
  */
 const SECRET_WORD =
-  /(?:^|_)(?:TOKENS?|SECRETS?|PASSWORDS?|PASSWD|PASSPHRASE|PASSCODE|KEYS?|APIKEY|ACCESSKEY|AUTH|AUTHORIZATION|CREDENTIALS?|CREDS|PRIVATE|CERT|COOKIE|WEBHOOK|DSN|SAS|SIGNATURE)(?:_|$)|_(?:PASS|PWD)$/;
+  /(?:^|_)(?:TOKENS?|SECRETS?|PASSWORDS?|PASSWD|PASSPHRASE|PASSCODE|KEYS?|APIKEY|ACCESSKEY|AUTH|AUTHORIZATION|CREDENTIALS?|CREDS|PRIVATE|CERT|COOKIE|WEBHOOK|DSN|SAS|SIGNATURE)(?:_|$)|_(?:PASS|PWD|PW)$/;
 const SECRET_SUBSTRING =
   /TOKEN|SECRET|CERT|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|APIKEY|API_KEY|PRIVATE_?KEY|ACCESS_?KEY|CONNECTION_?STRING|CONN_?STR|WEBHOOK/;
 const GIT_CONFIG_ENTRY = /^GIT_CONFIG_(?:KEY|VALUE)_\d+$/;
@@ -86,6 +96,11 @@ const SECRET_VALUES = [
   /\bxapp-\d-[A-Z0-9]{1,32}-\d{1,20}-[a-z0-9]{16}/i,
   // Connection strings: `Server=…;Password=…`, Azure's `AccountKey=…`, `SharedAccessSignature=…`.
   /(?:^|;)\s*(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*[^;\s]/i,
+  // A password in a URL's query (`jdbc:…?user=a&password=…`) and OpenSSL's `pass:` form.
+  /[?&;](?:password|passwd|pwd|pass)=[^&;\s]/i,
+  /^pass:./,
+  // An `Authorization: Bearer …` header value, as OTLP and curl take them.
+  /\bauthorization\s*[=:]\s*(?:bearer|basic|token)\s+\S/i,
 ];
 
 /** Shannon entropy in bits per character. */

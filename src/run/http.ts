@@ -20,6 +20,7 @@ import { MAX_HTTP_RESPONSE_BYTES, textNestsDeeper, tooDeep } from '../config/lim
 
 import { boundedTimeoutMs } from '../config/timeout.js';
 import type { ProcessResult } from './result.js';
+import { deadline } from './deadline.js';
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 60_000;
 
@@ -124,17 +125,8 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
   });
   const problem = urlProblem(run.url);
   if (problem) return fail(problem);
-  // A ref'd timer (not AbortSignal.timeout): the process must not exit while the request waits.
-  const ac = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ac.abort();
-  }, timeoutMs);
-  const onCancel = () => ac.abort();
-  if (run.signal?.aborted) onCancel();
-  else run.signal?.addEventListener('abort', onCancel, { once: true });
-  const stopped = () => (timedOut ? fail(`Hook timed out after ${timeoutMs}ms`, { timedOut: true }) : fail('Hook cancelled'));
+  const wait = deadline(timeoutMs, run.signal);
+  const stopped = () => (wait.timedOut() ? fail(`Hook timed out after ${timeoutMs}ms`, { timedOut: true }) : fail('Hook cancelled'));
   try {
     let res: Response;
     try {
@@ -146,10 +138,10 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
         },
         body: run.inputKey ? `{${JSON.stringify(run.inputKey)}:${run.body}}` : run.body,
         redirect: 'manual',
-        signal: ac.signal,
+        signal: wait.signal,
       });
     } catch (e) {
-      if (ac.signal.aborted) return stopped();
+      if (wait.signal.aborted) return stopped();
       return fail(`POST ${run.url} failed: ${reason(e)}`);
     }
     const chunks: Buffer[] = [];
@@ -161,14 +153,14 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
           size += chunk.length;
           if (size > limit) {
             over = true;
-            ac.abort();
+            wait.abort();
             break;
           }
           chunks.push(Buffer.from(chunk));
         }
       }
     } catch (e) {
-      if (!over) return ac.signal.aborted ? stopped() : fail(`POST ${run.url}: reading the response failed: ${reason(e)}`);
+      if (!over) return wait.signal.aborted ? stopped() : fail(`POST ${run.url}: reading the response failed: ${reason(e)}`);
     }
     const status = res.status;
     if (over) return fail(`POST ${run.url}: response larger than ${limit} bytes; not read`, { status });
@@ -192,7 +184,6 @@ export async function runHttp(run: HttpRun): Promise<HttpResult> {
     }
     return { exitCode: 0, stdout: text, stderr: '', durationMs: took(), status };
   } finally {
-    clearTimeout(timer);
-    run.signal?.removeEventListener('abort', onCancel);
+    wait.done();
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { boundedTimeoutMs } from '../config/timeout.js';
+import { deadline } from './deadline.js';
 
 export type ModelAnswer = { ok: true; text: string } | { ok: false; timedOut: boolean; message: string };
 
@@ -13,28 +14,15 @@ export async function askModel(
   timeoutSeconds: number,
   signal?: AbortSignal,
 ): Promise<ModelAnswer> {
-  // A ref'd timer, not AbortSignal.timeout: that one would let the process exit mid-wait.
-  const ac = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      ac.abort(new Error('timeout'));
-    },
-    boundedTimeoutMs(timeoutSeconds * 1000, 1),
-  );
-  const onCancel = () => ac.abort(new Error('cancelled'));
-  if (signal?.aborted) onCancel();
-  else signal?.addEventListener('abort', onCancel, { once: true });
+  const wait = deadline(boundedTimeoutMs(timeoutSeconds * 1000, 1), signal);
   try {
     // Loaded on demand: the AI SDK is only needed when a model judges a hook.
     const { generateText } = await import('ai');
-    const r = await generateText({ model, ...request, abortSignal: ac.signal, maxRetries: 0 });
+    const r = await generateText({ model, ...request, abortSignal: wait.signal, maxRetries: 0 });
     return { ok: true, text: r.text };
   } catch (e) {
-    return { ok: false, timedOut, message: (e as Error)?.message ?? String(e) };
+    return { ok: false, timedOut: wait.timedOut(), message: (e as Error)?.message ?? String(e) };
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onCancel);
+    wait.done();
   }
 }

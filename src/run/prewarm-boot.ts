@@ -59,7 +59,15 @@ export default 1;
 `;
 
 const PYTHON_LOADER = `def _hookline_run():
-    import gc, json, os, sys
+    import sys
+    # The working folder ('' first on the path) is not where a cold run looks: while the loader
+    # imports json, a json.py there must not load (the script's folder takes its place later).
+    cwd_first = sys.path[0] == '' if sys.path else False
+    if cwd_first:
+        del sys.path[0]
+    import gc, json, os
+    if cwd_first:
+        sys.path.insert(0, '')
     del globals()['_hookline_run']
     # As a pre-forking server does: the start-up's objects are left out of every collection, the
     # one at exit included, which is most of a short script's exit time. json is what hooks import.

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'shell-quote';
+import { interpreterFamily, PROBES, scriptArgument } from './interpreters.js';
 
 /** Shell builtins and keywords: never looked up on PATH. */
 const BUILTINS = new Set(
@@ -15,19 +16,6 @@ const BUILTINS = new Set(
     ' ',
   ),
 );
-/** Interpreters whose first non-option word is a script file, and the words that start inline code instead. */
-const INTERPRETERS: Record<string, { inline: string[]; probe: string[] }> = {
-  node: { inline: ['-e', '--eval', '-p', '--print'], probe: ['-e', '0'] },
-  python: { inline: ['-c', '-m'], probe: ['-c', '0'] },
-  python3: { inline: ['-c', '-m'], probe: ['-c', '0'] },
-  bash: { inline: ['-c'], probe: ['-c', 'exit 0'] },
-  sh: { inline: ['-c'], probe: ['-c', 'exit 0'] },
-  zsh: { inline: ['-c'], probe: ['-c', 'exit 0'] },
-  ruby: { inline: ['-e'], probe: ['-e', '0'] },
-  perl: { inline: ['-e', '-E'], probe: ['-e', '0'] },
-  deno: { inline: ['eval'], probe: ['eval', '0'] },
-  bun: { inline: ['-e', '--eval'], probe: ['-e', '0'] },
-};
 
 export interface CommandCheck {
   problems: string[];
@@ -98,11 +86,9 @@ export function checkCommand(command: string, opts: { cwd: string; vars: Readonl
     if (!found) problems.push(`${program}: command not found on PATH`);
   }
   const base = path.basename(program).replace(/^(python3)\.\d+$/, '$1');
-  const family = INTERPRETERS[base];
-  if (!family) return { problems };
-  const script = args.find((a) => !a.startsWith('-'));
-  const inline = args.some((a) => family.inline.includes(a));
-  if (script !== undefined && !inline && !unknowable(script)) {
+  if (!interpreterFamily(base)) return { problems };
+  const script = scriptArgument(base, args);
+  if (script !== undefined && !unknowable(script)) {
     const file = path.resolve(opts.cwd, script);
     if (!fs.existsSync(file)) problems.push(`${script}: script not found (from ${opts.cwd})`);
     else if (!fs.statSync(file).isFile()) problems.push(`${script}: not a file`);
@@ -112,9 +98,9 @@ export function checkCommand(command: string, opts: { cwd: string; vars: Readonl
 
 /** Whether an interpreter starts: run without a shell, with the probe that does nothing; the problem if not. */
 export function probeInterpreter(i: { name: string; path: string }, env: NodeJS.ProcessEnv): string | undefined {
-  const probe = INTERPRETERS[i.name]?.probe;
+  const probe = PROBES[i.name];
   if (!probe) return undefined;
-  const r = spawnSync(i.path, probe, { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000, shell: false });
+  const r = spawnSync(i.path, [...probe], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 20_000, shell: false });
   if (r.error) return `${i.path} ${probe.join(' ')}: did not start (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})`;
   if (r.status !== 0) {
     const err = r.stderr?.toString().trim().split('\n')[0] ?? '';

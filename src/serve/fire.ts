@@ -26,7 +26,9 @@ export async function fireThroughServer(socket: string, event: string, input: Re
   try {
     answer = await call(socket, 'fire', params);
   } catch (err) {
-    if (!(err instanceof Unreachable)) throw err;
+    // Sent, then no usable answer: the event may have fired there, so it is not fired again here.
+    if (!(err instanceof Unreachable))
+      throw new UsageError(`HOOKLINE_SOCKET=${socket}: ${(err as Error).message} — is a hookline serve listening there?`);
     process.stderr.write(`hookline: HOOKLINE_SOCKET=${socket} is not reachable (${err.message}); firing in-process\n`);
     return false;
   }

@@ -27,7 +27,8 @@ const invalid = (msg: string, usage?: string) =>
 
 function optionalString(params: Record<string, unknown>, field: string): string | undefined {
   const v = params[field];
-  if (v === undefined) return undefined;
+  // null is how many clients (None, nil) say "not given".
+  if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw invalid(`"${field}" must be a string`);
   return v;
 }

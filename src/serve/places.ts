@@ -99,6 +99,10 @@ export function readToken(file: string): string {
     throw new UsageError(`the token file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}) — run chmod 600 on it`);
   const token = text.trim();
   if (!token) throw new UsageError(`the token file ${file} is empty — write the bearer token clients will send into it`);
+  if (/\s/.test(token))
+    throw new UsageError(
+      `the token file ${file} holds white space inside the token — a bearer token is one word (e.g. openssl rand -hex 32)`,
+    );
   return token;
 }
 

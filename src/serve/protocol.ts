@@ -70,8 +70,9 @@ export function checkRequest(value: unknown): Request {
   if (v.jsonrpc !== '2.0') fail('"jsonrpc" must be "2.0"');
   if ('id' in v && !isId(v.id)) fail('"id" must be a string, a number or null');
   if (typeof v.method !== 'string') fail('"method" must be a string');
-  if (v.params !== undefined && (typeof v.params !== 'object' || v.params === null || Array.isArray(v.params)))
-    fail('"params" must be an object');
+  if (v.params !== undefined && (typeof v.params !== 'object' || v.params === null)) fail('"params" must be an object');
+  // A structured value, but by position: a valid request whose params these methods do not take.
+  if (Array.isArray(v.params)) throw Object.assign(new RpcError(INVALID_PARAMS, 'invalid params: give them by name, as an object'), { id });
   return { ...('id' in v ? { id: v.id as Id } : {}), method: v.method as string, params: (v.params ?? {}) as Record<string, unknown> };
 }
 

@@ -7,11 +7,12 @@
 import path from 'node:path';
 import type { Env } from '../config/paths.js';
 import type { FolderTrust } from './folders.js';
-import { trustedKeys, trustKeys } from './fingerprints.js';
-import { gate, recordKeys } from './gate.js';
+import { recordRan, trustedKeys, trustKeys } from './fingerprints.js';
+import { gate } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
 import { visible } from '../config/display.js';
 import { changeDescriber, rememberReviewed } from './reviewed.js';
+import { filesStamp } from './scripts.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
 
@@ -44,6 +45,8 @@ export interface DialectHook {
   plugin?: string;
   /** How the hook is named in lists when not by its file (Gemini hooks: `name (event matcher): command`). */
   label?: string;
+  /** Not a hook but a setting trusted as one (a Claude Code project's `env` block): it never fires. */
+  setting?: boolean;
 }
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
@@ -128,16 +131,14 @@ export function heldDialectHooks(
   }
   // Hooks trusted by an old key are pinned in the new form: a later change to what they run holds them back.
   const migrate = hooks.filter((h) => trustedByLegacy(h.source, h, known));
-  if (record && trust === 'trusted' && migrate.length)
-    if (
-      recordKeys(
-        projectDir,
-        migrate.map((h) => h.key!),
-        env,
-        new Set(migrate.map((h) => h.legacy!)),
-      )
-    )
-      rememberReviewed(projectDir, migrate, env);
+  if (record && trust === 'trusted')
+    recordRan(
+      projectDir,
+      migrate.map((h) => h.key!),
+      migrate,
+      env,
+      new Set(migrate.map((h) => h.legacy!)),
+    );
   const warnings: string[] = [];
   if (g.held.length)
     warnings.push(
@@ -147,16 +148,49 @@ export function heldDialectHooks(
       )}`,
     );
   if (g.unrecorded.length) {
-    if (
-      record &&
-      recordKeys(
+    if (record)
+      recordRan(
         projectDir,
         g.unrecorded.map((h) => h.key!),
+        g.unrecorded,
         env,
-      )
-    )
-      rememberReviewed(projectDir, g.unrecorded, env);
+      );
     warnings.push(`new or changed dialect workspace hooks in ${projectDir} (they will run):\n${list(g.unrecorded)}`);
   }
   return warnings.length ? { held, warning: warnings.join('\n') } : { held };
+}
+
+/**
+ * A dialect configuration gated for a whole session: `current()` is what may run now. When a
+ * project file a workspace hook runs changes during the session (the agent's own tools may write
+ * it), the hooks are fingerprinted and gated again before the next event, so a changed hook is
+ * held back from then on.
+ */
+export function sessionGate<C>(
+  projectDir: string,
+  workspace: () => readonly DialectHook[],
+  trust: FolderTrust,
+  without: (held: ReadonlySet<string>) => C,
+  warn: (warning: string) => void,
+): { config: C; current: () => C } {
+  let hooks = workspace();
+  let files = hooks.flatMap((h) => h.files);
+  let stamp = filesStamp(files);
+  const gateNow = () => {
+    const { held, warning } = heldDialectHooks(projectDir, hooks, trust);
+    if (warning) warn(warning);
+    return without(held);
+  };
+  let config = gateNow();
+  return {
+    config,
+    current: () => {
+      if (filesStamp(files) === stamp) return config;
+      hooks = workspace();
+      files = hooks.flatMap((h) => h.files);
+      stamp = filesStamp(files);
+      config = gateNow();
+      return config;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { trustedHooksPath, type Env } from '../config/paths.js';
 import { readTrustFile } from './store.js';
 import { lockedUpdate, writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/entry.js';
-import type { ReviewedHook } from './reviewed.js';
+import { rememberReviewed, type ReviewedHook } from './reviewed.js';
 import { fingerprintHook, isTrusted, trustedByLegacy, type HookFingerprint } from './keys.js';
 
 type TrustedHooks = Record<string, string[]>;
@@ -144,4 +144,24 @@ export function trustKeys(projectRoot: string, newKeys: readonly string[], env: 
     writeFileAtomic(trustedHooksPath(env), JSON.stringify(all, null, 2) + '\n');
     return added;
   });
+}
+
+/**
+ * Records hooks that ran under assumed trust (or were trusted by an old key, `drop`): their
+ * fingerprints, then what they were. Best effort: a read-only home must not stop the hooks.
+ */
+export function recordRan(
+  projectDir: string,
+  keys: readonly string[],
+  hooks: readonly ReviewedHook[],
+  env: Env,
+  drop?: ReadonlySet<string>,
+): void {
+  if (!keys.length) return;
+  try {
+    trustKeys(projectDir, keys, env, drop);
+  } catch {
+    return;
+  }
+  rememberReviewed(projectDir, hooks, env);
 }

@@ -10,8 +10,6 @@
  *   reported and recorded, as Gemini CLI does — except a hook that cannot be fingerprinted (a
  *   file its command runs is missing or unreadable), which is held back whatever the trust.
  */
-import type { Env } from '../config/paths.js';
-import { trustKeys } from './fingerprints.js';
 import type { FolderTrust } from './folders.js';
 
 export type HoldReason = 'untrusted-folder' | 'untrusted-hook';
@@ -46,19 +44,4 @@ export function gate<T>(items: readonly T[], opts: GateOptions<T>): Gated<T> {
     }
   }
   return out;
-}
-
-/**
- * Records fingerprints of hooks that ran under assumed trust (or old keys rewritten in the new
- * form). Best effort: a read-only home must not stop the hooks. Returns false when nothing could
- * be written.
- */
-export function recordKeys(projectDir: string, keys: readonly string[], env: Env, drop?: ReadonlySet<string>): boolean {
-  if (!keys.length) return true;
-  try {
-    trustKeys(projectDir, keys, env, drop);
-    return true;
-  } catch {
-    return false;
-  }
 }

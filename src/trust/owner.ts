@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { userGeminiDir, type Env } from '../config/paths.js';
+import { isInside, userGeminiDir, type Env } from '../config/paths.js';
 
 export type ConfigOwner = 'user' | 'workspace';
 
@@ -31,27 +31,22 @@ export function realPathOf(file: string): string {
   }
 }
 
-function within(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
-}
-
 /** The user's own configuration homes: `~/.gemini` (or $GEMINI_CLI_HOME's) and `~/.claude`. */
 export function userConfigHomes(env: Env = process.env): string[] {
   return [userGeminiDir(env), path.join(env.HOME || os.homedir(), '.claude')].map(realPathOf);
 }
 
 /**
- * `user` for a file the user named, or whose real path is in the user's config home, or that is
- * outside the project and pointed at by a file of the user's; everything else is `workspace`:
- * inside the project (by its real path or as spelled), or outside every workspace without the
- * user having named it.
+ * `user` for a file whose real path is in the user's config home, or that is outside the project
+ * and named by the user or pointed at by a file of the user's; everything else is `workspace`:
+ * inside the project (by its real path or as spelled, named or not), or outside every workspace
+ * without the user having named it.
  */
 export function configOwner(file: string, opts: OwnerOptions): ConfigOwner {
-  if (opts.named) return 'user';
   const real = realPathOf(file);
-  if (userConfigHomes(opts.env ?? process.env).some((home) => within(real, home))) return 'user';
-  // A path spelled inside the project is the project's, wherever its link points.
-  if (within(real, realPathOf(opts.projectDir)) || within(path.resolve(file), path.resolve(opts.projectDir))) return 'workspace';
-  return opts.referrer === 'user' ? 'user' : 'workspace';
+  if (userConfigHomes(opts.env ?? process.env).some((home) => isInside(home, real))) return 'user';
+  // A path spelled inside the project is the project's, wherever its link points, even when the
+  // user named it: naming a repository's file does not review what it runs.
+  if (isInside(realPathOf(opts.projectDir), real) || isInside(path.resolve(opts.projectDir), path.resolve(file))) return 'workspace';
+  return opts.named || opts.referrer === 'user' ? 'user' : 'workspace';
 }

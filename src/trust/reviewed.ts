@@ -4,13 +4,13 @@
  * can only say *that* it changed; this record lets the warning say *what* changed. It is kept in
  * Hookline's own file beside Gemini CLI's trusted_hooks.json and never decides trust.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { userGeminiDir, type Env } from '../config/paths.js';
 import { lockedUpdate, writeFileAtomic } from '../config/write.js';
 import { visible } from '../config/display.js';
 import { readTrustFile } from './store.js';
+import { sha256File } from './scripts.js';
 
 export interface Reviewed {
   event: string;
@@ -35,7 +35,7 @@ export function reviewedPath(env: Env = process.env): string {
 
 function digest(file: string): string | null {
   try {
-    return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    return sha256File(file);
   } catch {
     return null;
   }

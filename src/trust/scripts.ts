@@ -10,13 +10,17 @@
  * `cd` to a place not known in advance, nor a redirection's output file, nor the text given to
  * `sh -c` / `node -e` / `python -c`. The command word of each simple command (`./hooks/x.sh`) and
  * an interpreter's script argument (`node x.mjs`, `python3 -u x.py`, `bash x.sh`) must exist when
- * they point inside the project: a missing or unreadable one fails closed. A word naming no file
+ * they point inside the project: a missing or unreadable one fails closed, as does one reached
+ * through /proc or /dev/fd; a folder in their place is followed file by file. Files named by a
+ * variable assignment or by the hook's own variables are followed too. A word naming no file
  * yet still counts: once the file exists it is in the digest, so the hook is held back.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'shell-quote';
+import { interpreterFamily, SUBCOMMANDS, type InterpreterFamily } from '../run/interpreters.js';
+import { isInside } from '../config/paths.js';
 
 export interface ScriptContext {
   /** The project folder: relative words resolve against it, and files inside it are followed. */
@@ -31,19 +35,6 @@ export interface ScriptContext {
 export type ScriptDigest = { ok: true; files: Record<string, string>; paths: string[] } | { ok: false; problem: string };
 
 const UNKNOWN = '\u0000';
-/** Interpreters by family: options after which there is no script file, and options taking a value. */
-const FAMILIES: Array<{ names: RegExp; inline: ReadonlySet<string>; value: ReadonlySet<string> }> = [
-  { names: /^(bash|sh|dash|zsh|ksh|mksh|fish)$/, inline: new Set(['-c']), value: new Set(['-o', '-O', '--rcfile', '--init-file']) },
-  {
-    names: /^(node|nodejs|tsx|ts-node|bun|deno)$/,
-    inline: new Set(['-e', '--eval', '-p', '--print']),
-    value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']),
-  },
-  { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']) },
-  { names: /^(ruby|perl|lua|luajit|Rscript|osascript)$/, inline: new Set(['-e', '-E']), value: new Set(['-r', '-I']) },
-  { names: /^php$/, inline: new Set(['-r']), value: new Set(['-c', '-d']) },
-  { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },
-];
 // Words after which the next word is still in command position.
 const PREFIXES = new Set([
   'env',
@@ -76,12 +67,7 @@ function realOrNull(p: string): string | null {
   }
 }
 
-function within(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
-}
-
-function sha256File(file: string): string {
+export function sha256File(file: string): string {
   const hash = crypto.createHash('sha256');
   const fd = fs.openSync(file, 'r');
   try {
@@ -113,7 +99,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
   const out: Word[] = [];
   let atStart = true;
   let afterPrefix = false;
-  let interp: (typeof FAMILIES)[number] | null = null;
+  let interp: InterpreterFamily | null = null;
   let deno = false;
   let skip = false;
   let optionValue = false;
@@ -142,7 +128,12 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
     }
     if (atStart) {
       // `A=1 ./x.sh`, `env -i node x.mjs`, `then ./x.sh`: the command word is still to come.
-      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t) || (afterPrefix && t.startsWith('-'))) continue;
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) {
+        // `BASH_ENV=./pre.sh bash …`: a file an assignment names is followed as any word is.
+        out.push({ text: t.slice(t.indexOf('=') + 1), required: false, base });
+        continue;
+      }
+      if (afterPrefix && t.startsWith('-')) continue;
       if (PREFIXES.has(t)) {
         afterPrefix = true;
         continue;
@@ -150,8 +141,8 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       atStart = false;
       afterPrefix = false;
       const name = path.basename(t);
-      interp = FAMILIES.find((f) => f.names.test(name)) ?? null;
-      deno = name === 'deno' || name === 'bun';
+      interp = interpreterFamily(name) ?? null;
+      deno = SUBCOMMANDS.test(name);
       out.push({ text: t, required: t.includes('/'), base });
       if (t === 'cd' || t === 'pushd') {
         // Where a relative path points after a `cd` is known only when its folder is.
@@ -194,11 +185,27 @@ function describe(file: string, projectDir: string): string {
   return rel && !rel.startsWith('..') ? rel : file;
 }
 
+/** Files in a folder a hook runs, at most this many: past that it cannot be fingerprinted. */
+const MAX_FOLDER_FILES = 1000;
+
+/** The regular files under a folder (links not followed), sorted; or why they cannot be listed. */
+function folderFiles(dir: string): string[] | string {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true });
+  } catch (e) {
+    return `cannot list the folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  }
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  if (files.length > MAX_FOLDER_FILES) return `a folder of more than ${MAX_FOLDER_FILES} files is run: too many to fingerprint`;
+  return files.sort();
+}
+
 /** The content digest of the project files a command runs (see the module comment for the rule). */
 export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest {
   const rootsLexical = [ctx.projectDir, ...(ctx.roots ?? [])].map((r) => path.resolve(r));
   const roots = [...new Set([...rootsLexical, ...rootsLexical.map((r) => realOrNull(r)).filter((r): r is string => r !== null)])];
-  const inside = (p: string) => roots.some((r) => within(p, r));
+  const inside = (p: string) => roots.some((r) => isInside(r, p));
   let words: Word[];
   try {
     words = wordsOf(command, ctx);
@@ -210,11 +217,19 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
   } catch (e) {
     return { ok: false, problem: `cannot read the command's words (${(e as Error).message})` };
   }
+  // A file the hook's own variables name (BASH_ENV, a config file) is read by what runs: followed too.
+  for (const v of Object.values(ctx.vars ?? {})) if (v) words.push({ text: v, required: false, base: ctx.projectDir });
   const files: Record<string, string> = {};
   const paths = new Set<string>();
   for (const w of words) {
     if (!w.text || w.text.includes(UNKNOWN) || w.text.startsWith('~')) continue;
     if (!path.isAbsolute(w.text) && w.base === null) continue;
+    // /proc/self/cwd/… and /dev/fd/… name what the hook's process has, not what Hookline sees.
+    if (/^\/(?:proc|dev\/fd)\//.test(path.normalize(w.text))) {
+      if (w.required)
+        return { ok: false, problem: `${w.text} is reached through /proc or /dev/fd: which file runs is known only when it runs` };
+      continue;
+    }
     const abs = path.isAbsolute(w.text) ? path.normalize(w.text) : path.resolve(w.base!, w.text);
     const real = realOrNull(abs);
     if (!inside(abs) && !(real && inside(real))) continue;
@@ -229,14 +244,18 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
     } catch (e) {
       return { ok: false, problem: `cannot read ${label}: ${(e as Error).message}` };
     }
-    // A folder or a device runs no code of the project's.
-    if (!st.isFile()) continue;
-    try {
-      files[label.split(path.sep).join('/')] = sha256File(real);
-    } catch (e) {
-      return { ok: false, problem: `cannot read ${label}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    // A folder run as a program or a script (`node ./hook`, `python3 ./pkg`) runs the files in it.
+    const found = st.isFile() ? [real] : st.isDirectory() && w.required ? folderFiles(real) : [];
+    if (typeof found === 'string') return { ok: false, problem: `${label}: ${found}` };
+    for (const f of found) {
+      const name = (f === real ? label : path.join(label, path.relative(real, f))).split(path.sep).join('/');
+      try {
+        files[name] = sha256File(f);
+      } catch (e) {
+        return { ok: false, problem: `cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+      }
+      paths.add(f);
     }
-    paths.add(real);
   }
   return { ok: true, files, paths: [...paths] };
 }

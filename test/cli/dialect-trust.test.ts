@@ -167,15 +167,26 @@ for (const c of CASES) {
       assert.deepEqual(p.trustedKeys(), [keyOf(p, p.mark('new'))]);
     });
 
-    test(`a file named with ${c.configFlag} is the user's own: never held back`, async () => {
+    test(`a file outside the project named with ${c.configFlag} is the user's own: never held back`, async () => {
       const p = project();
-      const file = path.join(p.dir, `mine-${path.basename(c.file)}`);
+      const file = path.join(path.dirname(p.dir), `mine-${path.basename(c.file)}`);
       p.put(file, c.write([p.mark('mine')]));
       const r = await fire(p, c, p.env, [c.configFlag, file]);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(p.ran(), ['mine']);
       assert.equal(r.stderr, '');
       assert.equal(fs.existsSync(path.join(p.home, '.gemini', 'trusted_hooks.json')) ? p.trustedKeys().length : 0, 0);
+    });
+
+    test(`a file inside the project named with ${c.configFlag} is still the project's: held back until trusted`, async () => {
+      const p = project();
+      fs.writeFileSync(path.join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [p.dir]: 'TRUST_FOLDER' }));
+      const file = path.join(p.dir, `mine-${path.basename(c.file)}`);
+      p.put(file, c.write([p.mark('named')]));
+      const r = await fire(p, c, p.env, [c.configFlag, file]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(p.ran(), []);
+      assert.match(r.stderr, /held back until trusted/);
     });
   });
 }
@@ -247,9 +258,9 @@ describe('hookline agent', () => {
     assert.ok(p.trustedKeys().includes(keyOf(p, p.mark('mm-changed'))!));
   });
 
-  test("--mm-config and $MM_CONFIG name the user's own file: not held back", async () => {
+  test("--mm-config and $MM_CONFIG name the user's own file (outside the project): not held back", async () => {
     const p = project();
-    const file = path.join(p.dir, 'mine.yaml');
+    const file = path.join(path.dirname(p.dir), 'mine.yaml');
     p.put(file, CASES[0].write([p.mark('explicit')]));
     let r = await agent(p, p.env, ['--mm-config', file]);
     assert.equal(r.code, 0, r.stderr);

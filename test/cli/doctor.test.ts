@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { HOOKS, makeProject, runCli } from '../helpers.js';
 import { AT_RUN_TIME, checkCommand } from '../../src/run/which.js';
@@ -101,6 +102,22 @@ describe('checkCommand', () => {
       "variable $NOPE will not expand: it is not set in the hook's environment",
     ]);
     assert.equal(checkCommand('node -e 0', { cwd, vars }).interpreter?.name, 'node');
+  });
+
+  test("an option's value is not taken for the script", () => {
+    assert.deepEqual(checkCommand('node -r dotenv/config hooks/absent.mjs', { cwd, vars }).problems, [
+      'hooks/absent.mjs: script not found (from ' + cwd + ')',
+    ]);
+    assert.deepEqual(checkCommand(`python3 -W ignore "$DIR/ht-guard.sh"`, { cwd, vars }).problems, []);
+    // deno's subcommands: `run` comes before the script, `eval` before inline code.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-deno-'));
+    fs.writeFileSync(path.join(bin, 'deno'), '#!/bin/sh\n', { mode: 0o755 });
+    const withDeno = { ...vars, PATH: `${bin}:${process.env.PATH}` };
+    assert.deepEqual(checkCommand('deno run hooks/absent.ts', { cwd, vars: withDeno }).problems, [
+      'hooks/absent.ts: script not found (from ' + cwd + ')',
+    ]);
+    assert.deepEqual(checkCommand(`deno eval "console.log(1)"`, { cwd, vars: withDeno }).problems, []);
+    fs.rmSync(bin, { recursive: true, force: true });
   });
 });
 

@@ -52,7 +52,7 @@ describe('sources', () => {
     assert.deepEqual(p.ran(), ['same']);
   });
 
-  test('extensions: hooks/hooks.json and gemini-extension.json "hooks" both load, labelled with the extension', async () => {
+  test('extensions: hooks/hooks.json loads, labelled with the extension; a manifest\'s own "hooks" does not (as in Gemini CLI)', async () => {
     const p = projectWith(() => ({}));
     const a = path.join(p.home, '.gemini', 'extensions', 'alpha', 'hooks', 'hooks.json');
     const b = path.join(p.home, '.gemini', 'extensions', 'beta', 'gemini-extension.json');
@@ -62,13 +62,31 @@ describe('sources', () => {
     assert.deepEqual(engine.problems, []);
     assert.deepEqual(
       engine.hooks().map((e) => [e.hook.name, e.source, e.extension, e.file]),
-      [
-        ['alpha', 'extensions', 'alpha', a],
-        ['beta', 'extensions', 'beta', b],
-      ],
+      [['alpha', 'extensions', 'alpha', a]],
     );
     await engine.fire('AfterTool', { tool_name: 'write_file', tool_input: {}, tool_response: {} });
-    assert.deepEqual(p.ran().sort(), ['alpha', 'beta']);
+    assert.deepEqual(p.ran(), ['alpha']);
+  });
+
+  test('an extension installed with `gemini extensions link` is read from the linked folder, ${extensionPath} too', async () => {
+    const p = projectWith(() => ({}));
+    const source = path.join(path.dirname(p.dir), 'ext source');
+    const installed = path.join(p.home, '.gemini', 'extensions', 'linked');
+    write(path.join(source, 'gemini-extension.json'), { name: 'linked', version: '1.0.0' });
+    write(path.join(source, 'hooks', 'hooks.json'), {
+      hooks: {
+        AfterTool: [{ hooks: [{ type: 'command', name: 'where', command: `printf '%s\\n' "\${extensionPath}" >> '${p.marker}'` }] }],
+      },
+    });
+    write(path.join(installed, '.gemini-extension-install.json'), { source, type: 'link' });
+    const engine = p.engine();
+    assert.deepEqual(engine.problems, []);
+    assert.deepEqual(
+      engine.hooks().map((e) => [e.hook.name, e.extension, e.file]),
+      [['where', 'linked', path.join(source, 'hooks', 'hooks.json')]],
+    );
+    await engine.fire('AfterTool', { tool_name: 'write_file', tool_input: {}, tool_response: {} });
+    assert.deepEqual(p.ran(), [source]);
   });
 
   test('an extension with a broken hooks file is reported against that file', () => {

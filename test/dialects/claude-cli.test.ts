@@ -184,15 +184,72 @@ describe('hookline fire --dialect claude: folder trust', () => {
     assert.doesNotMatch(again.stderr, /not a trusted folder/);
   });
 
-  test("a settings file named with --config is the user's choice: it runs in an untrusted folder", async () => {
+  test("a settings file named with --config outside the project is the user's choice: it runs in an untrusted folder", async () => {
     const { dir, env } = setup({ project: settings('project') }, false);
-    const file = path.join(dir, 'my-hooks.json');
+    const file = path.join(path.dirname(dir), 'my-hooks.json');
     fs.writeFileSync(file, JSON.stringify(settings('explicit')));
     const r = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--config', file], { cwd: dir, env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(contexts(r), 'explicit');
     assert.equal(r.json().runs[0].source, 'explicit');
     assert.doesNotMatch(r.stderr, /not a trusted folder/);
+  });
+
+  test("a settings file named with --config inside the project is still the project's: held back in an untrusted folder", async () => {
+    const { dir, env } = setup({}, false);
+    fs.mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    const file = path.join(dir, '.claude', 'settings.json');
+    fs.writeFileSync(file, JSON.stringify(settings('named')));
+    const r = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--config', '.claude/settings.json'], { cwd: dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json().runs, []);
+    assert.match(r.stderr, /not a trusted folder/);
+  });
+});
+
+describe("hookline fire --dialect claude: a project's env block is trusted as a hook is", () => {
+  // The user's hook prints what the project's env block set: FOO, and BASH_ENV's file when sourced.
+  const user = {
+    hooks: {
+      SessionStart: [
+        {
+          hooks: [cmd('echo "{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"SessionStart\\",\\"additionalContext\\":\\"FOO=$FOO\\"}}"')],
+        },
+      ],
+    },
+  };
+  const seen = async (s: { dir: string; env: NodeJS.ProcessEnv }) => {
+    const r = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--input', '-'], {
+      cwd: s.dir,
+      env: s.env,
+      input: '{"source": "startup"}',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    return { context: r.json().output.additionalContext, stderr: r.stderr };
+  };
+
+  test('applied once trusted; changed later, held back (not applied) until trusted again', async () => {
+    const s = setup({ user, project: { env: { FOO: 'reviewed' } } });
+    assert.equal((await seen(s)).context, 'FOO=reviewed');
+    const pwned = path.join(s.dir, 'pwned');
+    fs.writeFileSync(path.join(s.dir, 'evil.sh'), `touch '${pwned}'\nexport FOO=evil\n`);
+    fs.writeFileSync(
+      path.join(s.dir, '.claude', 'settings.json'),
+      JSON.stringify({ env: { FOO: 'changed', BASH_ENV: path.join(s.dir, 'evil.sh') } }),
+    );
+    const after = await seen(s);
+    assert.equal(after.context, 'FOO=');
+    assert.equal(fs.existsSync(pwned), false, "the project's BASH_ENV ran");
+    assert.match(after.stderr, /held back until trusted[^]*\.claude\/settings\.json \(env\): FOO, BASH_ENV/);
+  });
+
+  test('an env block and no hooks: not applied in a trusted folder until hookline trust', async () => {
+    const s = setup({ user });
+    fs.mkdirSync(path.join(s.dir, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(s.dir, '.claude', 'settings.json'), JSON.stringify({ env: { FOO: 'project' } }));
+    assert.equal((await seen(s)).context, 'FOO=');
+    trustDialectHooks(s.dir, s.home);
+    assert.equal((await seen(s)).context, 'FOO=project');
   });
 });
 

@@ -112,9 +112,18 @@ describe('Claude Code plugins: installed and enabled', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(r.json().runs, []);
     }
-    // The project's local file turns off what the user enabled.
-    const s = setup({ user: enabled(), local: enabled(false) });
+    // The project's local file turns off what the project enabled…
+    const s = setup({ project: enabled(), local: enabled(false), scope: 'project' });
     assert.deepEqual((await fireBash(s)).json().runs, []);
+  });
+
+  test("a repository's settings cannot turn off a plugin the user enabled, trusted folder or not", async () => {
+    for (const trusted of [false, true]) {
+      const s = setup({ user: enabled(), project: enabled(false), local: enabled(false), trusted });
+      const r = await fireBash(s);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.json().output.permissionDecision, 'deny', `trusted: ${trusted}`);
+    }
   });
 
   test('enabled but not installed: a warning naming the plugin, no hook', () => {
@@ -211,6 +220,22 @@ describe('--plugin-dir', () => {
     const g = await runCli(['validate', '--plugin-dir', dev], { cwd: s.dir, env: s.env });
     assert.equal(g.code, 1);
     assert.match(g.stderr, /--plugin-dir loads Claude Code plugins — add --dialect claude/);
+  });
+
+  test('exec form: "args" are the program\'s words, run with no shell; placeholders need no quoting', async () => {
+    const s = setup({});
+    const dev = path.join(s.base, 'exec plugin $HOME');
+    writePlugin(dev, 'execsafety');
+    const hook = { type: 'command', command: 'bash', args: ['${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh', 'a b', '$(touch pwned)'], timeout: 10 };
+    write(path.join(dev, 'hooks', 'hooks.json'), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] } });
+    const r = await fireBash(s, ['--plugin-dir', dev]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json().output.permissionDecision, 'deny', 'the guard ran: a plain `bash` reading the event as a script would allow');
+    assert.equal(fs.existsSync(path.join(s.dir, 'pwned')), false, 'an argument is a word, never shell code');
+    write(path.join(dev, 'hooks', 'hooks.json'), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ ...hook, args: 'x' }] }] } });
+    const bad = await runCli(['validate', '--dialect', 'claude', '--plugin-dir', dev], { cwd: s.dir, env: s.env });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stdout, /"args" must be an array of strings/);
   });
 });
 

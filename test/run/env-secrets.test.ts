@@ -69,6 +69,9 @@ const SECRET_VALUES: Record<string, string> = {
   grafanaServiceAccount: 'gl' + 'sa_' + rep(ALNUM, 32) + '_' + rep(HEX, 8),
   doppler: 'dp' + '.pt.' + rep(ALNUM, 43),
   randomToken: rep('Zx9Qw2Er4Ty6Ui8Op0AsDfGhJkL', 40),
+  jdbcQueryPassword: 'jdbc:postgresql://db:5432/app?user=app&pass' + 'word=' + 'hunter2',
+  opensslPassin: 'pa' + 'ss:' + 'hunter2',
+  bearerHeader: 'author' + 'ization=Bearer ' + rep(HEX, 24),
 };
 
 /** Names that are secrets whatever their value. */
@@ -92,6 +95,12 @@ const SECRET_NAMES = [
   'DATABASE_URL',
   'NPM_AUTH',
   'PGPASSWORD',
+  'SSHPASS',
+  'DB_PW',
+  'NETRC_CONTENT',
+  'OPENSSL_PASSIN',
+  'OTP_SEED',
+  'OTEL_EXPORTER_OTLP_HEADERS',
 ];
 
 /** Harmless look-alikes: kept. */

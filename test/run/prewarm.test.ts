@@ -165,6 +165,21 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     assert.match(hot.stderr, /^Traceback \(most recent call last\):\n {2}File ".*\/\.\/pw-report\.py", line \d+, in <module>\n/);
   });
 
+  test('python: a json.py in the working folder is not imported, cold or warm (a workspace cannot run code that way)', async () => {
+    const ws = path.join(dir, 'hostile');
+    fs.mkdirSync(ws, { recursive: true });
+    const pwned = path.join(dir, 'pwned');
+    fs.writeFileSync(path.join(ws, 'json.py'), `open(${JSON.stringify(pwned)}, 'a').write('ran\\n')\n`);
+    const out = path.join(dir, 'hostile.json');
+    const run = runOf(`python3 ${hook('pw-report.py')} '${out}'`, { cwd: ws });
+    const cold = await runCommand(run);
+    const hot = await warm(run);
+    assert.equal(cold.exitCode, 0, cold.stderr);
+    assert.equal(hot.exitCode, 0, hot.stderr);
+    assert.ok(hot.poolPids.length > 0, 'the second run found a waiting interpreter');
+    assert.equal(fs.existsSync(pwned), false, "the working folder's json.py ran");
+  });
+
   test('a timeout kills the hook and the child it started; nothing is left', async () => {
     const pids = path.join(dir, 'hang.pids');
     const run = runOf(`node ${hook('pw-hang.mjs')} '${pids}'`, { timeoutMs: 1500 });

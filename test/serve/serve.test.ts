@@ -297,6 +297,11 @@ describe('hookline serve', () => {
     assert.match(long.error.message, /longer than 10485760 bytes/);
     const ok = await c.call('validate', { cwd: p.dir }, 6);
     assert.equal(ok.result.errors, 0);
+    // Params by position are valid JSON-RPC, not what these methods take; null stands for "not given".
+    c.send({ jsonrpc: '2.0', id: 8, method: 'fire', params: [1] });
+    assert.deepEqual([(await c.answer()).error.code, 8], [-32602, 8]);
+    const nulls = await c.call('fire', { event: 'BeforeTool', cwd: p.dir, input: { tool_name: 'x' }, sessionId: null, dialect: null }, 9);
+    assert.ok(nulls.result, JSON.stringify(nulls.error));
     c.close();
   });
 
@@ -319,6 +324,12 @@ describe('hookline serve', () => {
     const refused = await runCli(['serve', '--http', '0.0.0.0:0', '--token-file', tokenFile], { env: p.env });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /only a loopback address/);
+    // A token no Authorization header could carry is refused at start, not on every request.
+    const spaced = path.join(path.dirname(p.dir), 'spaced-token');
+    fs.writeFileSync(spaced, 'my token\n', { mode: 0o600 });
+    const twoWords = await runCli(['serve', '--http', '127.0.0.1:0', '--token-file', spaced], { env: p.env });
+    assert.equal(twoWords.code, 1);
+    assert.match(twoWords.stderr, /white space inside the token/);
     const server = await startServer(p, ['--http', '127.0.0.1:0', '--token-file', tokenFile]);
     assert.ok(server.http);
     const body = JSON.stringify({

@@ -11,7 +11,8 @@ import { loadTrace } from '../../src/cli/trace-file.js';
 
 test('a Claude Code hook run from `fire --dialect claude` lands in the session trace with its own answer', async () => {
   const p = makeProject();
-  const file = path.join(p.dir, 'hooks.json');
+  // Named with --config and outside the project: the user's own, so it runs without a trust step.
+  const file = path.join(path.dirname(p.dir), 'hooks.json');
   const guard = path.join(HOOKS, 'cc-bash-guard.mjs');
   fs.writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] } }));
   const traces = path.join(p.home, 'traces');

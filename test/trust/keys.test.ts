@@ -148,6 +148,9 @@ describe('the files a command runs', () => {
     assert.deepEqual(files('./hooks/x.sh && bash hooks/lib.sh', p), ['hooks/lib.sh', 'hooks/x.sh']);
     assert.deepEqual(files('env -i FOO=1 node ${DIR}/x.mjs', p, { DIR: '.gemini/hooks' }), ['.gemini/hooks/x.mjs']);
     assert.deepEqual(files('cd hooks && ./x.sh', p), ['hooks/x.sh']);
+    // What bash sources before anything: named by an assignment, or by the hook's own env.
+    assert.deepEqual(files("BASH_ENV=hooks/lib.sh bash -c 'echo {}'", p), ['hooks/lib.sh']);
+    assert.deepEqual(files("bash -c 'echo {}'", p, { BASH_ENV: 'hooks/lib.sh' }), ['hooks/lib.sh']);
   });
 
   test('not followed: sh -c text, run-time values, $(…), globs, redirection targets, files outside the project', () => {
@@ -173,7 +176,13 @@ describe('the files a command runs', () => {
     assert.deepEqual(files(`bash ${path.join(elsewhere, 'link.sh')}`, p), [path.join(elsewhere, 'link.sh')]);
     assert.match(String(files('node .gemini/hooks/gone.mjs', p)), /\.gemini\/hooks\/gone\.mjs is missing/);
     assert.match(String(files('./hooks/gone.sh', p)), /hooks\/gone\.sh is missing/);
-    assert.deepEqual(files('bash ./hooks', p), [], 'a folder runs no code of its own');
+    assert.deepEqual(
+      files('node ./hooks', p),
+      ['hooks/check.py', 'hooks/lib.sh', 'hooks/x.sh'],
+      'a folder run as a script: every file in it',
+    );
+    assert.deepEqual(files('cat ./hooks', p), [], 'a folder as a plain argument runs nothing');
+    assert.match(String(files('bash /proc/self/cwd/hooks/x.sh', p)), /reached through \/proc or \/dev\/fd/);
     if (process.getuid?.() !== 0) {
       fs.chmodSync(path.join(p, 'hooks', 'x.sh'), 0);
       assert.match(String(files('bash hooks/x.sh', p)), /cannot read hooks\/x\.sh/);

@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ErrorType, fail } from './common.js';
 import type { ToolResult } from './types.js';
+import { isInside } from '../../config/paths.js';
+
+export { isInside };
 
 /**
  * Resolves symlinks along `p` as far as it exists, following dangling links too,
@@ -45,11 +48,6 @@ export function isBlockedName(name: string): boolean {
   while (end > 0 && (n[end - 1] === ' ' || n[end - 1] === '.')) end--;
   n = n.slice(0, end);
   return n === '.git' || n === '.env' || n === 'node_modules' || (n.startsWith('gha-creds-') && n.endsWith('.json'));
-}
-
-export function isInside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
 }
 
 /** Workspace-relative path with forward slashes, '.' for the root. */

@@ -14,6 +14,8 @@ import { agyToolNames, toAgyToolCall } from './tools.js';
 
 export interface AgyAdapterOptions {
   config: AgyConfig;
+  /** What may run now (gated again when a workspace hook's files changed); `config` when not given. */
+  current?: () => AgyConfig;
   env: NodeJS.ProcessEnv;
 }
 
@@ -43,7 +45,7 @@ export function agyAdapter(opts: AgyAdapterOptions, ctx: AdapterContext): Adapte
       artifactDirectoryPath: s.transcriptPath ? path.dirname(s.transcriptPath) : '',
       ...fields,
     };
-    const r = await fireAgy(opts.config, event, input, {
+    const r = await fireAgy(opts.current?.() ?? opts.config, event, input, {
       projectDir: ctx.cwd,
       env: opts.env,
       signal: extra.signal,

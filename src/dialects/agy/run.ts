@@ -9,7 +9,7 @@ import path from 'node:path';
 import { runCommand } from '../../run/command.js';
 import { sanitizeEnv } from '../../run/env.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
-import { recordSequentialFire } from '../../engine/trace.js';
+import { recordSequentialFire, traceRunOf } from '../../engine/trace.js';
 import type { AgyConfig, AgyEvent, AgyHook, AgySource } from './config.js';
 import { TOOL_EVENTS } from './config.js';
 import { aggregateDecisions, failure, readJsonObject, readPreToolUse, type AgyDecision } from './decision.js';
@@ -130,17 +130,7 @@ export async function fireAgy(
       input,
       decision: output?.decision ?? (runs.some((r) => r.error) ? 'error' : 'ok'),
       ...(output?.reason ? { reason: output.reason } : {}),
-      runs: runs.map((r) => ({
-        hook: r.command,
-        source: r.source,
-        file: r.file,
-        ms: r.durationMs,
-        exit: r.exitCode,
-        decision: r.outcome,
-        ...(r.reason ? { reason: r.reason } : {}),
-        stderr: r.stderr,
-        ...(r.error ? { error: r.error } : {}),
-      })),
+      runs: runs.map((r) => traceRunOf(r, r.outcome, r.reason)),
     },
     opts.env ?? process.env,
   );

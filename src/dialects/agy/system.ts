@@ -1,3 +1,4 @@
+import path from 'node:path';
 /**
  * Antigravity CLI (`agy`) hooks as a hook system: its event names, its camelCase input, its
  * hooks.json files (config.ts). The workspace's files run only in a trusted folder, and only the
@@ -7,7 +8,7 @@ import fs from 'node:fs';
 import { formatProblem, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
-import { heldDialectHooks } from '../../trust/dialects.js';
+import { heldDialectHooks, sessionGate } from '../../trust/dialects.js';
 import { heldBackOf, type HookSystem } from '../system.js';
 import { agyAdapter } from './agent.js';
 import {
@@ -32,7 +33,7 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
     if (e instanceof AgyConfigReadError) throw new UsageError(e.message);
     throw e;
   }
-  if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists)
+  if (config && !loaded.files.find((f) => f.file === path.resolve(config))?.exists)
     throw new UsageError(`agy hooks ${config} not found — check the path given to --config`);
   return loaded;
 }
@@ -125,10 +126,14 @@ export const agySystem: HookSystem = {
   adapter(setup) {
     const loaded = loadAgyConfig({ projectDir: setup.cwd, env: process.env });
     for (const p of loaded.problems) setup.warn(formatProblem(p));
-    const { held, warning } = heldDialectHooks(setup.cwd, agyWorkspaceHooks(loaded, setup.cwd), setup.trust);
-    if (warning) setup.warn(warning);
-    const config = agyWithout(loaded, held);
-    if (!config.hooks.length) return undefined;
-    return agyAdapter({ config, env: setup.hookEnv }, setup.ctx);
+    const gate = sessionGate(
+      setup.cwd,
+      () => agyWorkspaceHooks(loaded, setup.cwd),
+      setup.trust,
+      (held) => agyWithout(loaded, held),
+      setup.warn,
+    );
+    if (!gate.config.hooks.length) return undefined;
+    return agyAdapter({ config: gate.config, current: gate.current, env: setup.hookEnv }, setup.ctx);
   },
 };

@@ -4,8 +4,6 @@
  * the same appliers as Gemini's hooks (src/apply).
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { EventName } from '../../events/names.js';
 import type { HookOutput } from '../../events/output.js';
 import {
@@ -23,9 +21,9 @@ import {
 import { visible } from '../../config/display.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
 import type { ClaudeConfig } from './config.js';
-import { sourcedEnv } from './env-file.js';
+import { freshEnvFile, sourcedEnv } from './env-file.js';
 import type { ClaudeEvent } from './events.js';
-import { claudeHooksFor, fireClaude, type ClaudeFireResult } from './run.js';
+import { fireClaude, type ClaudeFireResult } from './run.js';
 import { agentToolInput, claudeToolInput, claudeToolResponse, claudeToolUseId } from './tools.js';
 import { ClaudeTranscript, claudeTranscriptPath } from './transcript.js';
 import { ClaudeSession } from './background.js';
@@ -45,6 +43,8 @@ export interface ClaudeAdapterOptions {
   model?: LanguageModelV3;
   /** Loads the settings again (through the same trust gate), for a change during the session. */
   reload?: () => { config: ClaudeConfig; env: NodeJS.ProcessEnv; sessionEnv: Record<string, string>; hostEnv?: NodeJS.ProcessEnv };
+  /** Whether a file the workspace hooks run changed since the last load: they are gated again first. */
+  stale?: () => boolean;
 }
 
 export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): Adapter {
@@ -66,11 +66,10 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     return { blocks, systemMessage: shown.length ? shown.join('\n') : undefined };
   };
   /** A fresh `$CLAUDE_ENV_FILE` for this session's SessionStart. */
-  const freshEnvFile = () => {
-    envDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-'));
-    const file = path.join(envDir, `${ctx.session().id.replace(/[^A-Za-z0-9_-]/g, '-')}-sessionstart.sh`);
-    fs.writeFileSync(file, '', { mode: 0o600 });
-    return file;
+  const sessionEnvFile = () => {
+    const fresh = freshEnvFile(`${ctx.session().id.replace(/[^A-Za-z0-9_-]/g, '-')}-sessionstart.sh`, envDir);
+    envDir = fresh.dir;
+    return fresh.file;
   };
   /**
    * Inside a called agent (a hand-off), hooks see the asking session's id and transcript, and
@@ -97,15 +96,16 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     signal?: AbortSignal,
     envFile?: string,
   ): Promise<ClaudeFireResult> => {
-    if (claudeHooksFor(config, claudeEvent, claudeInput).length) {
-      // Hooks that read transcript_path find the session up to now.
-      const claudeTranscript = transcriptFor(ctx.session());
-      claudeTranscript.sync();
-      // Claude's is the last answer's text, not every answer of the turn (Gemini's prompt_response).
-      const last = claudeTranscript.lastAssistantText;
-      if (claudeEvent === 'Stop' && last !== undefined) claudeInput.last_assistant_message = last;
-    }
+    if (opts.reload && opts.stale?.()) ({ config, env: hookEnv, sessionEnv, hostEnv } = opts.reload());
     const r = await fireClaude(config, claudeEvent, claudeInput, {
+      beforeRun: (input) => {
+        // Hooks that read transcript_path find the session up to now.
+        const claudeTranscript = transcriptFor(ctx.session());
+        claudeTranscript.sync();
+        // Claude's is the last answer's text, not every answer of the turn (Gemini's prompt_response).
+        const last = claudeTranscript.lastAssistantText;
+        if (claudeEvent === 'Stop' && last !== undefined) input.last_assistant_message = last;
+      },
       projectDir: ctx.cwd,
       env: hookEnv,
       envFile,
@@ -160,13 +160,11 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
   };
   /** SessionStart with a fresh `$CLAUDE_ENV_FILE`; what its hooks export reaches later shell commands. */
   const startHooks = async (source: 'startup' | 'resume' | 'clear' | 'compact') => {
-    const envFile = freshEnvFile();
+    const envFile = sessionEnvFile();
     const out = await fire('SessionStart', { source }, undefined, undefined, envFile);
     const effect = applySessionStart(out);
     if (out?.continue === false) effect.stop = out.stopReason ?? 'Stopped by a Claude Code hook';
-    const base: Record<string, string> = {};
-    for (const [k, v] of Object.entries(hookEnv)) if (v !== undefined) base[k] = v;
-    const sourced = await sourcedEnv(envFile, base, ctx.cwd);
+    const sourced = await sourcedEnv(envFile, hookEnv, ctx.cwd);
     if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
     // After a compaction the session goes on: what earlier hooks exported stays.
     shellEnv = { ...(source === 'compact' ? shellEnv : sessionEnv), ...sourced.env };

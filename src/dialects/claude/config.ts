@@ -26,6 +26,7 @@ import {
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { DEFAULT_TIMEOUTS, readClaudeHandler, type ClaudeHandler } from './handler-config.js';
+import { configOwner } from '../../trust/owner.js';
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUTS.command;
@@ -291,7 +292,19 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
   const settings = claudeSettingsPaths(opts.projectDir, env);
   const places = [
     { source: 'managed' as const, file: claudeManagedSettingsPath(env) },
-    ...(opts.files ? [settings[0], ...opts.files.map((file) => ({ source: 'explicit' as const, file: path.resolve(file) }))] : settings),
+    ...(opts.files
+      ? [
+          settings[0],
+          // A named file inside the project is the project's: held back until trusted, like .claude/settings.json.
+          ...opts.files.map((file) => ({
+            source:
+              configOwner(file, { projectDir: opts.projectDir, named: true, env }) === 'workspace'
+                ? ('project' as const)
+                : ('explicit' as const),
+            file: path.resolve(file),
+          })),
+        ]
+      : settings),
   ];
   const files: ClaudeSettingsFile[] = [];
   const problems: ConfigProblem[] = [];
@@ -348,12 +361,24 @@ export function withoutProjectHooks(config: ClaudeConfig): ClaudeConfig {
  * then managed over all). The project's own blocks count only when the folder is not untrusted:
  * an untrusted folder changes nothing.
  */
-export function claudeSessionEnv(config: Pick<ClaudeConfig, 'files'>, trust: 'trusted' | 'assumed' | 'untrusted'): Record<string, string> {
+export function claudeSessionEnv(
+  config: Pick<ClaudeConfig, 'files'>,
+  trust: 'trusted' | 'assumed' | 'untrusted',
+  held: ReadonlySet<string> = new Set(),
+): Record<string, string> {
   const order = [...config.files.filter((f) => f.source !== 'managed'), ...config.files.filter((f) => f.source === 'managed')];
   const env: Record<string, string> = {};
-  for (const f of order) if (!((f.source === 'project' || f.source === 'local') && trust === 'untrusted')) Object.assign(env, f.env);
+  for (const f of order) {
+    const project = f.source === 'project' || f.source === 'local';
+    // A project's env block reaches every hook (BASH_ENV, PATH, NODE_OPTIONS…): it applies only once reviewed.
+    if (project && (trust === 'untrusted' || held.has(envBlockId(f.file)))) continue;
+    Object.assign(env, f.env);
+  }
   return env;
 }
+
+/** The id of a settings file's env block among the project's hooks (see claudeWorkspaceHooks). */
+const envBlockId = (file: string) => `${file}#env`;
 
 /** The project's own `env` blocks, which the fingerprints of its hooks cover. */
 function workspaceEnv(config: Pick<ClaudeConfig, 'files'>): Record<string, Record<string, string>> | undefined {
@@ -408,18 +433,40 @@ export const claudeHookId = (h: Pick<ClaudeHook, 'file' | 'path'>) => `${h.file}
 export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): DialectHook[] {
   // What the project's env blocks set changes what its hooks do: changing them asks for trust again.
   const env = workspaceEnv(config);
-  return config.hooks.filter(isWorkspace).map((h) => ({
-    source: 'claude' as const,
-    event: h.event,
-    matcher: h.matcher,
-    name: claudeHookText(h),
-    command: h.type === 'command' ? h.command : null,
-    file: h.file,
-    path: h.path,
-    id: claudeHookId(h),
-    ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
-    ...claudeHookKey(h, projectDir, env),
-  }));
+  // Each env block is trusted as a hook is: it reaches the user's hooks and the agent's commands too.
+  const blocks = config.files
+    .filter((f) => (f.source === 'project' || f.source === 'local') && Object.keys(f.env).length)
+    .map((f) => {
+      const where = path.relative(projectDir, f.file) || f.file;
+      const names = Object.keys(f.env).join(', ');
+      return {
+        source: 'claude' as const,
+        event: 'env',
+        name: `env: ${names}`,
+        command: null,
+        file: f.file,
+        path: 'env',
+        id: envBlockId(f.file),
+        label: `${where} (env): ${names}`,
+        setting: true,
+        ...fingerprintHook('claude', { env: f.env, file: where }, null, { projectDir }),
+      };
+    });
+  return [
+    ...blocks,
+    ...config.hooks.filter(isWorkspace).map((h) => ({
+      source: 'claude' as const,
+      event: h.event,
+      matcher: h.matcher,
+      name: claudeHookText(h),
+      command: h.type === 'command' ? h.command : null,
+      file: h.file,
+      path: h.path,
+      id: claudeHookId(h),
+      ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
+      ...claudeHookKey(h, projectDir, env),
+    })),
+  ];
 }
 
 /** The configuration without the project hooks whose ids are in `held` (the user's keep running). */

@@ -6,13 +6,25 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { envFrom } from '../../run/process.js';
 
-/** What sourcing `file` on top of `base` sets or changes; empty when the file is empty or missing. */
+/** An empty `$CLAUDE_ENV_FILE` only the user can read, in `dir` or else in a new private folder. */
+export function freshEnvFile(name: string, dir?: string): { dir: string; file: string } {
+  const where = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-'));
+  const file = path.join(where, name);
+  fs.writeFileSync(file, '', { mode: 0o600 });
+  return { dir: where, file };
+}
+
+/** What sourcing `file` on top of the hooks' environment sets or changes; empty when the file is empty or missing. */
 export async function sourcedEnv(
   file: string,
-  base: Record<string, string>,
+  hookEnv: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<{ env: Record<string, string>; error?: string }> {
+  const base = envFrom(hookEnv);
   let size = 0;
   try {
     size = fs.statSync(file).size;

@@ -65,7 +65,7 @@ type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: 
 
 const COMMON_KEYS = ['type', 'if', 'timeout', 'statusMessage', 'once', 'onFailure'];
 const TYPE_KEYS: Record<ClaudeHandlerType, string[]> = {
-  command: ['command', 'async', 'asyncRewake', 'shell'],
+  command: ['command', 'args', 'async', 'asyncRewake', 'shell'],
   http: ['url', 'headers', 'allowedEnvVars'],
   prompt: ['prompt', 'model', 'continueOnBlock'],
   agent: ['prompt', 'model'],
@@ -83,6 +83,21 @@ function kind(v: unknown): string {
 function formatSeconds(s: number): string {
   if (s < 3600) return `about ${Math.round(s / 60)} minutes`;
   return `about ${Math.round(s / 360) / 10} hours`;
+}
+
+/** What Claude Code fills into an exec-form hook's words: no shell, so their values need no quoting. */
+const PLACEHOLDERS = new Set(['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA']);
+
+/**
+ * Exec form (`"command": "python3", "args": ["${CLAUDE_PLUGIN_ROOT}/x.py"]`): the program and its
+ * arguments as one bash command that runs exactly those words. Each word is double-quoted with
+ * everything the shell would read escaped but the placeholders, which are filled in quoted
+ * where they stand, as in any command (so the hook is fingerprinted with the files it runs).
+ */
+export function execFormCommand(command: string, args: readonly string[]): string {
+  const word = (w: string) =>
+    `"${w.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|[\\"$`]/g, (m, name?: string) => (name && PLACEHOLDERS.has(name) ? m : `\\${m}`))}"`;
+  return [command, ...args].map(word).join(' ');
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -156,6 +171,11 @@ export function readClaudeHandler(
   if (type === 'command') {
     const command = text('command', 'a command hook');
     if (command !== undefined) out.command = command;
+    if (raw.args !== undefined) {
+      if (!Array.isArray(raw.args) || !raw.args.every((a) => typeof a === 'string'))
+        fail('args', `"args" must be an array of strings (the program's arguments), got ${kind(raw.args)}`);
+      else if (command !== undefined) out.command = execFormCommand(command, raw.args);
+    }
     const shell = raw.shell;
     if (shell !== undefined && shell !== 'bash') {
       if (shell === 'powershell') {

@@ -149,8 +149,14 @@ export function enabledClaudePlugins(opts: PluginLookup): { plugins: ClaudePlugi
   const folder = pluginsFolder(opts.home, opts.env);
   const decided = new Map<string, EnabledPlugins>();
   const managed = opts.levels.filter((l) => l.level === 'managed');
+  const mine = (l: EnabledPlugins) => l.level === 'user' || l.level === 'managed' || l.level === 'explicit';
   for (const l of [...opts.levels.filter((x) => x.level !== 'managed'), ...managed])
-    for (const id of Object.keys(l.enabled)) decided.set(id, l);
+    for (const id of Object.keys(l.enabled)) {
+      // A repository's settings cannot turn off a plugin the user (or policy) turned on, as
+      // `disableAllHooks` there cannot turn off the user's hooks.
+      if (!mine(l) && !l.enabled[id] && decided.get(id)?.enabled[id] === true && mine(decided.get(id)!)) continue;
+      decided.set(id, l);
+    }
   const wanted = [...decided].filter(([id, l]) => l.enabled[id]);
   if (wanted.length) {
     const installedFile = path.join(folder, 'installed_plugins.json');
@@ -167,9 +173,7 @@ export function enabledClaudePlugins(opts: PluginLookup): { plugins: ClaudePlugi
         continue;
       }
       // Enabled by the project's files and not by the user or policy: the repository turned it on.
-      const byUser = opts.levels.some(
-        (x) => (x.level === 'user' || x.level === 'managed' || x.level === 'explicit') && x.enabled[id] === true,
-      );
+      const byUser = opts.levels.some((x) => mine(x) && x.enabled[id] === true);
       const workspace = (l.level === 'project' || l.level === 'local') && !byUser;
       plugins.push({ id, root: path.resolve(inst.installPath), data: pluginDataFolder(folder, id), level: l.level, workspace });
     }

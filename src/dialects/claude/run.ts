@@ -20,7 +20,7 @@ import { ClaudeSession } from './background.js';
 import { runClaudeHandler } from './handlers.js';
 import type { ClaudeHandlerType } from './handler-config.js';
 import { IF_EVENTS } from './if-rule.js';
-import { recordFire } from '../../engine/trace.js';
+import { recordFire, traceRunOf } from '../../engine/trace.js';
 
 export interface ClaudeFireOptions {
   /** The project folder: hooks run here, and it is `$CLAUDE_PROJECT_DIR`. Default: process.cwd(). */
@@ -47,6 +47,8 @@ export interface ClaudeFireOptions {
   session?: ClaudeSession;
   /** Called as each hook starts (e.g. to show its `statusMessage`). */
   onStart?(hook: ClaudeHook): void;
+  /** Called once before any hook starts, when some will: the last word on the input they read. */
+  beforeRun?(input: Record<string, unknown>): void;
 }
 
 /** The events whose hooks may write `export` lines to `$CLAUDE_ENV_FILE`. */
@@ -197,9 +199,10 @@ export async function fireClaude(
     CLAUDE_PROJECT_DIR: projectDir,
   };
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
-  const stdin = JSON.stringify(input);
   const session = opts.session ?? new ClaudeSession();
   const hooks = claudeHooksFor(config, event, input, { projectDir, onceDone: session.onceDone });
+  if (hooks.length) opts.beforeRun?.(input);
+  const stdin = JSON.stringify(input);
   const began = Date.now();
   const runOne = async (hook: ClaudeHook, signal: AbortSignal | undefined): Promise<ClaudeRun> => {
     opts.onStart?.(hook);
@@ -291,20 +294,6 @@ function claudeTraceFire(event: ClaudeEvent, input: Record<string, unknown>, out
     input,
     decision,
     ...(reason ? { reason } : {}),
-    runs: runs.map((r) => {
-      const why = r.error ? undefined : reasonOf(r.response);
-      return {
-        hook: r.command,
-        source: r.source,
-        file: r.file,
-        start: began,
-        ms: r.durationMs,
-        exit: r.exitCode,
-        decision: r.outcome,
-        ...(why ? { reason: why } : {}),
-        stderr: r.stderr,
-        ...(r.error ? { error: r.error } : {}),
-      };
-    }),
+    runs: runs.map((r) => ({ ...traceRunOf(r, r.outcome, r.error ? undefined : reasonOf(r.response)), start: began })),
   };
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 /**
  * Claude Code's hooks as a hook system: its event names, its wire input, its settings files
  * (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, or
@@ -30,12 +31,11 @@ import {
   isClaudeEvent,
 } from './events.js';
 import { ENV_FILE_EVENTS, fireClaude } from './run.js';
-import { sourcedEnv } from './env-file.js';
+import { freshEnvFile, sourcedEnv } from './env-file.js';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
+import { filesStamp } from '../../trust/scripts.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv, pluginDirs?: string[]): ClaudeConfig {
   let loaded: ClaudeConfig;
@@ -45,7 +45,7 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
     if (e instanceof ClaudeConfigReadError) throw new UsageError(e.message);
     throw e;
   }
-  if (config && !loaded.files.find((f) => f.source === 'explicit')?.exists)
+  if (config && !loaded.files.find((f) => f.file === path.resolve(config))?.exists)
     throw new UsageError(`Claude Code settings ${config} not found — check the path given to --config`);
   return loaded;
 }
@@ -72,8 +72,8 @@ function gated(
   return {
     config: claudeWithout(config, held),
     warnings: warning ? [warning] : [],
-    hookEnv: { ...ctx.baseEnv, ...claudeSessionEnv(config, ctx.trust) },
-    sessionEnv: claudeSessionEnv(config, ctx.trust),
+    hookEnv: { ...ctx.baseEnv, ...claudeSessionEnv(config, ctx.trust, held) },
+    sessionEnv: claudeSessionEnv(config, ctx.trust, held),
     heldBack: heldBackOf(workspace, held, ctx.trust),
   };
 }
@@ -111,12 +111,11 @@ export const claudeSystem: HookSystem = {
     const judged = g.config.hooks.some((h) => h.event === event && (h.type === 'prompt' || h.type === 'agent'));
     const model = judged ? await opts.model?.() : undefined;
     // SessionStart hooks get a fresh `$CLAUDE_ENV_FILE`; what they export there is sourced as the agent does, then the file goes.
-    const envDir = ENV_FILE_EVENTS.has(event) ? fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-claude-env-')) : undefined;
-    const envFile = envDir && path.join(envDir, 'sessionstart.sh');
+    const fresh = ENV_FILE_EVENTS.has(event) ? freshEnvFile('sessionstart.sh') : undefined;
+    const envFile = fresh?.file;
     let result: Awaited<ReturnType<typeof fireClaude>>;
     let exported: Record<string, string> | undefined;
     try {
-      if (envFile) fs.writeFileSync(envFile, '', { mode: 0o600 });
       result = await fireClaude(g.config, event, input, {
         projectDir,
         env: g.hookEnv,
@@ -128,14 +127,12 @@ export const claudeSystem: HookSystem = {
         signal: opts.signal,
       });
       if (envFile) {
-        const base: Record<string, string> = {};
-        for (const [k, v] of Object.entries(g.hookEnv)) if (v !== undefined) base[k] = v;
-        const sourced = await sourcedEnv(envFile, base, projectDir);
+        const sourced = await sourcedEnv(envFile, g.hookEnv, projectDir);
         if (sourced.error) warnings.push(`${event} hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
         exported = sourced.env;
       }
     } finally {
-      if (envDir) fs.rmSync(envDir, { recursive: true, force: true });
+      if (fresh) fs.rmSync(fresh.dir, { recursive: true, force: true });
     }
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
@@ -213,12 +210,18 @@ export const claudeSystem: HookSystem = {
     }));
   },
   adapter(setup) {
+    // The project files the workspace hooks run, as last gated: an edit during the session (by the
+    // agent's own tools too) is gated again before the next event, as a settings change is.
+    let scripts = { files: [] as string[], stamp: '' };
     const gatedLoad = () => {
       const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
       for (const p of loaded.problems) setup.warn(formatProblem(p));
-      const { held, warning } = heldDialectHooks(setup.cwd, claudeWorkspaceHooks(loaded, setup.cwd), setup.trust);
+      const workspace = claudeWorkspaceHooks(loaded, setup.cwd);
+      const files = workspace.flatMap((h) => h.files);
+      scripts = { files, stamp: filesStamp(files) };
+      const { held, warning } = heldDialectHooks(setup.cwd, workspace, setup.trust);
       if (warning) setup.warn(warning);
-      const sessionEnv = claudeSessionEnv(loaded, setup.trust);
+      const sessionEnv = claudeSessionEnv(loaded, setup.trust, held);
       return {
         config: claudeWithout(loaded, held),
         env: { ...setup.hookEnv, ...sessionEnv },
@@ -229,6 +232,9 @@ export const claudeSystem: HookSystem = {
     const first = gatedLoad();
     if (!first.config.hooks.length && !Object.keys(first.sessionEnv).length) return undefined;
     // A settings file changed during the session is read again through the same gate.
-    return claudeAdapter({ ...first, model: setup.model, reload: gatedLoad }, setup.ctx);
+    return claudeAdapter(
+      { ...first, model: setup.model, reload: gatedLoad, stale: () => filesStamp(scripts.files) !== scripts.stamp },
+      setup.ctx,
+    );
   },
 };

@@ -12,6 +12,8 @@ import type { MmEventData } from './input.js';
 
 export interface MmAdapterOptions {
   config: MmConfig;
+  /** What may run now (gated again when a workspace hook's files changed); `config` when not given. */
+  current?: () => MmConfig;
   /** Show display lines (`--display-hooks` or `displayHooks: true`). */
   display: boolean;
   env: NodeJS.ProcessEnv;
@@ -24,7 +26,7 @@ export function mmAdapter(opts: MmAdapterOptions, ctx: AdapterContext): Adapter 
     // mm names models `<provider>/<model>`; Hookline's spec is `<provider>:<model>`.
     const asked = ctx.depth > 0 ? { asked: { depth: ctx.depth } } : {};
     const r = await fireMm(
-      config,
+      opts.current?.() ?? config,
       event,
       { model: ctx.modelName.replace(':', '/'), ...asked, ...data },
       { cwd: ctx.cwd, env: opts.env, counter: ctx.counter, signal, session: ctx.session().id },

@@ -14,7 +14,7 @@ import { decodeMmResponse, type MmResponse } from './response.js';
 import { joinContexts, mmHookFailedReason, mmStopResponse } from './effects.js';
 import { charCount, mmDisplayLine, mmFailureLine } from './display.js';
 import type { ProcessResult, ProcessRun } from '../../run/result.js';
-import { PROCESS_SESSION, recordSequentialFire } from '../../engine/trace.js';
+import { PROCESS_SESSION, recordSequentialFire, traceRunOf } from '../../engine/trace.js';
 
 export interface MmFireOptions {
   /** The session folder: hooks run here, and it is the input's `cwd`. Default: process.cwd(). */
@@ -263,15 +263,7 @@ export async function fireMm(config: MmConfig, event: MmEvent, data: MmEventData
       input: firstInput,
       decision: output.action,
       ...(output.reason ? { reason: output.reason } : {}),
-      runs: runs.map((r) => ({
-        hook: r.command,
-        ms: r.durationMs,
-        exit: r.exitCode,
-        decision: r.error ? 'error' : r.decision,
-        ...(r.response?.reason ? { reason: r.response.reason } : {}),
-        stderr: r.stderr,
-        ...(r.error ? { error: r.error } : {}),
-      })),
+      runs: runs.map((r) => traceRunOf(r, r.error ? 'error' : r.decision, r.response?.reason)),
     },
     env,
   );

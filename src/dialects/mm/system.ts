@@ -10,7 +10,7 @@ import { ConfigRefusal, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
-import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
+import { type DialectHook, heldDialectHooks, sessionGate } from '../../trust/dialects.js';
 import type { FolderTrust } from '../../trust/folders.js';
 import { configOwner, type ConfigOwner } from '../../trust/owner.js';
 import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
@@ -152,7 +152,8 @@ export const mmSystem: HookSystem = {
     // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
     const named = Boolean(opts.config || opts.env.MM_CONFIG);
     const dir = path.dirname(loaded.absFile);
-    const workspace = configOwner(loaded.absFile, { projectDir: dir, named, env: opts.env }) === 'workspace';
+    // A named file is the user's unless it is in the session's folder.
+    const workspace = configOwner(loaded.absFile, { projectDir: named && cwd ? cwd : dir, named, env: opts.env }) === 'workspace';
     // One load: the folder's trust and the environment its hooks start from.
     const ctx = loadContext({ cwd: dir, env: opts.env });
     const trust = ctx.trust;
@@ -233,9 +234,20 @@ export const mmSystem: HookSystem = {
       );
       return undefined;
     }
-    const config = runnable(read(file, false), setup.cwd, workspace, setup.trust, process.env, setup.warn);
+    const loaded = read(file, false);
+    if (loaded.errors.length) throw new ConfigRefusal(loaded.errors.map(formatMmConfigError).join('\n'));
+    const gate = workspace
+      ? sessionGate(
+          setup.cwd,
+          () => mmWorkspaceHooks(loaded, setup.cwd),
+          setup.trust,
+          (held) => mmWithout(loaded, held),
+          setup.warn,
+        )
+      : { config: loaded, current: () => loaded };
+    const config = gate.config;
     // mm's display: `--display-hooks` or `displayHooks: true`; `mm --ask` lists nothing.
     const display = !setup.ask && Boolean(setup.displayHooks || config.raw.displayHooks === true);
-    return mmAdapter({ config, display, env: setup.hookEnv }, setup.ctx);
+    return mmAdapter({ config, current: gate.current, display, env: setup.hookEnv }, setup.ctx);
   },
 };

@@ -12,6 +12,8 @@ import { fireSpatialAgent } from './run.js';
 
 export interface SaAdapterOptions {
   config: SaConfig;
+  /** What may run now (gated again when a workspace hook's files changed); `config` when not given. */
+  current?: () => SaConfig;
   /** The agent's model, for prompt hooks. */
   model?: LanguageModelV3;
   display: boolean;
@@ -43,7 +45,7 @@ export function spatialAgentAdapter(opts: SaAdapterOptions, ctx: AdapterContext)
   let query: string | undefined;
   const fire = async (event: SaEvent, variables: Record<string, unknown>, signal?: AbortSignal) => {
     if (!config.hooks[event].length) return undefined;
-    const r = await fireSpatialAgent(config, event, variables, {
+    const r = await fireSpatialAgent(opts.current?.() ?? config, event, variables, {
       cwd: ctx.cwd,
       session: ctx.session().id,
       env: opts.env,

@@ -19,7 +19,7 @@ import type { ProcessRun } from '../../run/result.js';
 import { tryExpand } from '../../run/expand.js';
 import { askModel } from '../../run/judge.js';
 import { visible } from '../../config/display.js';
-import { PROCESS_SESSION, recordSequentialFire } from '../../engine/trace.js';
+import { PROCESS_SESSION, recordSequentialFire, traceRunOf } from '../../engine/trace.js';
 
 export interface SaFireOptions {
   /** The project folder: bash hooks run here. Default: process.cwd(). */
@@ -209,15 +209,9 @@ export async function fireSpatialAgent(
       input: context,
       decision: output.decision,
       ...(output.reason ? { reason: output.reason } : {}),
-      runs: runs.map((r) => ({
-        hook: r.command ?? `prompt: ${r.prompt ?? ''}`.slice(0, 80),
-        ms: r.durationMs,
-        exit: r.exitCode,
-        decision: r.error ? 'error' : r.decision,
-        ...(r.reason ? { reason: r.reason } : {}),
-        stderr: r.stderr,
-        ...(r.error ? { error: r.error } : {}),
-      })),
+      runs: runs.map((r) =>
+        traceRunOf({ ...r, command: r.command ?? `prompt: ${r.prompt ?? ''}`.slice(0, 80) }, r.error ? 'error' : r.decision, r.reason),
+      ),
     },
     opts.env ?? process.env,
   );

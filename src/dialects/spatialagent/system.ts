@@ -9,12 +9,13 @@ import { formatProblem, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
-import { heldDialectHooks } from '../../trust/dialects.js';
+import { heldDialectHooks, sessionGate } from '../../trust/dialects.js';
 import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
 import { spatialAgentAdapter } from './agent.js';
 import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saHookCount, saWithout, saWorkspaceHooks, type SaConfig } from './config.js';
 import { SA_ALL_VARIABLES, SA_EVENTS, SA_VARIABLES, isSaEvent } from './events.js';
 import { fireSpatialAgent } from './run.js';
+import { configOwner } from '../../trust/owner.js';
 
 function read(file: string, explicit: boolean): SaConfig {
   let config: SaConfig;
@@ -52,7 +53,9 @@ export const spatialAgentSystem: HookSystem = {
     const ctx = loadContext({ cwd, env: opts.env });
     let config = loaded;
     let heldBack: HeldBack[] = [];
-    if (opts.config === undefined) {
+    // A file named with --config is the user's own, unless it is in the project (trust/owner.ts).
+    const named = opts.config !== undefined && configOwner(opts.config, { projectDir: cwd, named: true, env: opts.env }) === 'user';
+    if (!named) {
       const hooks = saWorkspaceHooks(loaded, cwd);
       const { held, warning } = heldDialectHooks(cwd, hooks, ctx.trust, opts.env);
       if (warning) warnings.push(warning);
@@ -121,12 +124,24 @@ export const spatialAgentSystem: HookSystem = {
       setup.warn(err.message);
       return undefined;
     }
-    const { held, warning } = heldDialectHooks(setup.cwd, saWorkspaceHooks(loaded, setup.cwd), setup.trust);
-    if (warning) setup.warn(warning);
+    const gate = sessionGate(
+      setup.cwd,
+      () => saWorkspaceHooks(loaded, setup.cwd),
+      setup.trust,
+      (held) => saWithout(loaded, held),
+      setup.warn,
+    );
     if (setup.trust === 'untrusted') return undefined;
     for (const p of loaded.problems ?? []) setup.warn(formatProblem(p));
     return spatialAgentAdapter(
-      { config: saWithout(loaded, held), model: setup.model, display: setup.displayHooks, env: setup.hookEnv, system: setup.system },
+      {
+        config: gate.config,
+        current: gate.current,
+        model: setup.model,
+        display: setup.displayHooks,
+        env: setup.hookEnv,
+        system: setup.system,
+      },
       setup.ctx,
     );
   },

@@ -1,0 +1,66 @@
+/**
+ * Interpreters whose first non-option word is a script file: how to tell the script from inline
+ * code and from an option's value, and how to check that one starts. Read by the trust layer
+ * (which files a hook runs) and by `hookline doctor` (will the script be found).
+ */
+export interface InterpreterFamily {
+  names: RegExp;
+  /** Options after which there is no script file: the code is given inline. */
+  inline: ReadonlySet<string>;
+  /** Options that take the next word as their value. */
+  value: ReadonlySet<string>;
+}
+
+export const INTERPRETER_FAMILIES: readonly InterpreterFamily[] = [
+  { names: /^(bash|sh|dash|zsh|ksh|mksh|fish)$/, inline: new Set(['-c']), value: new Set(['-o', '-O', '--rcfile', '--init-file']) },
+  {
+    names: /^(node|nodejs|tsx|ts-node|bun|deno)$/,
+    inline: new Set(['-e', '--eval', '-p', '--print']),
+    value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']),
+  },
+  { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']) },
+  { names: /^(ruby|perl|lua|luajit|Rscript|osascript)$/, inline: new Set(['-e', '-E']), value: new Set(['-r', '-I']) },
+  { names: /^php$/, inline: new Set(['-r']), value: new Set(['-c', '-d']) },
+  { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },
+];
+
+/** The family of a command word (`/usr/bin/python3.12` is a python), if it is an interpreter. */
+export function interpreterFamily(word: string): InterpreterFamily | undefined {
+  const name = word.slice(word.lastIndexOf('/') + 1);
+  return INTERPRETER_FAMILIES.find((f) => f.names.test(name));
+}
+
+/** Interpreters whose first word may be a subcommand: `deno run x.ts`, `bun run x.ts`, `deno eval '…'`. */
+export const SUBCOMMANDS = /^(deno|bun)$/;
+
+/**
+ * The script that `word args…` runs, when `word` is an interpreter: the first word that is
+ * neither an option nor an option's value; none when the code is inline.
+ */
+export function scriptArgument(word: string, args: readonly string[]): string | undefined {
+  const family = interpreterFamily(word);
+  if (!family) return undefined;
+  const sub = SUBCOMMANDS.test(word.slice(word.lastIndexOf('/') + 1));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (family.inline.has(a) || (sub && i === 0 && a === 'eval')) return undefined;
+    if (family.value.has(a)) i++;
+    else if (sub && i === 0 && a === 'run') continue;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+/** What runs an interpreter doing nothing, by program name: `node -e 0`. */
+export const PROBES: Readonly<Record<string, readonly string[]>> = {
+  node: ['-e', '0'],
+  python: ['-c', '0'],
+  python3: ['-c', '0'],
+  bash: ['-c', 'exit 0'],
+  sh: ['-c', 'exit 0'],
+  zsh: ['-c', 'exit 0'],
+  ruby: ['-e', '0'],
+  perl: ['-e', '0'],
+  deno: ['eval', '0'],
+  bun: ['-e', '0'],
+};
