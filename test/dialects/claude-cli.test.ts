@@ -240,7 +240,7 @@ describe("hookline fire --dialect claude: a project's env block is trusted as a 
     const after = await seen(s);
     assert.equal(after.context, 'FOO=');
     assert.equal(fs.existsSync(pwned), false, "the project's BASH_ENV ran");
-    assert.match(after.stderr, /held back until trusted[^]*\.claude\/settings\.json \(env\): FOO, BASH_ENV/);
+    assert.match(after.stderr, /held back until trusted[\s\S]*\.claude\/settings\.json \(env\): FOO, BASH_ENV/);
   });
 
   test('an env block and no hooks: not applied in a trusted folder until hookline trust', async () => {
