@@ -2,14 +2,7 @@ import { streamText, jsonSchema, tool as aiTool, wrapLanguageModel, type ToolSet
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { LLMRequest } from '../events/model.js';
-import {
-  escapeContext,
-  prependSessionContext,
-  withBlocks,
-  withToolContext,
-  MAX_AFTER_AGENT_RETRIES,
-  type ToolSelection,
-} from '../apply/index.js';
+import { escapeContext, prependSessionContext, withBlocks, withToolContext, type ToolSelection } from '../apply/index.js';
 import type { Adapter } from '../dialects/adapter.js';
 import type { HookControl } from '../dialects/list.js';
 import { estimateTokens, toModelMessages, type ToolCall, type ToolOutcome } from './history.js';
@@ -294,7 +287,7 @@ export class Agent {
         response,
         stopHookActive,
         retries,
-        maxRetries: this.o.maxRetries ?? MAX_AFTER_AGENT_RETRIES,
+        ...(this.o.maxRetries !== undefined ? { maxRetries: this.o.maxRetries } : {}),
         signal: this.signal,
       });
       this.checkCancelled();

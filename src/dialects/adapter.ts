@@ -137,7 +137,8 @@ export interface TurnEndPoint {
   response: string;
   stopHookActive: boolean;
   retries: number;
-  maxRetries: number;
+  /** The agent's own cap on retries, when it sets one; else each hook system keeps its own (Gemini CLI's, Claude Code's). */
+  maxRetries?: number;
   signal?: AbortSignal;
 }
 

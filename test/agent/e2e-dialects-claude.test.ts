@@ -69,6 +69,28 @@ describe('Claude Code hooks in the agent', () => {
     assert.match(r.stdout, /tests pass/);
   });
 
+  test("a Stop hook that always blocks ends the turn after Claude Code's 8 blocks in a row; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP changes it", async () => {
+    const p = claudeProject({ Stop: cc(`echo '{"decision":"block","reason":"again"}'`) });
+    const answers = Array.from({ length: 12 }, (_, i) => ({ text: `answer ${i}` }));
+    const r = await p.run({ prompt: 'go', script: answers, env: homeEnv(p) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.calls.length, 9, 'the first answer and 8 blocked retries');
+    const capped = await p.run({ prompt: 'go', script: answers, env: { ...homeEnv(p), CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '2' } });
+    assert.equal(capped.calls.length, 3);
+  });
+
+  test("a Stop hook's additionalContext is feedback that keeps the turn going (Claude Code 2.1.163)", async () => {
+    const p = claudeProject({
+      Stop: cc(
+        `grep -q '"stop_hook_active":true' && exit 0; echo '{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"Also run the tests."}}'`,
+      ),
+    });
+    const r = await p.run({ prompt: 'done?', script: [{ text: 'yes' }, { text: 'tests pass' }], env: homeEnv(p) });
+    assert.equal(r.calls.length, 2);
+    assert.equal(lastUser(r.calls[1]), 'Also run the tests.');
+    assert.match(r.stdout, /tests pass/);
+  });
+
   test('a Gemini hook allows and a Claude hook denies: the tool is denied', async () => {
     const p = claudeProject(
       {

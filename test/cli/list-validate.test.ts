@@ -151,8 +151,8 @@ describe('hookline validate', () => {
 
   test('an extension file is validated too', async () => {
     const p = projectWith(() => ({}));
-    const f = path.join(p.home, '.gemini', 'extensions', 'x', 'gemini-extension.json');
-    write(f, { name: 'x', hooks: { AfterModel: [{ hooks: [{ type: 'command', command: 'true', env: { N: null } }] }] } });
+    const f = path.join(p.home, '.gemini', 'extensions', 'x', 'hooks', 'hooks.json');
+    write(f, { hooks: { AfterModel: [{ hooks: [{ type: 'command', command: 'true', env: { N: null } }] }] } });
     const r = await runCli(['validate', '--cwd', p.dir], { env: p.env });
     assert.equal(r.code, 1);
     assert.equal(

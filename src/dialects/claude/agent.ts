@@ -47,6 +47,14 @@ export interface ClaudeAdapterOptions {
   stale?: () => boolean;
 }
 
+/** Claude Code ends a turn after this many Stop-hook blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP overrides). */
+export const STOP_HOOK_BLOCK_CAP = 8;
+
+function stopBlockCap(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP);
+  return Number.isInteger(n) && n >= 0 ? n : STOP_HOOK_BLOCK_CAP;
+}
+
 export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): Adapter {
   let { config, env: hookEnv, sessionEnv, hostEnv } = opts;
   // What shell commands get: the settings' env, then what SessionStart hooks export.
@@ -250,6 +258,15 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return { systemMessage, ...(start.context ? { context: start.context } : {}) };
     },
     async turnEnd({ prompt, response, stopHookActive, retries, maxRetries, signal }) {
+      const cap = maxRetries ?? stopBlockCap(hostEnv ?? process.env);
+      /** A block, or (Claude Code 2.1.163) additionalContext: feedback that keeps the turn going, up to the cap. */
+      const decide = (out: HookOutput | undefined) => {
+        const effect = applyAfterAgent(out, retries, cap);
+        const feedback = specific(out).additionalContext;
+        if (effect.action === 'accept' && typeof feedback === 'string' && feedback.trim() && retries < cap)
+          return { action: 'retry' as const, prompt: feedback, clearContext: effect.clearContext, systemMessage: effect.systemMessage };
+        return effect;
+      };
       if (sub) {
         // A called agent's answer goes through SubagentStop: a block keeps it working, with the reason as its prompt.
         const r = await fireNative(
@@ -261,12 +278,12 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
           },
           signal,
         );
-        return applyAfterAgent(toGeminiOutput(r), retries, maxRetries);
+        return decide(toGeminiOutput(r));
       }
       const out = await fire('AfterAgent', { prompt, prompt_response: response, stop_hook_active: stopHookActive }, signal);
-      const effect = applyAfterAgent(out, retries, maxRetries);
+      const effect = decide(out);
       // An asyncRewake hook that finished during the turn wakes the agent with what it said.
-      if (effect.action === 'accept' && session.pending && retries < maxRetries)
+      if (effect.action === 'accept' && session.pending && retries < cap)
         return { action: 'retry', prompt: woken().join('\n\n'), clearContext: effect.clearContext, systemMessage: effect.systemMessage };
       return effect;
     },

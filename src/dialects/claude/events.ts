@@ -87,9 +87,10 @@ export const CLAUDE_CATALOG: Readonly<Record<ClaudeEvent, ClaudeEventSpec>> = {
   PostToolUse: { matchField: 'tool_name', block: 'feedback', plainTextIsContext: false, context: true },
   PostToolUseFailure: { matchField: 'tool_name', block: 'feedback', plainTextIsContext: false, context: true },
   UserPromptSubmit: { block: 'prompt', plainTextIsContext: true, context: true },
-  Stop: { block: 'stop', plainTextIsContext: false, context: false },
+  // Since Claude Code 2.1.163 a Stop hook's additionalContext is feedback that keeps the turn going.
+  Stop: { block: 'stop', plainTextIsContext: false, context: true },
   SubagentStart: { matchField: 'agent_type', block: 'none', plainTextIsContext: false, context: true },
-  SubagentStop: { matchField: 'agent_type', block: 'stop', plainTextIsContext: false, context: false },
+  SubagentStop: { matchField: 'agent_type', block: 'stop', plainTextIsContext: false, context: true },
   SessionStart: { matchField: 'source', block: 'none', plainTextIsContext: true, context: true },
   SessionEnd: { matchField: 'reason', block: 'none', plainTextIsContext: false, context: false },
   PreCompact: { matchField: 'trigger', block: 'compact', plainTextIsContext: false, context: false },
