@@ -1,5 +1,5 @@
-import { allSystems, systemNamed } from '../dialects/registry.js';
-import type { HookSystem } from '../dialects/system.js';
+import { systemNamed } from '../dialects/registry.js';
+import { validateSystems } from '../dialects/validate-all.js';
 import { resolveDir, UsageError } from './io.js';
 
 export interface ValidateOptions {
@@ -22,31 +22,31 @@ export async function validate(opts: ValidateOptions): Promise<number> {
   if (opts.dialect === undefined && opts.config !== undefined)
     throw new UsageError("--config: names one hook system's file — give --dialect mm, spatialagent or claude with it");
   const cwd = resolveDir(opts.cwd);
-  const systems: HookSystem[] =
-    opts.dialect !== undefined
-      ? [await systemNamed(opts.dialect)]
-      : (await allSystems()).filter((s) => s.configured({ cwd, env: process.env }));
-  const single = systems[0];
-  if (opts.dialect !== undefined && opts.config !== undefined && single.name === 'gemini')
+  const single = opts.dialect !== undefined ? await systemNamed(opts.dialect) : undefined;
+  if (single && opts.config !== undefined && single.name === 'gemini')
     throw new UsageError(
       '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
     );
-  if (opts.pluginDir?.length && (opts.dialect === undefined || single.name !== 'claude'))
+  if (opts.pluginDir?.length && single?.name !== 'claude')
     throw new UsageError('--plugin-dir loads Claude Code plugins — add --dialect claude, or drop it');
-  const results = systems.map((s) => ({
-    name: s.name,
-    describe: s.describeConfig,
-    v: s.validate({ cwd, cwdFlag: opts.cwd, config: opts.config, pluginDirs: opts.pluginDir, env: process.env }),
-  }));
-  const errors = results.reduce((n, r) => n + r.v.errors, 0);
-  if (opts.json) {
-    const json =
-      opts.dialect !== undefined ? results[0].v.json : { errors, dialects: Object.fromEntries(results.map((r) => [r.name, r.v.json])) };
-    process.stdout.write(JSON.stringify(json, null, 2) + '\n');
-  } else if (results.length === 1) {
-    process.stdout.write(results[0].v.lines.map((l) => `${l}\n`).join(''));
-  } else {
-    process.stdout.write(results.map((r) => [`${r.name} (${r.describe}):`, ...r.v.lines.map((l) => `  ${l}`)].join('\n') + '\n').join(''));
-  }
+  const { errors, lines, json } = await validateSystems({
+    cwd,
+    cwdFlag: opts.cwd,
+    dialect: opts.dialect,
+    config: opts.config,
+    pluginDirs: opts.pluginDir,
+    env: process.env,
+  });
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify(json, null, 2)}
+`
+      : lines
+          .map(
+            (l) => `${l}
+`,
+          )
+          .join(''),
+  );
   return errors ? 1 : 0;
 }

@@ -11,6 +11,7 @@ import { systemNamed } from '../dialects/registry.js';
 import { fireReport, sessionIdsProblem } from '../dialects/system.js';
 import { FIRE_REFUSED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from './protocol.js';
 import type { Warm } from './warm.js';
+import { validateSystems } from '../dialects/validate-all.js';
 
 export interface MethodContext {
   warm: Warm;
@@ -108,13 +109,10 @@ async function validate(params: Record<string, unknown>, ctx: MethodContext): Pr
   const cwd = folder(params, true)!;
   const dialect = optionalString(params, 'dialect');
   const config = optionalString(params, 'config');
-  const v = await asParams(async () =>
-    (await systemNamed(dialect)).validate({
-      cwd,
-      cwdFlag: cwd,
-      config: config === undefined ? undefined : path.resolve(cwd, config),
-      env: ctx.env,
-    }),
+  if (config !== undefined && dialect === undefined) throw invalid('"config" names one hook system\'s file: give "dialect" with it');
+  // Without a dialect, every hook system found for the folder, as `hookline validate` checks them.
+  const v = await asParams(() =>
+    validateSystems({ cwd, cwdFlag: cwd, dialect, config: config === undefined ? undefined : path.resolve(cwd, config), env: ctx.env }),
   );
   return { errors: v.errors, lines: v.lines, report: v.json };
 }

@@ -302,6 +302,12 @@ describe('hookline serve', () => {
     assert.deepEqual([(await c.answer()).error.code, 8], [-32602, 8]);
     const nulls = await c.call('fire', { event: 'BeforeTool', cwd: p.dir, input: { tool_name: 'x' }, sessionId: null, dialect: null }, 9);
     assert.ok(nulls.result, JSON.stringify(nulls.error));
+    // validate with no dialect checks every hook system found there, as `hookline validate` does.
+    fs.mkdirSync(path.join(p.dir, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command' }] }] } }));
+    const all = await c.call('validate', { cwd: p.dir }, 10);
+    assert.equal(all.result.errors, 1);
+    assert.deepEqual(Object.keys(all.result.report.dialects).sort(), ['claude', 'gemini']);
     c.close();
   });
 
