@@ -124,13 +124,46 @@ _hookline_run()
 `;
 
 let dir: string | undefined;
+/** Loader folders are named with their process id, so one a killed process left can be told and removed. */
+const LOADER_PREFIX = 'hookline-prewarm-';
+
+/** Removes the loader folders of processes that are gone (killed before their exit handler ran). */
+function removeOrphanLoaders(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^hookline-prewarm-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    const folder = path.join(os.tmpdir(), name);
+    try {
+      // Only our own: the temp folder is shared.
+      if (fs.lstatSync(folder).uid === process.getuid?.()) fs.rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** The arguments that start a waiting interpreter of this kind (after the interpreter word). */
 export function loaderArgs(kind: 'node' | 'python'): string[] {
   if (kind === 'python') return ['-c', PYTHON_LOADER];
   // A file, not `-e`: `-e` would show in process.execArgv and change how Node runs its main.
   if (!dir || !fs.existsSync(dir)) {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-prewarm-'));
+    removeOrphanLoaders();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), `${LOADER_PREFIX}${process.pid}-`));
     fs.writeFileSync(path.join(dir, 'loader.cjs'), NODE_LOADER, { mode: 0o600, flag: 'wx' });
     fs.writeFileSync(path.join(dir, 'warm.mjs'), WARM_MODULE, { mode: 0o600, flag: 'wx' });
     process.once('exit', removeLoaders);

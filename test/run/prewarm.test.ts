@@ -1,6 +1,7 @@
 import { describe, test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cmd, hook, HOOKS, makeProject, ROOT } from '../helpers.js';
@@ -257,6 +258,26 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     assert.ok(p.rssKiB() > 0);
     p.close();
     assert.deepEqual(await survivors(pids), []);
+  });
+});
+
+describe('loader folders', () => {
+  test("a killed process's loader folder is removed by the next one that makes its own", () => {
+    // A process id that is surely gone: a child that has exited.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const orphan = fs.mkdtempSync(path.join(os.tmpdir(), `hookline-prewarm-${gone}-`));
+    fs.writeFileSync(path.join(orphan, 'loader.cjs'), '');
+    const mine = fs.mkdtempSync(path.join(os.tmpdir(), `hookline-prewarm-${process.pid}-`));
+    const boot = path.join(ROOT, 'src', 'run', 'prewarm-boot.ts');
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', `import(${JSON.stringify(boot)}).then((m) => { m.loaderArgs('node'); m.removeLoaders(); })`],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(fs.existsSync(orphan), false, "the dead process's folder is gone");
+    assert.equal(fs.existsSync(mine), true, "a live process's folder stays");
+    fs.rmSync(mine, { recursive: true, force: true });
   });
 });
 
