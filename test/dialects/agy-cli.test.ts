@@ -5,38 +5,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, runCli, trustDialectHooks } from '../helpers.js';
-import { fx, q, tmpDir } from './util.js';
+import { dialectProject, fx, q, tmpDir } from './util.js';
 
 const handler = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, timeout: 10, ...extra });
 
 /** A project with its own home; `.agents/hooks.json` and the user's files as given; trusted unless told. */
 function setup(files: { agents?: unknown; antigravitycli?: unknown; userConfig?: unknown; userCli?: unknown }, trusted = true) {
-  const base = tmpDir('hookline-agy-');
-  const dir = path.join(base, 'project');
-  const home = path.join(base, 'home');
-  const write = (file: string, v: unknown) => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, typeof v === 'string' ? v : JSON.stringify(v, null, 2));
-  };
-  fs.mkdirSync(dir, { recursive: true });
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
-  if (files.agents !== undefined) write(path.join(dir, '.agents', 'hooks.json'), files.agents);
-  if (files.antigravitycli !== undefined) write(path.join(dir, '.antigravitycli', 'hooks.json'), files.antigravitycli);
-  if (files.userConfig !== undefined) write(path.join(home, '.gemini', 'config', 'hooks.json'), files.userConfig);
-  if (files.userCli !== undefined) write(path.join(home, '.gemini', 'antigravity-cli', 'hooks.json'), files.userCli);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    GEMINI_CLI_HOME: home,
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
-  };
-  delete env.GEMINI_CLI_TRUST_WORKSPACE;
-  delete env.GITHUB_SHA;
-  if (trusted) {
-    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }));
-    trustDialectHooks(dir, home);
-  }
-  return { dir, home, env, write };
+  return dialectProject({
+    prefix: 'hookline-agy-',
+    project: { '.agents/hooks.json': files.agents, '.antigravitycli/hooks.json': files.antigravitycli },
+    home: { '.gemini/config/hooks.json': files.userConfig, '.gemini/antigravity-cli/hooks.json': files.userCli },
+    trusted,
+  });
 }
 
 const fire = (event: string, input: unknown, p: { dir: string; env: NodeJS.ProcessEnv }, extra: string[] = []) =>

@@ -5,37 +5,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli, trustDialectHooks } from '../helpers.js';
-import { fx, tmpDir } from './util.js';
+import { dialectProject, fx } from './util.js';
 
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
 
 /** A project with its own home (HOME and GEMINI_CLI_HOME); nothing trusted unless `trusted`. */
 function setup(files: { user?: unknown; project?: unknown; local?: unknown }, trusted = true) {
-  const base = tmpDir('hookline-cc-cli-');
-  const dir = path.join(base, 'project');
-  const home = path.join(base, 'home');
-  const write = (file: string, v: unknown) => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, typeof v === 'string' ? v : JSON.stringify(v, null, 2));
-  };
-  fs.mkdirSync(dir, { recursive: true });
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
-  if (files.user !== undefined) write(path.join(home, '.claude', 'settings.json'), files.user);
-  if (files.project !== undefined) write(path.join(dir, '.claude', 'settings.json'), files.project);
-  if (files.local !== undefined) write(path.join(dir, '.claude', 'settings.local.json'), files.local);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    GEMINI_CLI_HOME: home,
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
-  };
-  delete env.GEMINI_CLI_TRUST_WORKSPACE;
-  delete env.GITHUB_SHA;
-  if (trusted) {
-    fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }));
-    trustDialectHooks(dir, home);
-  }
-  return { dir, home, env };
+  return dialectProject({
+    prefix: 'hookline-cc-cli-',
+    project: { '.claude/settings.json': files.project, '.claude/settings.local.json': files.local },
+    home: { '.claude/settings.json': files.user },
+    trusted,
+  });
 }
 
 const guard = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(fx('cc-bash-guard.mjs'), { timeout: 10 })] }] } };

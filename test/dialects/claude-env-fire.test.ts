@@ -5,24 +5,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers.js';
-import { fx, q, tmpDir } from './util.js';
+import { dialectProject, fx, q } from './util.js';
 
 function setup(user: unknown) {
-  const base = tmpDir('hookline-cc-envfire-');
-  const dir = path.join(base, 'project');
-  const home = path.join(base, 'home');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
-  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
-  fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(user));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    GEMINI_CLI_HOME: home,
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(base, 'none.json'),
-  };
-  delete env.HOOKLINE_SOCKET;
-  return { base, dir, env };
+  return dialectProject({ prefix: 'hookline-cc-envfire-', home: { '.claude/settings.json': user } });
 }
 
 const cc = (command: string) => [{ hooks: [{ type: 'command', command }] }];
