@@ -1,11 +1,5 @@
-/**
- * The settings files a session loaded, watched during it: at each of the loop's safe moments
- * (a turn's start, each model step) each file is looked at again, and each changed file is
- * reported once. Comparing at known moments, not on filesystem events, keeps a change from
- * landing halfway through a hook point.
- */
-import fs from 'node:fs';
 import { filesStamp } from '../trust/scripts.js';
+import { readLimitedText } from '../config/limits.js';
 
 interface Seen {
   /** Size and modification time: the file is read again only when they move. */
@@ -15,7 +9,8 @@ interface Seen {
 
 function contents(file: string): string | null {
   try {
-    return fs.readFileSync(file, 'utf8');
+    // Bounded, and never a FIFO: the agent's own tools may have put anything there.
+    return readLimitedText(file);
   } catch {
     return null;
   }

@@ -8,8 +8,19 @@ export type BeforeModelEffect =
   | { action: 'block'; reason: string; response?: LLMResponse; systemMessage?: string }
   | { action: 'stop'; reason: string; systemMessage?: string };
 
+/**
+ * An `llm_response` the agent can use: candidates, each with its content's parts (when given) a
+ * list. Anything else a hook printed is not a response and is ignored, so a malformed one never
+ * reaches the code that reads it.
+ */
 function asResponse(v: unknown): LLMResponse | undefined {
-  return isPlainObject(v) && Array.isArray(v.candidates) ? (v as LLMResponse) : undefined;
+  if (!isPlainObject(v) || !Array.isArray(v.candidates)) return undefined;
+  const wellFormed = v.candidates.every((c: unknown) => {
+    if (!isPlainObject(c)) return false;
+    if (c.content === undefined) return true;
+    return isPlainObject(c.content) && (c.content.parts === undefined || Array.isArray(c.content.parts));
+  });
+  return wellFormed ? (v as LLMResponse) : undefined;
 }
 
 /**
@@ -43,16 +54,16 @@ export function applyAfterModel(output: HookOutput | undefined, response: LLMRes
   if (!output) return { action: 'keep', response };
   if (stops(output)) return { action: 'stop', reason: effectiveReason(output), systemMessage: msg };
   if (isBlocking(output.decision)) return { action: 'deny', reason: effectiveReason(output), systemMessage: msg };
-  const r = specific(output).llm_response as Partial<LLMResponse> | undefined;
-  if (r && Array.isArray(r.candidates) && r.candidates[0]?.content?.parts?.length)
-    return { action: 'replace', response: r as LLMResponse, systemMessage: msg };
+  const r = asResponse(specific(output).llm_response);
+  if (r?.candidates[0]?.content?.parts?.length) return { action: 'replace', response: r as LLMResponse, systemMessage: msg };
   return { action: 'keep', response, systemMessage: msg };
 }
 
 /** Text of a stable response: `text` when given, else the first candidate's parts. */
 export function responseText(r: LLMResponse): string {
   if (typeof r.text === 'string') return r.text;
-  return (r.candidates?.[0]?.content?.parts ?? []).join('');
+  const parts = r.candidates?.[0]?.content?.parts;
+  return Array.isArray(parts) ? parts.filter((p) => typeof p === 'string').join('') : '';
 }
 
 export interface ToolSelection {

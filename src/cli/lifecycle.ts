@@ -16,9 +16,15 @@ function say(line: string): void {
 /**
  * Runs a command whose hooks must not outlive it: on SIGINT, SIGTERM, SIGHUP or the death of
  * the parent process (seen as a new parent pid), every hook process is stopped and reaped before
- * Hookline exits. Afterwards, says once when the runs could not be contained here.
+ * Hookline exits. Afterwards, says once when the runs could not be contained here. A command
+ * that handles SIGINT itself (the agent: Ctrl-C cancels a turn) leaves it out of `signals`; one
+ * that may outlive its parent on purpose (an agent under nohup) does not watch it.
  */
-export async function withHookProcesses(task: () => Promise<void>): Promise<void> {
+export async function withHookProcesses(
+  task: () => Promise<void>,
+  opts: { signals?: readonly NodeJS.Signals[]; watchParent?: boolean } = {},
+): Promise<void> {
+  const signals = opts.signals ?? (Object.keys(EXIT_CODES) as NodeJS.Signals[]);
   let stopping = false;
   const stop = (why: string, code: number) => {
     if (stopping) return;
@@ -29,9 +35,9 @@ export async function withHookProcesses(task: () => Promise<void>): Promise<void
     say(`${why}: stopping hooks`);
     void drain().finally(() => process.exit(code));
   };
-  const handlers = Object.entries(EXIT_CODES).map(([sig, code]) => {
-    const h = () => stop(sig, code!);
-    process.on(sig as NodeJS.Signals, h);
+  const handlers = signals.map((sig) => {
+    const h = () => stop(sig, EXIT_CODES[sig]!);
+    process.on(sig, h);
     return [sig, h] as const;
   });
   const parent = process.ppid;
@@ -39,6 +45,7 @@ export async function withHookProcesses(task: () => Promise<void>): Promise<void
     if (process.ppid !== parent) stop('parent process exited', 129);
   }, PARENT_CHECK_MS);
   watch.unref();
+  if (opts.watchParent === false) clearInterval(watch);
   try {
     await task();
     await drain();

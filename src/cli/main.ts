@@ -186,11 +186,17 @@ program
     if (question !== undefined && opts.ask === undefined)
       throw new UsageError(`unexpected argument "${question}" — use -p "prompt", or --ask <agent> "question"`);
     // Loaded on demand: the agent pulls in the AI SDK, which `fire` must not pay for.
-    const { agentCommand } = await load(() => import('./agent.js'));
-    process.exitCode = await agentCommand({
-      ...opts,
-      ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}),
-    });
+    const [{ agentCommand }, { withHookProcesses }] = await load(() => Promise.all([import('./agent.js'), import('./lifecycle.js')]));
+    // SIGTERM and SIGHUP stop the hooks too; SIGINT is the agent's own (it cancels a turn).
+    await withHookProcesses(
+      async () => {
+        process.exitCode = await agentCommand({
+          ...opts,
+          ...(question !== undefined && opts.prompt === undefined ? { prompt: question } : {}),
+        });
+      },
+      { signals: ['SIGTERM', 'SIGHUP'], watchParent: false },
+    );
   });
 
 program

@@ -112,16 +112,29 @@ export class FileTooLargeError extends Error {
 }
 
 /**
+ * Opens a file for reading only if it is a regular file: a FIFO, socket or device in its place
+ * (which a repository can put there) would block the read, or never end. Opened without blocking,
+ * then checked; a folder is EISDIR, anything else not regular is ENOTREG.
+ */
+export function openRegularFile(file: string): number {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  const st = fs.fstatSync(fd);
+  if (st.isFile()) return fd;
+  fs.closeSync(fd);
+  if (st.isDirectory()) throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR' });
+  throw Object.assign(new Error('not a regular file (a FIFO, socket or device)'), { code: 'ENOTREG' });
+}
+
+/**
  * Reads a configuration file as UTF-8, refusing one larger than `limit` bytes before reading it
  * all (the size is also checked as it is read, so a FIFO or a /proc file cannot slip past). Read
  * errors are thrown as they are (ENOENT, EISDIR…), for the caller's own messages.
  */
 export function readLimitedText(file: string, limit = MAX_CONFIG_BYTES): string {
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegularFile(file);
   try {
     const st = fs.fstatSync(fd);
-    if (st.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), { code: 'EISDIR' });
-    if (st.isFile() && st.size > limit) throw new FileTooLargeError(`file is ${mib(st.size)}, larger than the ${mib(limit)} limit`);
+    if (st.size > limit) throw new FileTooLargeError(`file is ${mib(st.size)}, larger than the ${mib(limit)} limit`);
     const chunks: Buffer[] = [];
     let total = 0;
     const buf = Buffer.alloc(64 * 1024);

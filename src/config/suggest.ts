@@ -19,7 +19,8 @@ export function closestName<T extends string>(
   aliases: Readonly<Record<string, T>> = {},
 ): T | undefined {
   const lower = name.toLowerCase();
-  if (aliases[lower]) return aliases[lower];
+  // Own entries only: `constructor` or `__proto__` must not find what every object inherits.
+  if (Object.hasOwn(aliases, lower)) return aliases[lower];
   let best: { name: T; d: number } | undefined;
   for (const c of candidates) {
     const d = editDistance(lower, c.toLowerCase());

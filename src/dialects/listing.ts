@@ -25,7 +25,16 @@ export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.en
     trusted: !held.has(h.id),
     ...(h.plugin ? { plugin: h.plugin } : {}),
   }));
+  const systems = await allSystems();
+  // A broken configuration of another system lists no hook from it: say why, as validate would.
+  for (const s of systems) {
+    if (s.name === 'gemini' || !s.configured({ cwd: ctx.projectDir, env })) continue;
+    const v = s.validate({ cwd: ctx.projectDir, cwdFlag: ctx.projectDir, env });
+    // Its problems, not its summary line ("… 1 error(s), 0 warning(s)").
+    if (v.errors)
+      warnings.push(...v.lines.filter((l) => l.trim() && !/error\(s\), \d+ warning\(s\)$/.test(l)).map((l) => `${s.name}: ${l}`));
+  }
   // The other systems' own hooks (the user's, policy's, plugins'): they run wherever the user works.
-  const own = (await allSystems()).flatMap((s) => s.listHooks?.(ctx.projectDir, env) ?? []);
+  const own = systems.flatMap((s) => s.listHooks?.(ctx.projectDir, env) ?? []);
   return { hooks: [...listGeminiHooks(ctx), ...own, ...dialect], warnings };
 }

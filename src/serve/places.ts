@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { userGeminiDir, type Env } from '../config/paths.js';
 import { UsageError } from '../config/problems.js';
+import { openRegularFile } from '../config/limits.js';
 
 /** `$XDG_RUNTIME_DIR/hookline/hookline.sock`, else `~/.gemini/hookline/hookline.sock`. */
 export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -85,7 +86,7 @@ export function readToken(file: string): string {
   let text: string;
   let mode: number;
   try {
-    const fd = fs.openSync(file, 'r');
+    const fd = openRegularFile(file);
     try {
       mode = fs.fstatSync(fd).mode;
       text = fs.readFileSync(fd, 'utf8');

@@ -114,6 +114,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // A closed terminal: the server stops as it would on SIGTERM, its hooks with it.
+  process.once('SIGHUP', stop);
 
   // Owner-only from the start: the umask covers the moment between bind and chmod.
   const mask = process.umask(0o177);

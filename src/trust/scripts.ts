@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'shell-quote';
 import { interpreterFamily, SUBCOMMANDS, type InterpreterFamily } from '../run/interpreters.js';
+import { openRegularFile } from '../config/limits.js';
 import { isInside } from '../config/paths.js';
 
 export interface ScriptContext {
@@ -69,7 +70,7 @@ function realOrNull(p: string): string | null {
 
 export function sha256File(file: string): string {
   const hash = crypto.createHash('sha256');
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegularFile(file);
   try {
     const buf = Buffer.allocUnsafe(1 << 16);
     for (let n: number; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) hash.update(buf.subarray(0, n));

@@ -140,6 +140,15 @@ describe('model effects', () => {
     assert.equal(applyAfterModel({ hookSpecificOutput: { llm_response: { candidates: [] } } }, response).action, 'keep');
     assert.equal(applyAfterModel({ decision: 'deny', reason: 'pii' }, response).action, 'deny');
   });
+  test('a malformed llm_response (parts not a list, a candidate not an object) is no response: ignored, never read', () => {
+    const bad = [{ candidates: [{ content: { parts: 'x' } }] }, { candidates: ['x'] }, { candidates: [{ content: 'x' }] }];
+    for (const llm_response of bad) {
+      assert.equal(applyAfterModel({ hookSpecificOutput: { llm_response } }, response).action, 'keep');
+      const blocked = applyBeforeModel({ decision: 'deny', reason: 'nope', hookSpecificOutput: { llm_response } }, request);
+      assert.deepEqual(blocked, { action: 'block', reason: 'nope', response: undefined, systemMessage: undefined });
+    }
+    assert.equal(responseText({ candidates: [{ content: { parts: 'x' } }] } as never), '');
+  });
   test('response text prefers text then the first candidate parts', () => {
     assert.equal(responseText(response), 'hello');
     assert.equal(responseText({ ...response, text: 'T' }), 'T');

@@ -27,6 +27,16 @@ describe('hookline fire: usage errors exit 1 with one clear line on stderr', () 
     assert.deepEqual(p.ran(), [], 'no hook runs after a usage error');
   };
 
+  test('an event named like an object property gets no made-up suggestion', async () => {
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      const r = await runCli(['fire', name], { env: p.env, cwd: p.dir });
+      assert.equal(r.code, 1);
+      oneLine(r.stderr);
+      assert.match(r.stderr, new RegExp(`^hookline: unknown event "${name}"`));
+      assert.doesNotMatch(r.stderr, /native code|object Object/);
+    }
+  });
+
   test('unknown event', () =>
     usage(['BeforeTools'], /^hookline: unknown event "BeforeTools" \(did you mean "BeforeTool"\?\) — use one of BeforeTool, /));
 

@@ -4,6 +4,7 @@
 // hook, never a stack trace, and the other hooks' results stay. All through the real CLI.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cmd, hook, makeProject, runCli, type CliResult } from '../helpers.js';
@@ -116,6 +117,24 @@ describe('deep and oversized settings files', () => {
       assert.equal(fs.statSync(file).size, before);
     });
   }
+
+  test("a workspace settings file that is a FIFO is one error, never a hang; the user's hooks still run", async () => {
+    const p = makeProject({ user: userGuard });
+    const file = path.join(p.dir, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.rmSync(file, { force: true });
+    const made = spawnSync('mkfifo', [file]);
+    if (made.status !== 0) return;
+    const r = await runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], { env: p.env, input: TOOL });
+    assertClean(r);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json().output.reason, 'user guard');
+    assert.equal(linesAbout(r, file).length, 1, r.stderr);
+    assert.match(linesAbout(r, file)[0], /not a regular file/);
+    const v = await runCli(['validate', '--cwd', p.dir], { env: p.env });
+    assertClean(v);
+    assert.equal(v.code, 1);
+  });
 
   test('a user settings file over the limit is refused the same way', async () => {
     const p = makeProject({

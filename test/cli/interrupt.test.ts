@@ -2,6 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { CLI, alive, cmd, hook, makeProject, tmpFile, type Project } from '../helpers.js';
 import { pidsReady, readPids, survivors } from '../run/util.js';
 import { containment } from '../../src/run/cgroup.js';
@@ -43,6 +44,33 @@ describe('interrupting hookline fire ends its hooks and everything they started'
       const r = await done;
       assert.equal(r.code, code, r.stderr);
       assert.match(r.stderr, new RegExp(`${sig}: stopping hooks`));
+      assert.deepEqual(await survivors(pids, 2000), []);
+    });
+  }
+
+  for (const [sig, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    test(`hookline agent on ${sig}: the hook running for its tool call and everything it started are gone`, async () => {
+      const pidFile = tmpFile('pids');
+      const p = project(`${hook('proc-stubborn.sh')} '${pidFile}'`);
+      const script = tmpFile('script.jsonl');
+      fs.writeFileSync(
+        script,
+        `${JSON.stringify({ toolCalls: [{ name: 'run_shell_command', args: { command: 'true' } }] })}\n${JSON.stringify({ text: 'ok' })}\n`,
+      );
+      const child = spawn(process.execPath, [CLI, 'agent', '-p', 'go', '--model', `scripted:${script}`, '--approval-mode', 'yolo'], {
+        cwd: p.dir,
+        env: p.env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const pids = await pidsReady(pidFile, 3);
+      child.kill(sig);
+      assert.equal(await done, code, stderr);
       assert.deepEqual(await survivors(pids, 2000), []);
     });
   }

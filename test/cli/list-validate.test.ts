@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../helpers.js';
 import { projectWith, mark, write } from '../config/util.js';
@@ -95,6 +96,18 @@ describe('hookline list', () => {
     );
     assert.match(r.stdout, /BeforeTool\s+\*\s+ok\s+project/);
     assert.match(r.stdout, /hooks: BeforeTool×1\n$/);
+  });
+
+  test("another hook system's broken configuration is said on stderr, naming the file", async () => {
+    const p = projectWith(() => ({}));
+    fs.mkdirSync(path.join(p.dir, '.claude'), { recursive: true });
+    const file = path.join(p.dir, '.claude', 'settings.json');
+    fs.writeFileSync(file, '{"hooks": {},}');
+    const r = await runCli(['list', '--cwd', p.dir], { env: p.env });
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, 'hooks: none\n');
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.ok(r.stderr.startsWith(`hookline: claude: error: ${file}: invalid JSON`), r.stderr);
   });
 });
 
