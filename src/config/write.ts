@@ -42,6 +42,15 @@ export function readDisabled(file: string): string[] {
   return disabledIn(file, readText(file));
 }
 
+/** The names a scope disables, or none when its file cannot be read: another scope's broken file stops nothing here. */
+export function disabledOrNone(file: string): string[] {
+  try {
+    return readDisabled(file);
+  } catch {
+    return [];
+  }
+}
+
 /** `text` with `hooksConfig.disabled` set, every other setting, comment and layout kept. */
 function withDisabled(file: string, text: string, disabled: string[]): string {
   parseObject(file, text);
@@ -190,7 +199,7 @@ export function disableHook(name: string, projectDir: string, env: Env = process
     return already ? undefined : withDisabled(target.file, text, [...current, name]);
   });
   if (already) return `Hook "${name}" is already disabled.`;
-  const alsoElsewhere = others.filter((s) => readDisabled(s.file).includes(name));
+  const alsoElsewhere = others.filter((s) => disabledOrNone(s.file).includes(name));
   if (alsoElsewhere.length)
     return `Hook "${name}" is now disabled in both ${label(target)} and ${alsoElsewhere.map(label).join(' and ')} settings.`;
   return `Hook "${name}" disabled by adding it to the disabled list in ${label(target)} settings.`;
@@ -199,7 +208,7 @@ export function disableHook(name: string, projectDir: string, env: Env = process
 /** Enables a hook by removing its name from every scope's disabled list. */
 export function enableHook(name: string, projectDir: string, env: Env = process.env): string {
   const all = scopes(projectDir, env);
-  const changed = all.filter((s) => readDisabled(s.file).includes(name));
+  const changed = all.filter((s) => disabledOrNone(s.file).includes(name));
   if (!changed.length) return `Hook "${name}" is already enabled.`;
   for (const s of changed)
     updateFile(s.file, (text) =>
@@ -215,11 +224,23 @@ export function enableHook(name: string, projectDir: string, env: Env = process.
 export function enableAll(projectDir: string, names: string[], env: Env = process.env): string {
   if (!names.length) return 'No hooks configured.';
   const all = scopes(projectDir, env);
-  const disabled = new Set(all.flatMap((s) => readDisabled(s.file)));
+  const lists = all.map((s) => ({ s, names: disabledOrNone(s.file) }));
+  const disabled = new Set(lists.flatMap((l) => l.names));
   const count = names.filter((n) => disabled.has(n)).length;
   if (!count) return 'All hooks are already enabled.';
-  // As Gemini CLI: an empty list in both the workspace and the user settings.
-  for (const s of all) writeDisabled(s.file, []);
+  // As Gemini CLI: an empty list in both the workspace and the user settings; a file that cannot
+  // be read is left as it is, and said.
+  const broken: string[] = [];
+  for (const l of lists) {
+    try {
+      readDisabled(l.s.file);
+    } catch (err) {
+      broken.push((err as Error).message);
+      continue;
+    }
+    writeDisabled(l.s.file, []);
+  }
+  if (broken.length) return `Enabled ${count} hook(s); not changed, fix it first: ${broken.join('; ')}`;
   return `Enabled ${count} hook(s) successfully.`;
 }
 
@@ -227,7 +248,7 @@ export function disableAll(projectDir: string, names: string[], env: Env = proce
   if (!names.length) return 'No hooks configured.';
   const [target] = scopes(projectDir, env);
   const unique = [...new Set(names)];
-  const current = new Set(scopes(projectDir, env).flatMap((s) => readDisabled(s.file)));
+  const current = new Set(scopes(projectDir, env).flatMap((s) => disabledOrNone(s.file)));
   const count = unique.filter((n) => !current.has(n)).length;
   if (!count) return 'All hooks are already disabled.';
   writeDisabled(target.file, unique);

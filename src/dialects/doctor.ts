@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { displayName, type HookEntry } from '../config/schema.js';
-import { readDisabled, scopes } from '../config/write.js';
+import { disabledOrNone, scopes } from '../config/write.js';
 import { isInside, type Env } from '../config/paths.js';
 import { msTimeoutHint } from '../engine/advice.js';
 import { loadContext, type HookContext } from '../engine/index.js';
@@ -75,7 +75,7 @@ interface Candidate {
 const rel = (dir: string, f: string) => path.relative(dir, f) || f;
 
 function disabledIn(name: string, ctx: HookContext): string | undefined {
-  const s = scopes(ctx.projectDir, ctx.env as Env).find((sc) => readDisabled(sc.file).includes(name));
+  const s = scopes(ctx.projectDir, ctx.env as Env).find((sc) => disabledOrNone(sc.file).includes(name));
   return s?.file;
 }
 

@@ -5,13 +5,14 @@
  */
 import path from 'node:path';
 import { applyEnablement, loadConfig, type LoadedConfig } from '../config/load.js';
-import type { Env } from '../config/paths.js';
+import { trustedFoldersPath, trustedHooksPath, type Env } from '../config/paths.js';
 import type { HookEntry } from '../config/schema.js';
 import { sanitizeEnv } from '../run/env.js';
 import { checkHooks, geminiFingerprint } from '../trust/fingerprints.js';
 import { folderTrust, type FolderTrust } from '../trust/folders.js';
 import { gate, type HoldReason } from '../trust/gate.js';
 import { filesStamp } from '../trust/scripts.js';
+import { trustFileProblem } from '../trust/store.js';
 
 /** A hook that is configured but will not run here, and why. */
 export interface HeldHook {
@@ -64,11 +65,16 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
   const untrusted = new Set(check?.untrusted ?? []);
   const g = gate(config.entries, { trust, isWorkspace, isTrusted: (e) => !untrusted.has(e), canRecord: (e) => !check?.problems.has(e) });
   const files = check?.files ?? [];
+  // A trust file that could not be read trusts nothing: said with the settings' problems, naming it.
+  const trustProblems = [trustedFoldersPath(env as Env), trustedHooksPath(env as Env)].flatMap((file) => {
+    const message = trustFileProblem(file);
+    return message ? [{ file, path: '', message, severity: 'error' as const }] : [];
+  });
   return {
     cwd,
     projectDir,
     env,
-    config,
+    config: trustProblems.length ? { ...config, problems: [...config.problems, ...trustProblems] } : config,
     trust,
     runnable: g.run,
     held: g.held.map((h) => ({

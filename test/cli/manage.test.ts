@@ -152,6 +152,19 @@ describe('hookline disable / enable', () => {
     assert.equal(fs.readFileSync(p.projectFile, 'utf8'), '{ "hooks": { }, }');
   });
 
+  test("a broken user settings file does not stop disable and enable in the workspace's file, and is left as it was", async () => {
+    const p = projectWith((m) => ({ project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'lint')] }] } } }));
+    const user = path.join(p.home, '.gemini', 'settings.json');
+    fs.writeFileSync(user, '{"ui": {"theme": "x",},}');
+    const off = await hl(p, 'disable', 'lint');
+    assert.equal(off.code, 0, off.stderr);
+    assert.deepEqual(disabledIn(p.projectFile), ['lint']);
+    const on = await hl(p, 'enable', 'lint');
+    assert.equal(on.code, 0, on.stderr);
+    assert.deepEqual(disabledIn(p.projectFile), []);
+    assert.equal(fs.readFileSync(user, 'utf8'), '{"ui": {"theme": "x",},}');
+  });
+
   test('enabling a hook the system settings disable warns that it stays disabled', async () => {
     const p = projectWith((m) => ({
       project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'lint')] }] } },

@@ -136,6 +136,24 @@ describe('hookline trust', () => {
     assert.equal(fs.existsSync(p.ws), false);
   });
 
+  test('a broken trust file is named when hooks are fired or listed, not only by hookline trust', async () => {
+    const p = workspace();
+    assert.equal((await runCli(['trust', p.dir], { env: p.env })).code, 0);
+    const file = path.join(p.home, '.gemini', 'trustedFolders.json');
+    write(file, `{ ${JSON.stringify(p.dir)}: "TRUST_FOLDER", }`);
+    for (const args of [
+      ['fire', 'BeforeTool', '--cwd', p.dir],
+      ['list', '--cwd', p.dir],
+    ]) {
+      const r = await runCli(args, { env: p.env });
+      assert.ok(
+        r.stderr.includes(`hookline: error: ${file}: invalid JSON`) &&
+          r.stderr.includes('nothing in it counts as trusted — fix or remove it'),
+        r.stderr,
+      );
+    }
+  });
+
   test('a folder that does not exist is a usage error', async () => {
     const p = workspace();
     const r = await runCli(['trust', path.join(p.dir, 'nope')], { env: p.env });
