@@ -83,16 +83,37 @@ function dropAt(root: unknown, path: ReadonlyArray<PropertyKey>): boolean {
   return true;
 }
 
+/** The boolean settings Gemini CLI also accepts as the text "true" or "false". */
+const TEXT_BOOLEANS: ReadonlyArray<readonly string[]> = [
+  ['hooksConfig', 'enabled'],
+  ['hooksConfig', 'notifications'],
+  ['security', 'folderTrust', 'enabled'],
+  ['security', 'environmentVariableRedaction', 'enabled'],
+];
+
 /**
  * Reads the non-hook settings leniently: each invalid value is reported and left out, and the
  * rest is kept (a bad `hooksConfig.enabled` must not lose `hooksConfig.disabled` or `security`).
  */
 function readSettings(value: Record<string, unknown>, file: string): { settings: z.infer<typeof Settings>; problems: ConfigProblem[] } {
   const copy = structuredClone({ ...value, hooks: undefined }) as Record<string, unknown>;
-  const plain = plainSettings(copy);
-  if (plain) return { settings: plain as z.infer<typeof Settings>, problems: [] };
-  const schema = settingsSchemas().Settings.omit({ hooks: true });
   const problems: ConfigProblem[] = [];
+  // Gemini CLI reads "true" and "false" as the booleans (its settings schema converts them): so does Hookline, and says so.
+  for (const at of TEXT_BOOLEANS) {
+    const parent = at.slice(0, -1).reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), copy);
+    const key = at.at(-1)!;
+    if (!isObject(parent) || (parent[key] !== 'true' && parent[key] !== 'false')) continue;
+    problems.push({
+      file,
+      path: jsonPath(at),
+      message: `${at.join('.')} is the text "${parent[key]}"; read as ${parent[key]}, as Gemini CLI reads it (write it without quotes)`,
+      severity: 'warning',
+    });
+    parent[key] = parent[key] === 'true';
+  }
+  const plain = plainSettings(copy);
+  if (plain) return { settings: plain as z.infer<typeof Settings>, problems };
+  const schema = settingsSchemas().Settings.omit({ hooks: true });
   for (let round = 0; round < 20; round++) {
     const r = schema.safeParse(copy);
     if (r.success) return { settings: r.data, problems };
@@ -104,6 +125,33 @@ function readSettings(value: Record<string, unknown>, file: string): { settings:
   return { settings: {}, problems };
 }
 
+/**
+ * What Gemini CLI reads past the letter of the schema, read the same way and said as a warning:
+ * a timeout written as text ("5000") or null (the default), and `"type": "plugin"` (run as a
+ * command hook).
+ */
+function asGeminiReads(raw: unknown, file: string, at: Array<string | number>, problems: ConfigProblem[]): unknown {
+  if (!isObject(raw)) return raw;
+  const warn = (key: string, message: string) => problems.push({ file, path: jsonPath([...at, key]), message, severity: 'warning' });
+  let out: Record<string, unknown> = raw;
+  if (typeof raw.timeout === 'string' && raw.timeout.trim() !== '' && Number.isFinite(Number(raw.timeout))) {
+    warn(
+      'timeout',
+      `timeout is the text "${raw.timeout}"; read as ${Number(raw.timeout)} ms, as Gemini CLI reads it (write it without quotes)`,
+    );
+    out = { ...out, timeout: Number(raw.timeout) };
+  } else if (raw.timeout === null) {
+    warn('timeout', 'timeout is null; the default is used, as Gemini CLI uses it');
+    const { timeout: _none, ...rest } = out;
+    out = rest;
+  }
+  if (raw.type === 'plugin') {
+    warn('type', '"type": "plugin" runs as a command hook, as Gemini CLI runs it (write "command")');
+    out = { ...out, type: 'command' };
+  }
+  return out;
+}
+
 /** Validates one hook; returns it when it can run, with every problem found either way. */
 function validateHook(
   raw: unknown,
@@ -112,6 +160,7 @@ function validateHook(
   event: EventName,
 ): { hook?: SettingsHookConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
+  raw = asGeminiReads(raw, file, at, problems);
   const plain = plainCommandHook(raw);
   // Plainly valid and nothing to warn about (a timeout past the cap or not whole, prewarm on a persistent hook).
   const warns =

@@ -166,9 +166,9 @@ const cases: Case[] = [
     alsoRuns: ['frac'],
   },
   {
-    name: 'string timeout',
+    name: 'string timeout that is not a number',
     where: 'user',
-    hooks: bt((m) => ({ hooks: [mark(m, 'strt', { timeout: '5000' })] })),
+    hooks: bt((m) => ({ hooks: [mark(m, 'strt', { timeout: 'soon' })] })),
     path: 'hooks.BeforeTool[1].hooks[0].timeout',
     severity: 'error',
     message: /"timeout" must be a number, got a string/,
@@ -383,6 +383,48 @@ describe('settings file syntax', () => {
     assert.match(find(engine.problems, 'hooksConfig.disabled[1]').message, /must be a string, got a number/);
     await engine.fire('BeforeTool', { tool_name: 'x', tool_input: {} });
     assert.deepEqual(p.ran(), ['good'], '"off" stays disabled although its neighbour values are invalid');
+  });
+
+  test('what Gemini CLI reads past the schema is read the same way, with a warning: text timeouts and booleans, a null timeout, "plugin" hooks', async () => {
+    const p = projectWith((m) => ({
+      user: {
+        hooks: {
+          BeforeTool: [
+            {
+              hooks: [
+                { ...mark(m, 'text'), timeout: '5000' },
+                { ...mark(m, 'none'), timeout: null },
+                { ...mark(m, 'plugin'), type: 'plugin' },
+              ],
+            },
+          ],
+        },
+      },
+    }));
+    const engine = p.engine();
+    assert.deepEqual(
+      engine.problems.map((x) => [x.path, x.severity]),
+      [
+        ['hooks.BeforeTool[0].hooks[0].timeout', 'warning'],
+        ['hooks.BeforeTool[0].hooks[1].timeout', 'warning'],
+        ['hooks.BeforeTool[0].hooks[2].type', 'warning'],
+      ],
+    );
+    assert.deepEqual(
+      engine.hooks().map((e) => [e.hook.type, e.hook.timeout]),
+      [
+        ['command', 5000],
+        ['command', undefined],
+        ['command', undefined],
+      ],
+    );
+    await engine.fire('BeforeTool', { tool_name: 'x', tool_input: {} });
+    assert.deepEqual(p.ran().sort(), ['none', 'plugin', 'text']);
+    const off = projectWith((m) => ({ user: { hooksConfig: { enabled: 'false' }, hooks: { BeforeTool: [good(m)] } } }));
+    const e2 = off.engine();
+    assert.match(find(e2.problems, 'hooksConfig.enabled').message, /is the text "false"; read as false/);
+    await e2.fire('BeforeTool', { tool_name: 'x', tool_input: {} });
+    assert.deepEqual(off.ran(), []);
   });
 
   test('an empty settings file is no problem', () => {
