@@ -61,24 +61,32 @@ function isStale(seen: { owner?: Owner; ageMs: number }): boolean {
   return o.pid === process.pid ? !held.has(o.nonce) : !alive(o.pid);
 }
 
-/** Removes a stale lock, unless another process has replaced it in the meantime. */
-function breakLock(lock: string, seen: { owner?: Owner }): void {
-  const aside = `${lock}.${process.pid}.${randomUUID()}.stale`;
+/**
+ * Removes a stale lock, unless it was replaced meanwhile. Breakers take turns through a second
+ * lock (`….lock.break`, O_EXCL), and the one whose turn it is removes the lock only if it is still
+ * the one found stale: the lock's name is never free while a live holder needs it (moving a
+ * lock aside and back left that moment, and two processes could each think they held it).
+ */
+function breakLock(lock: string, seen: { owner?: Owner; ageMs: number }): boolean {
+  const breaking = `${lock}.break`;
+  let fd: number;
   try {
-    fs.renameSync(lock, aside);
+    fd = fs.openSync(breaking, 'wx', 0o600);
   } catch {
-    return; // another process broke it first
+    // Another process is breaking it; a breaker that died mid-way is old news after STALE_MS.
+    const st = fs.statSync(breaking, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs > STALE_MS) fs.rmSync(breaking, { force: true });
+    return false;
   }
-  const now = readOwner(aside);
-  if (seen.owner && now?.owner && now.owner.nonce !== seen.owner.nonce) {
-    // A fresh lock was moved aside: put it back, unless a third process already holds the name.
-    try {
-      fs.linkSync(aside, lock);
-    } catch {
-      // EEXIST: the lock is held again anyway.
-    }
+  fs.closeSync(fd);
+  try {
+    const now = readOwner(lock);
+    const same = now && (seen.owner ? now.owner?.nonce === seen.owner.nonce : !now.owner && now.ageMs >= seen.ageMs);
+    if (same) fs.rmSync(lock, { force: true });
+    return Boolean(same) || !now;
+  } finally {
+    fs.rmSync(breaking, { force: true });
   }
-  fs.rmSync(aside, { force: true });
 }
 
 /** Runs `fn` holding the lock of `target` (the file `${target}.lock`). Synchronous. */
@@ -105,10 +113,8 @@ export function withFileLock<T>(target: string, fn: () => T): T {
       break;
     }
     const seen = readOwner(lock);
-    if (seen && isStale(seen)) {
-      breakLock(lock, seen);
-      continue;
-    }
+    // Broken (or gone): try again at once; else wait as for any held lock.
+    if (seen && isStale(seen) && breakLock(lock, seen)) continue;
     if (Date.now() > deadline) {
       const by = seen?.owner ? ` by process ${seen.owner.pid}${seen.owner.host !== os.hostname() ? ` on ${seen.owner.host}` : ''}` : '';
       throw new Error(`${target} is locked${by} (lock file ${lock}); try again, or remove the lock file if no hookline is running`);

@@ -66,7 +66,8 @@ export function plainSettings<T extends Record<string, unknown>>(copy: T): T | u
  * valid and has only known fields, else undefined.
  */
 export function plainCommandHook(raw: unknown): CommandHookConfig | undefined {
-  if (!isRecord(raw) || raw.type !== 'command' || typeof raw.command !== 'string' || raw.command === '') return undefined;
+  if (!isRecord(raw) || raw.type !== 'command' || typeof raw.command !== 'string' || raw.command === '' || raw.command.includes('\0'))
+    return undefined;
   for (const k in raw) if (!HOOK_KEY_SET.has(k) || raw[k] === undefined) return undefined;
   const { name, description, persistent, shadow, prewarm, timeout, env } = raw;
   if (!optional(name, 'string') || !optional(description, 'string')) return undefined;
@@ -78,7 +79,7 @@ export function plainCommandHook(raw: unknown): CommandHookConfig | undefined {
     strings = {};
     // Numbers and booleans are valid too, but said as warnings: left to the full check.
     for (const [k, v] of Object.entries(env)) {
-      if (typeof v !== 'string') return undefined;
+      if (typeof v !== 'string' || !/^[^=\0]+$/.test(k) || v.includes('\0')) return undefined;
       strings[k] = v;
     }
   }

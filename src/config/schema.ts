@@ -22,7 +22,8 @@ export const CommandHookConfig = z.object(
     type: z.literal('command', { error: typeError }),
     command: z
       .string({ error: (iss) => (iss.input === undefined ? 'missing "command" for a command hook' : undefined) })
-      .min(1, 'command must not be empty'),
+      .min(1, 'command must not be empty')
+      .regex(/^[^\0]*$/, 'command must not contain a NUL character (no process can be started with one)'),
     name: z.string().optional(),
     description: z.string().optional(),
     /** Start once and exchange one JSON line per event (see src/run/persistent.ts). */
@@ -34,7 +35,10 @@ export const CommandHookConfig = z.object(
     timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
     // Numbers and booleans are accepted as the reference does (the process sees their text).
     env: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .record(
+        z.string().regex(/^[^=\0]+$/, 'an environment variable name must be non-empty, without "=" or a NUL character'),
+        z.union([z.string().regex(/^[^\0]*$/, 'must not contain a NUL character'), z.number(), z.boolean()]),
+      )
       .transform((env) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])))
       .optional(),
   },

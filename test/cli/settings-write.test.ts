@@ -35,7 +35,9 @@ function tenHooks() {
 
 /** Files left beside `file` by a write: temporary files and locks. */
 const leftovers = (file: string) =>
-  fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock') || f.endsWith('.stale'));
+  fs
+    .readdirSync(path.dirname(file))
+    .filter((f) => f.endsWith('.tmp') || f.endsWith('.lock') || f.endsWith('.stale') || f.endsWith('.break'));
 
 describe('concurrent writes lose nothing', () => {
   test(`${N} concurrent \`hookline disable\` of different hooks: all ${N} names are in the file, comments kept`, async () => {
@@ -179,6 +181,18 @@ describe('the lock file', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(parse(p.file).hooksConfig.disabled, ['hook-5']);
     assert.deepEqual(leftovers(p.file), []);
+  });
+
+  test(`a stale lock found by ${N} writers at once is taken over by one at a time: no write is lost`, async () => {
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    for (let round = 0; round < 3; round++) {
+      const p = tenHooks();
+      fs.writeFileSync(`${p.file}.lock`, JSON.stringify({ pid: dead, host: os.hostname(), nonce: 'left-behind' }));
+      const runs = await Promise.all(names.map((n) => runCli(['disable', n, '--cwd', p.dir], { env: p.env })));
+      for (const r of runs) assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual([...parse(p.file).hooksConfig.disabled].sort(), [...names].sort(), `round ${round}`);
+      assert.deepEqual(leftovers(p.file), []);
+    }
   });
 
   test('an unreadable lock older than the stale limit is taken over', async () => {
