@@ -28,6 +28,11 @@ export async function runProgram(parse: () => Promise<void>): Promise<void> {
     if (err instanceof UsageError) {
       error(err.message);
       process.exitCode = 1;
+    } else if (isSystemError(err)) {
+      // A file or folder the system refused (not a folder, no permission, disk full): the
+      // environment's problem, said in one line, not a bug.
+      error(`${err.message} — check that path (its permissions, or GEMINI_CLI_HOME / HOME)`);
+      process.exitCode = 1;
     } else {
       // Not the user's mistake: one line, and the stack only when asked for.
       const e = err as Error;
@@ -42,4 +47,10 @@ export async function runProgram(parse: () => Promise<void>): Promise<void> {
     await telemetryFlushed();
     await flushTelemetry();
   }
+}
+
+/** An error from a system call on a path (ENOTDIR, EACCES, EROFS, ENOSPC…). */
+function isSystemError(err: unknown): err is NodeJS.ErrnoException {
+  const e = err as NodeJS.ErrnoException | undefined;
+  return typeof e?.code === 'string' && typeof e.syscall === 'string' && typeof e.path === 'string';
 }
