@@ -308,14 +308,23 @@ export function validateLayer(value: unknown, file: string, source: Source, exte
       });
       continue;
     }
-    if (!Array.isArray(definitions)) {
+    // One definition object where a list belongs: Gemini CLI's merge makes it a list of one, and so does Hookline.
+    const single = isObject(definitions) && Array.isArray(definitions.hooks);
+    if (single)
+      problems.push({
+        file,
+        path: jsonPath(['hooks', key]),
+        message: `${key} is one definition, not a list of them; read as [ … ], as Gemini CLI reads it`,
+        severity: 'warning',
+      });
+    else if (!Array.isArray(definitions)) {
       problems.push(
         ...issuesToProblems(file, ['hooks', key], settingsSchemas().HooksBlock.shape[key].safeParse(definitions).error?.issues ?? []),
       );
       continue;
     }
-    definitions.forEach((def, i) => {
-      const at: Array<string | number> = ['hooks', key, i];
+    (single ? [definitions] : (definitions as unknown[])).forEach((def, i) => {
+      const at: Array<string | number> = single ? ['hooks', key] : ['hooks', key, i];
       if (!isObject(def)) {
         problems.push(...issuesToProblems(file, at, settingsSchemas().HookDefinition.safeParse(def).error?.issues ?? []));
         return;

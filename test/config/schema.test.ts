@@ -70,7 +70,7 @@ const bad: Array<[string, unknown]> = [
   ['hooks null', { hooks: null }],
   ['unknown event', { hooks: { BeforeTools: [{ hooks: [hook()] }] } }],
   ["another agent's event", { hooks: { PreToolUse: [{ hooks: [hook()] }] } }],
-  ['definitions not an array', { hooks: { AfterTool: { hooks: [] } } }],
+  ['definitions not an array', { hooks: { AfterTool: 'x' } }],
   ['definition not an object', on('echo hi')],
   ['definition without hooks', on({ matcher: 'x' })],
   ['definition hooks not an array', on({ hooks: hook() })],
@@ -123,6 +123,7 @@ describe('the published settings schema and the runtime validator agree', () => 
       withHook(hook({ timeout: null })),
       withHook(hook({ type: 'plugin' })),
       { hooksConfig: { enabled: 'false' } },
+      { hooks: { AfterTool: { hooks: [hook()] } } },
     ]) {
       assert.equal(runtimeAccepts(value), true, JSON.stringify(value));
       assert.equal(schemaAccepts(value), false, JSON.stringify(value));

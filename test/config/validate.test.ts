@@ -54,7 +54,7 @@ const cases: Case[] = [
   {
     name: 'definitions not an array',
     where: 'project',
-    hooks: (m) => ({ BeforeTool: [good(m)], AfterTool: { hooks: [] } }),
+    hooks: (m) => ({ BeforeTool: [good(m)], AfterTool: 'x' }),
     path: 'hooks.AfterTool',
     severity: 'error',
     message: /"AfterTool" must be an array of hook definitions/,
@@ -420,6 +420,11 @@ describe('settings file syntax', () => {
     );
     await engine.fire('BeforeTool', { tool_name: 'x', tool_input: {} });
     assert.deepEqual(p.ran().sort(), ['none', 'plugin', 'text']);
+    const single = projectWith((m) => ({ user: { hooks: { BeforeTool: { hooks: [mark(m, 'one')] } } } }));
+    const e1 = single.engine();
+    assert.match(find(e1.problems, 'hooks.BeforeTool').message, /one definition, not a list of them/);
+    await e1.fire('BeforeTool', { tool_name: 'x', tool_input: {} });
+    assert.deepEqual(single.ran(), ['one']);
     const off = projectWith((m) => ({ user: { hooksConfig: { enabled: 'false' }, hooks: { BeforeTool: [good(m)] } } }));
     const e2 = off.engine();
     assert.match(find(e2.problems, 'hooksConfig.enabled').message, /is the text "false"; read as false/);
