@@ -63,6 +63,8 @@ export interface HookEntry {
   /** JSON path of the hook inside its file. */
   path?: string;
   extension?: string;
+  /** An extension's settings its hooks get (declared in its manifest, valued in its `.env`). */
+  extensionEnv?: Record<string, string>;
   matcher?: string;
   sequential?: boolean;
   hook: HookSpec;

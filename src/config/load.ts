@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import util from 'node:util';
 import { parseJsonc } from './jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from './limits.js';
 import { validateLayer, type LayerResult } from './validate.js';
@@ -146,6 +147,38 @@ function extensionFiles(env: Env, projectDir: string): Array<{ file: string; nam
   return out;
 }
 
+/**
+ * An extension's settings, as Gemini CLI gives them to its hooks: the variables its manifest
+ * declares (`settings[].envVar`) with their values from the `.env` in its installed folder. Only
+ * declared names: another line of that file is not for the hooks. Values kept in the system
+ * keychain (`sensitive` settings) are not read.
+ */
+function extensionSettings(root: string, installed: string): Record<string, string> | undefined {
+  const parseEnv = (util as { parseEnv?: (text: string) => Record<string, string> }).parseEnv;
+  if (!parseEnv) return undefined;
+  let declared: string[];
+  try {
+    const manifest = JSON.parse(readLimitedText(path.join(root, 'gemini-extension.json'))) as { settings?: unknown };
+    declared = Array.isArray(manifest.settings)
+      ? manifest.settings.flatMap((s: unknown) =>
+          s && typeof s === 'object' && typeof (s as { envVar?: unknown }).envVar === 'string' ? [(s as { envVar: string }).envVar] : [],
+        )
+      : [];
+  } catch {
+    return undefined;
+  }
+  if (!declared.length) return undefined;
+  let values: Record<string, string>;
+  try {
+    values = parseEnv(readLimitedText(path.join(installed, '.env')));
+  } catch {
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const name of declared) if (typeof values[name] === 'string') out[name] = values[name];
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The files that make up the configuration for a project, in source priority order. */
 export function settingsFiles(opts: LoadOptions): Array<{ file: string; source: Source; extension?: string }> {
   const env = opts.env ?? process.env;
@@ -181,6 +214,10 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
     problems.push(...r.problems);
     if (!r.layer) continue;
     if (source !== 'extensions') layers[source] = r.layer;
+    if (source === 'extensions' && extension) {
+      const settings = extensionSettings(path.dirname(path.dirname(file)), path.join(extensionsDir(opts.env ?? process.env), extension));
+      if (settings) for (const e of r.layer.entries) e.extensionEnv = settings;
+    }
     entries.push(...r.layer.entries);
     // An extension is installed by the user: its switches count as the user's.
     const own = switches[source === 'extensions' || source === 'runtime' ? 'user' : source];

@@ -105,6 +105,8 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
     GEMINI_SESSION_ID: input.session_id,
     CLAUDE_PROJECT_DIR: deps.projectDir,
     ...(entry.hook.env ? expandEnvRefs(entry.hook.env, deps.env) : {}),
+    // An extension's declared settings win over the hook's own env, as in Gemini CLI.
+    ...entry.extensionEnv,
   };
   // An extension's `${extensionPath}` and friends, then the Gemini variables; a value that cannot be
   // substituted safely (e.g. into arithmetic) fails the hook before it runs.
@@ -113,6 +115,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
         // <extension>/hooks/hooks.json: the extension's folder, wherever it was linked from.
         extensionPath: entry.file ? path.dirname(path.dirname(entry.file)) : path.join(extensionsDir(deps.env), entry.extension),
         workspacePath: deps.projectDir,
+        settings: entry.extensionEnv,
       })
     : entry.hook.command;
   const command = tryExpand(expandCommand, written, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });

@@ -116,6 +116,24 @@ describe('Gemini CLI extensions', () => {
   });
 });
 
+describe('extension settings', () => {
+  test('the settings its manifest declares reach its hooks from its .env, as variables and as ${NAME}; other lines do not', async () => {
+    const p = makeProject();
+    const dir = install(p, 'settings', { settings: [{ name: 'Token', description: 'API token', envVar: 'EXT_TOKEN' }] });
+    fs.writeFileSync(path.join(dir, '.env'), 'EXT_TOKEN="abc 123"\nNOT_DECLARED=secret\n');
+    const out = path.join(p.dir, 'seen');
+    const hook = { type: 'command', name: 'show', command: `printf '%s|%s|%s\\n' "$EXT_TOKEN" \${EXT_TOKEN} "$NOT_DECLARED" > '${out}'` };
+    fs.writeFileSync(path.join(dir, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { BeforeTool: [{ hooks: [hook] }] } }));
+    const r = await runCli(['fire', 'BeforeTool', '--input', '-'], {
+      cwd: p.dir,
+      env: p.env,
+      input: '{"tool_name": "x", "tool_input": {}}',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(out, 'utf8'), 'abc 123|abc 123|\n');
+  });
+});
+
 describe('extension variables and rules', () => {
   test('each variable is quoted for where it stands: bash reads the values as one word each', () => {
     const v = { extensionPath: '/h/ext\'s "dir" $x', workspacePath: '/w s' };
