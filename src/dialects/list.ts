@@ -12,6 +12,8 @@ export interface ListedHook {
   trusted: boolean;
   /** The plugin it comes from (Claude Code plugins: `name@marketplace`). */
   plugin?: string;
+  /** Not a hook but a setting trusted as one (a Claude Code project's `env` block): listed, not counted. */
+  setting?: boolean;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface ListedHook {
 export function summary(hooks: readonly ListedHook[]): string {
   const events = new Set<string>([...EVENT_NAMES, ...hooks.map((h) => h.event)]);
   const parts = [...events]
-    .map((ev) => [ev, hooks.filter((h) => h.event === ev && h.enabled && h.trusted).length] as const)
+    .map((ev) => [ev, hooks.filter((h) => h.event === ev && h.enabled && h.trusted && !h.setting).length] as const)
     .filter(([, n]) => n > 0)
     .map(([ev, n]) => `${ev}×${n}`);
   return `hooks: ${parts.length ? parts.join(' ') : 'none'}`;

@@ -24,6 +24,7 @@ export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.en
     enabled: true,
     trusted: !held.has(h.id),
     ...(h.plugin ? { plugin: h.plugin } : {}),
+    ...(h.setting ? { setting: true } : {}),
   }));
   const systems = await allSystems();
   // A broken configuration of another system lists no hook from it: say why, as validate would.
