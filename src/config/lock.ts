@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
  */
 export const STALE_MS = 30_000;
 export const WAIT_MS = 15_000;
+const BREAK_STALE_MS = 3_000;
 
 interface Owner {
   pid: number;
@@ -24,7 +25,8 @@ interface Owner {
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
 
-function alive(pid: number): boolean {
+/** Whether a process with this id exists (someone else's counts). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -58,7 +60,7 @@ function isStale(seen: { owner?: Owner; ageMs: number }): boolean {
   const o = seen.owner;
   if (!o || o.host !== os.hostname()) return false;
   // Our own pid without our nonce: left by an earlier process that had the same pid.
-  return o.pid === process.pid ? !held.has(o.nonce) : !alive(o.pid);
+  return o.pid === process.pid ? !held.has(o.nonce) : !pidAlive(o.pid);
 }
 
 /**
@@ -75,7 +77,8 @@ function breakLock(lock: string, seen: { owner?: Owner; ageMs: number }): boolea
   } catch {
     // Another process is breaking it; a breaker that died mid-way is old news after STALE_MS.
     const st = fs.statSync(breaking, { throwIfNoEntry: false });
-    if (st && Date.now() - st.mtimeMs > STALE_MS) fs.rmSync(breaking, { force: true });
+    // A break takes milliseconds: one older than a few seconds was left by a process that died.
+    if (st && Date.now() - st.mtimeMs > BREAK_STALE_MS) fs.rmSync(breaking, { force: true });
     return false;
   }
   fs.closeSync(fd);

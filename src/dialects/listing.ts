@@ -29,8 +29,14 @@ export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.en
   const systems = await allSystems();
   // A broken configuration of another system lists no hook from it: say why, as validate would.
   for (const s of systems) {
-    if (s.name === 'gemini' || !s.configured({ cwd: ctx.projectDir, env })) continue;
-    const v = s.validate({ cwd: ctx.projectDir, cwdFlag: ctx.projectDir, env });
+    let v: ReturnType<typeof s.validate>;
+    try {
+      if (s.name === 'gemini' || !s.configured({ cwd: ctx.projectDir, env })) continue;
+      v = s.validate({ cwd: ctx.projectDir, cwdFlag: ctx.projectDir, env });
+    } catch (e) {
+      warnings.push(`${s.name}: ${(e as Error).message}`);
+      continue;
+    }
     // Its problems, not its summary line ("… 1 error(s), 0 warning(s)").
     if (v.errors)
       warnings.push(...v.lines.filter((l) => l.trim() && !/error\(s\), \d+ warning\(s\)$/.test(l)).map((l) => `${s.name}: ${l}`));

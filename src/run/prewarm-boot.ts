@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pidAlive } from '../config/lock.js';
 
 // CommonJS, loaded as the main module; it leaves nothing of itself in require.cache or
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
@@ -137,7 +138,7 @@ function removeOrphanLoaders(): void {
   }
   for (const name of names) {
     const pid = Number(/^hookline-prewarm-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || pidAlive(pid)) continue;
     const folder = path.join(os.tmpdir(), name);
     try {
       // Only our own: the temp folder is shared.
@@ -145,15 +146,6 @@ function removeOrphanLoaders(): void {
     } catch {
       // gone meanwhile, or not ours to remove
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

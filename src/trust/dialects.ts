@@ -47,6 +47,8 @@ export interface DialectHook {
   label?: string;
   /** Not a hook but a setting trusted as one (a Claude Code project's `env` block): it never fires. */
   setting?: boolean;
+  /** Keys of hooks whose fingerprints covered this setting as it is now: one of them trusted vouches for it. */
+  coveredBy?: readonly string[];
 }
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
@@ -57,7 +59,7 @@ export function describeDialectHook(h: DialectHook, projectDir: string): string 
 
 /** Whether a dialect hook's fingerprint is in `known` (or an old key that still counts). */
 export function isDialectHookTrusted(h: DialectHook, known: ReadonlySet<string>): boolean {
-  return isTrusted(h.source, h, known);
+  return isTrusted(h.source, h, known) || Boolean(h.key && h.coveredBy?.some((k) => known.has(k)));
 }
 
 /** The keys `hookline trust` writes for a hook, and the old key it replaces (when only Hookline reads it). */

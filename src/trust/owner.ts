@@ -37,16 +37,16 @@ export function userConfigHomes(env: Env = process.env): string[] {
 }
 
 /**
- * `user` for a file whose real path is in the user's config home, or that is outside the project
- * and named by the user or pointed at by a file of the user's; everything else is `workspace`:
- * inside the project (by its real path or as spelled, named or not), or outside every workspace
- * without the user having named it.
+ * `user` for a file the user named, or whose real path is in the user's config home, or that is
+ * outside the project and pointed at by a file of the user's; everything else is `workspace`:
+ * inside the project (by its real path or as spelled), or outside every workspace without the
+ * user having named it.
  */
 export function configOwner(file: string, opts: OwnerOptions): ConfigOwner {
+  if (opts.named) return 'user';
   const real = realPathOf(file);
   if (userConfigHomes(opts.env ?? process.env).some((home) => isInside(home, real))) return 'user';
-  // A path spelled inside the project is the project's, wherever its link points, even when the
-  // user named it: naming a repository's file does not review what it runs.
+  // A path spelled inside the project is the project's, wherever its link points.
   if (isInside(realPathOf(opts.projectDir), real) || isInside(path.resolve(opts.projectDir), path.resolve(file))) return 'workspace';
-  return opts.named || opts.referrer === 'user' ? 'user' : 'workspace';
+  return opts.referrer === 'user' ? 'user' : 'workspace';
 }

@@ -84,6 +84,8 @@ interface Word {
   text: string;
   /** Must exist: a command word or an interpreter's script. */
   required: boolean;
+  /** What runs (a command word, an interpreter's script): a folder there runs the files in it. */
+  runs?: boolean;
   /** Folder relative paths resolve against; null after a `cd` to an unknown place. */
   base: string | null;
 }
@@ -144,7 +146,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       const name = path.basename(t);
       interp = interpreterFamily(name) ?? null;
       deno = SUBCOMMANDS.test(name);
-      out.push({ text: t, required: t.includes('/'), base });
+      out.push({ text: t, required: t.includes('/'), runs: true, base });
       if (t === 'cd' || t === 'pushd') {
         // Where a relative path points after a `cd` is known only when its folder is.
         cdFrom = base;
@@ -173,7 +175,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       if (interp.value.has(t)) optionValue = true;
       if (t.startsWith('-')) continue;
       interp = null;
-      out.push({ text: t, required: scriptLike(t), base });
+      out.push({ text: t, required: scriptLike(t), runs: true, base });
       continue;
     }
     out.push({ text: t, required: false, base });
@@ -197,7 +199,11 @@ function folderFiles(dir: string): string[] | string {
   } catch (e) {
     return `cannot list the folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
-  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  // Links are followed as the interpreter follows them: a linked file is hashed by its content.
+  const files = entries
+    .map((e) => ({ e, file: path.join(e.parentPath ?? e.path, e.name) }))
+    .filter(({ e, file }) => e.isFile() || (e.isSymbolicLink() && fs.statSync(file, { throwIfNoEntry: false })?.isFile()))
+    .map(({ file }) => file);
   if (files.length > MAX_FOLDER_FILES) return `a folder of more than ${MAX_FOLDER_FILES} files is run: too many to fingerprint`;
   return files.sort();
 }
@@ -225,13 +231,13 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
   for (const w of words) {
     if (!w.text || w.text.includes(UNKNOWN) || w.text.startsWith('~')) continue;
     if (!path.isAbsolute(w.text) && w.base === null) continue;
-    // /proc/self/cwd/… and /dev/fd/… name what the hook's process has, not what Hookline sees.
-    if (/^\/(?:proc|dev\/fd)\//.test(path.normalize(w.text))) {
-      if (w.required)
+    const abs = path.isAbsolute(w.text) ? path.normalize(w.text) : path.resolve(w.base!, w.text);
+    // /proc/self/cwd/… and /dev/fd/… (however spelled) name what the hook's process has, not what Hookline sees.
+    if (/^\/(?:proc|dev\/fd)(?:\/|$)/.test(abs)) {
+      if (w.required || w.runs)
         return { ok: false, problem: `${w.text} is reached through /proc or /dev/fd: which file runs is known only when it runs` };
       continue;
     }
-    const abs = path.isAbsolute(w.text) ? path.normalize(w.text) : path.resolve(w.base!, w.text);
     const real = realOrNull(abs);
     if (!inside(abs) && !(real && inside(real))) continue;
     const label = describe(abs, ctx.projectDir);
@@ -246,7 +252,7 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
       return { ok: false, problem: `cannot read ${label}: ${(e as Error).message}` };
     }
     // A folder run as a program or a script (`node ./hook`, `python3 ./pkg`) runs the files in it.
-    const found = st.isFile() ? [real] : st.isDirectory() && w.required ? folderFiles(real) : [];
+    const found = st.isFile() ? [real] : st.isDirectory() && w.runs ? folderFiles(real) : [];
     if (typeof found === 'string') return { ok: false, problem: `${label}: ${found}` };
     for (const f of found) {
       const name = (f === real ? label : path.join(label, path.relative(real, f))).split(path.sep).join('/');

@@ -177,17 +177,6 @@ for (const c of CASES) {
       assert.equal(r.stderr, '');
       assert.equal(fs.existsSync(path.join(p.home, '.gemini', 'trusted_hooks.json')) ? p.trustedKeys().length : 0, 0);
     });
-
-    test(`a file inside the project named with ${c.configFlag} is still the project's: held back until trusted`, async () => {
-      const p = project();
-      fs.writeFileSync(path.join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [p.dir]: 'TRUST_FOLDER' }));
-      const file = path.join(p.dir, `mine-${path.basename(c.file)}`);
-      p.put(file, c.write([p.mark('named')]));
-      const r = await fire(p, c, p.env, [c.configFlag, file]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(p.ran(), []);
-      assert.match(r.stderr, /held back until trusted/);
-    });
   });
 }
 

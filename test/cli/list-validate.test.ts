@@ -108,6 +108,12 @@ describe('hookline list', () => {
     assert.equal(r.stdout, 'hooks: none\n');
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.ok(r.stderr.startsWith(`hookline: claude: error: ${file}: invalid JSON`), r.stderr);
+    // A folder in its place: said, never a crash.
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    const folder = await runCli(['list', '--cwd', p.dir], { env: p.env });
+    assert.equal(folder.code, 0, folder.stderr);
+    assert.doesNotMatch(folder.stderr, /bug in hookline/);
   });
 });
 

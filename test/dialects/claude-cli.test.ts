@@ -175,17 +175,6 @@ describe('hookline fire --dialect claude: folder trust', () => {
     assert.equal(r.json().runs[0].source, 'explicit');
     assert.doesNotMatch(r.stderr, /not a trusted folder/);
   });
-
-  test("a settings file named with --config inside the project is still the project's: held back in an untrusted folder", async () => {
-    const { dir, env } = setup({}, false);
-    fs.mkdirSync(path.join(dir, '.claude'), { recursive: true });
-    const file = path.join(dir, '.claude', 'settings.json');
-    fs.writeFileSync(file, JSON.stringify(settings('named')));
-    const r = await runCli(['fire', 'SessionStart', '--dialect', 'claude', '--config', '.claude/settings.json'], { cwd: dir, env });
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.json().runs, []);
-    assert.match(r.stderr, /not a trusted folder/);
-  });
 });
 
 describe("hookline fire --dialect claude: a project's env block is trusted as a hook is", () => {
@@ -222,6 +211,31 @@ describe("hookline fire --dialect claude: a project's env block is trusted as a 
     assert.equal(after.context, 'FOO=');
     assert.equal(fs.existsSync(pwned), false, "the project's BASH_ENV ran");
     assert.match(after.stderr, /held back until trusted[\s\S]*\.claude\/settings\.json \(env\): FOO, BASH_ENV/);
+  });
+
+  test('a file the env block names (BASH_ENV) is in its fingerprint: edited, the block is held back', async () => {
+    const s = setup({ user });
+    fs.mkdirSync(path.join(s.dir, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(s.dir, 'pre.sh'), 'export FOO=from-pre\n');
+    fs.writeFileSync(path.join(s.dir, '.claude', 'settings.json'), JSON.stringify({ env: { BASH_ENV: './pre.sh' } }));
+    trustDialectHooks(s.dir, s.home);
+    assert.equal((await seen(s)).context, 'FOO=from-pre');
+    fs.writeFileSync(path.join(s.dir, 'pre.sh'), 'export FOO=edited\n');
+    assert.equal((await seen(s)).context, 'FOO=');
+  });
+
+  test("a folder trusted before env blocks had keys: a trusted hook's key, which covered the block, vouches for it", async () => {
+    const s = setup({
+      project: { env: { FOO: 'covered' }, hooks: { Stop: [{ hooks: [cmd('true')] }] } },
+      user,
+    });
+    const file = path.join(s.home, '.gemini', 'trusted_hooks.json');
+    const all = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string[]>;
+    // Only the hook's key, as an older Hookline wrote it.
+    const [project] = Object.keys(all);
+    all[project] = all[project].slice(-1);
+    fs.writeFileSync(file, JSON.stringify(all));
+    assert.equal((await seen(s)).context, 'FOO=covered');
   });
 
   test('an env block and no hooks: not applied in a trusted folder until hookline trust', async () => {

@@ -119,7 +119,7 @@ describe('Claude Code plugins: installed and enabled', () => {
 
   test("a repository's settings cannot turn off a plugin the user enabled, trusted folder or not", async () => {
     for (const trusted of [false, true]) {
-      const s = setup({ user: enabled(), project: enabled(false), local: enabled(false), trusted });
+      const s = setup({ user: enabled(), project: enabled(), local: enabled(false), trusted });
       const r = await fireBash(s);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.json().output.permissionDecision, 'deny', `trusted: ${trusted}`);

@@ -183,6 +183,16 @@ describe('the files a command runs', () => {
     );
     assert.deepEqual(files('cat ./hooks', p), [], 'a folder as a plain argument runs nothing');
     assert.match(String(files('bash /proc/self/cwd/hooks/x.sh', p)), /reached through \/proc or \/dev\/fd/);
+    assert.match(
+      String(files('bash ../../../../../../../../../../proc/self/cwd/hooks/x.sh', p)),
+      /reached through \/proc/,
+      'however spelled',
+    );
+    // A folder named without a slash, and a file linked into it, are followed too.
+    fs.mkdirSync(path.join(p, 'guard'));
+    fs.writeFileSync(path.join(p, 'guard', 'index.js'), '// guard\n');
+    fs.symlinkSync(path.join(p, 'hooks', 'lib.sh'), path.join(p, 'guard', 'lib.js'));
+    assert.deepEqual(files('node guard', p), ['guard/index.js', 'guard/lib.js']);
     if (process.getuid?.() !== 0) {
       fs.chmodSync(path.join(p, 'hooks', 'x.sh'), 0);
       assert.match(String(files('bash hooks/x.sh', p)), /cannot read hooks\/x\.sh/);

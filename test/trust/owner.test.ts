@@ -36,11 +36,6 @@ describe('configOwner decides on real paths', () => {
     const inLink = path.join(l.project, 'escape.yaml');
     fs.symlinkSync(path.join(l.other, 'x.yaml'), inLink);
     assert.equal(configOwner(inLink, { projectDir: l.project, referrer: 'user', env: l.env }), 'workspace', 'a project path pointing out');
-    assert.equal(
-      configOwner(path.join(l.project, 'helper.yaml'), { projectDir: l.project, named: true, env: l.env }),
-      'workspace',
-      'named by the user (--config, $MM_CONFIG): a repository file is still not reviewed',
-    );
   });
 
   test('/proc/self/cwd resolves to the folder the process runs in', { skip: !fs.existsSync('/proc/self/cwd') }, () => {

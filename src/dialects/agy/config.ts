@@ -17,7 +17,6 @@ import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from '../claude/matcher.js';
-import { configOwner } from '../../trust/owner.js';
 
 export const AGY_EVENTS = ['PreToolUse', 'PostToolUse', 'PreInvocation', 'PostInvocation', 'Stop', 'SessionStart'] as const;
 export type AgyEvent = (typeof AGY_EVENTS)[number];
@@ -255,17 +254,7 @@ export function agyHookPaths(projectDir: string, env: NodeJS.ProcessEnv = proces
 export function loadAgyConfig(opts: { projectDir: string; env?: NodeJS.ProcessEnv; file?: string }): AgyConfig {
   const all = agyHookPaths(opts.projectDir, opts.env);
   const places = opts.file
-    ? [
-        ...all.filter((p) => p.source === 'user'),
-        // A named file inside the project is the project's: held back until trusted.
-        {
-          source:
-            configOwner(opts.file, { projectDir: opts.projectDir, named: true, env: opts.env }) === 'workspace'
-              ? ('workspace' as const)
-              : ('explicit' as const),
-          file: path.resolve(opts.file),
-        },
-      ]
+    ? [...all.filter((p) => p.source === 'user'), { source: 'explicit' as const, file: path.resolve(opts.file) }]
     : all;
   const files: AgyFile[] = [];
   const hooks: AgyHook[] = [];

@@ -104,7 +104,15 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     signal?: AbortSignal,
     envFile?: string,
   ): Promise<ClaudeFireResult> => {
-    if (opts.reload && opts.stale?.()) ({ config, env: hookEnv, sessionEnv, hostEnv } = opts.reload());
+    if (opts.reload && opts.stale?.()) {
+      try {
+        ({ config, env: hookEnv, sessionEnv, hostEnv } = opts.reload());
+      } catch (e) {
+        // Settings that cannot be read now: the workspace's hooks stop (they cannot be gated again), the user's keep running.
+        config = { ...config, hooks: config.hooks.filter((h) => h.source !== 'project' && h.source !== 'local' && !h.plugin?.workspace) };
+        ctx.io.notice(`⚠ Claude Code settings: ${(e as Error).message}; the project's hooks are held back`);
+      }
+    }
     const r = await fireClaude(config, claudeEvent, claudeInput, {
       beforeRun: (input) => {
         // Hooks that read transcript_path find the session up to now.

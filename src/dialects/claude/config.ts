@@ -26,7 +26,6 @@ import {
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { DEFAULT_TIMEOUTS, readClaudeHandler, type ClaudeHandler } from './handler-config.js';
-import { configOwner } from '../../trust/owner.js';
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUTS.command;
@@ -292,19 +291,7 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
   const settings = claudeSettingsPaths(opts.projectDir, env);
   const places = [
     { source: 'managed' as const, file: claudeManagedSettingsPath(env) },
-    ...(opts.files
-      ? [
-          settings[0],
-          // A named file inside the project is the project's: held back until trusted, like .claude/settings.json.
-          ...opts.files.map((file) => ({
-            source:
-              configOwner(file, { projectDir: opts.projectDir, named: true, env }) === 'workspace'
-                ? ('project' as const)
-                : ('explicit' as const),
-            file: path.resolve(file),
-          })),
-        ]
-      : settings),
+    ...(opts.files ? [settings[0], ...opts.files.map((file) => ({ source: 'explicit' as const, file: path.resolve(file) }))] : settings),
   ];
   const files: ClaudeSettingsFile[] = [];
   const problems: ConfigProblem[] = [];
@@ -408,6 +395,8 @@ export function claudeHookKey(h: ClaudeHook, projectDir: string, env?: Record<st
     ...(env ? { env } : {}),
   };
   const vars = {
+    // What the project's env blocks set reaches the command: a file they name (BASH_ENV) is followed too.
+    ...Object.assign({}, ...Object.values(env ?? {})),
     CLAUDE_PROJECT_DIR: projectDir,
     ...(h.plugin ? { CLAUDE_PLUGIN_ROOT: h.plugin.root, CLAUDE_PLUGIN_DATA: h.plugin.data } : {}),
   };
@@ -433,7 +422,23 @@ export const claudeHookId = (h: Pick<ClaudeHook, 'file' | 'path'>) => `${h.file}
 export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): DialectHook[] {
   // What the project's env blocks set changes what its hooks do: changing them asks for trust again.
   const env = workspaceEnv(config);
-  // Each env block is trusted as a hook is: it reaches the user's hooks and the agent's commands too.
+  const hooks = config.hooks.filter(isWorkspace).map((h) => ({
+    source: 'claude' as const,
+    event: h.event,
+    matcher: h.matcher,
+    name: claudeHookText(h),
+    command: h.type === 'command' ? h.command : null,
+    file: h.file,
+    path: h.path,
+    id: claudeHookId(h),
+    ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
+    ...claudeHookKey(h, projectDir, env),
+  }));
+  // Each env block is trusted as a hook is: it reaches the user's hooks and the agent's commands
+  // too. The files its values name are in its fingerprint. A trusted hook's key covered the blocks
+  // as they are now (and those files), so such a key vouches for them too (folders trusted before
+  // the blocks had keys of their own).
+  const covering = hooks.flatMap((h) => (h.key ? [h.key] : []));
   const blocks = config.files
     .filter((f) => (f.source === 'project' || f.source === 'local') && Object.keys(f.env).length)
     .map((f) => {
@@ -449,24 +454,11 @@ export function claudeWorkspaceHooks(config: ClaudeConfig, projectDir: string): 
         id: envBlockId(f.file),
         label: `${where} (env): ${names}`,
         setting: true,
-        ...fingerprintHook('claude', { env: f.env, file: where }, null, { projectDir }),
+        coveredBy: covering,
+        ...fingerprintHook('claude', { env: f.env, file: where }, '', { projectDir, vars: f.env }),
       };
     });
-  return [
-    ...blocks,
-    ...config.hooks.filter(isWorkspace).map((h) => ({
-      source: 'claude' as const,
-      event: h.event,
-      matcher: h.matcher,
-      name: claudeHookText(h),
-      command: h.type === 'command' ? h.command : null,
-      file: h.file,
-      path: h.path,
-      id: claudeHookId(h),
-      ...(h.plugin ? { plugin: h.plugin.id, label: claudeHookLabel(h, projectDir) } : {}),
-      ...claudeHookKey(h, projectDir, env),
-    })),
-  ];
+  return [...blocks, ...hooks];
 }
 
 /** The configuration without the project hooks whose ids are in `held` (the user's keep running). */

@@ -154,7 +154,7 @@ export function enabledClaudePlugins(opts: PluginLookup): { plugins: ClaudePlugi
     for (const id of Object.keys(l.enabled)) {
       // A repository's settings cannot turn off a plugin the user (or policy) turned on, as
       // `disableAllHooks` there cannot turn off the user's hooks.
-      if (!mine(l) && !l.enabled[id] && decided.get(id)?.enabled[id] === true && mine(decided.get(id)!)) continue;
+      if (!mine(l) && !l.enabled[id] && opts.levels.some((x) => mine(x) && x.enabled[id] === true)) continue;
       decided.set(id, l);
     }
   const wanted = [...decided].filter(([id, l]) => l.enabled[id]);

@@ -152,8 +152,7 @@ export const mmSystem: HookSystem = {
     // Found at its usual place, the file belongs to the folder it was found in (which may not be the input's cwd).
     const named = Boolean(opts.config || opts.env.MM_CONFIG);
     const dir = path.dirname(loaded.absFile);
-    // A named file is the user's unless it is in the session's folder.
-    const workspace = configOwner(loaded.absFile, { projectDir: named && cwd ? cwd : dir, named, env: opts.env }) === 'workspace';
+    const workspace = configOwner(loaded.absFile, { projectDir: dir, named, env: opts.env }) === 'workspace';
     // One load: the folder's trust and the environment its hooks start from.
     const ctx = loadContext({ cwd: dir, env: opts.env });
     const trust = ctx.trust;

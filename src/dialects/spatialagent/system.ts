@@ -15,7 +15,6 @@ import { spatialAgentAdapter } from './agent.js';
 import { SaConfigReadError, defaultSaConfigPath, loadSaConfig, saHookCount, saWithout, saWorkspaceHooks, type SaConfig } from './config.js';
 import { SA_ALL_VARIABLES, SA_EVENTS, SA_VARIABLES, isSaEvent } from './events.js';
 import { fireSpatialAgent } from './run.js';
-import { configOwner } from '../../trust/owner.js';
 
 function read(file: string, explicit: boolean): SaConfig {
   let config: SaConfig;
@@ -53,9 +52,7 @@ export const spatialAgentSystem: HookSystem = {
     const ctx = loadContext({ cwd, env: opts.env });
     let config = loaded;
     let heldBack: HeldBack[] = [];
-    // A file named with --config is the user's own, unless it is in the project (trust/owner.ts).
-    const named = opts.config !== undefined && configOwner(opts.config, { projectDir: cwd, named: true, env: opts.env }) === 'user';
-    if (!named) {
+    if (opts.config === undefined) {
       const hooks = saWorkspaceHooks(loaded, cwd);
       const { held, warning } = heldDialectHooks(cwd, hooks, ctx.trust, opts.env);
       if (warning) warnings.push(warning);
