@@ -12,7 +12,7 @@ async function one(value: unknown, ctx: MethodContext): Promise<Response | undef
     const result = await method(req.method)(req.params, ctx);
     return notification ? undefined : { jsonrpc: '2.0', id, result };
   } catch (err) {
-    if (notification) return undefined;
+    if (notification || (err as { notification?: boolean }).notification) return undefined;
     if (err instanceof RpcError) return errorResponse(id ?? idOf(err), err.code, err.message, err.data);
     // Never a stack trace: one line (the server keeps serving).
     const line = ((err as Error)?.message ?? String(err)).split('\n')[0];

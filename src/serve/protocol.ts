@@ -72,7 +72,12 @@ export function checkRequest(value: unknown): Request {
   if (typeof v.method !== 'string') fail('"method" must be a string');
   if (v.params !== undefined && (typeof v.params !== 'object' || v.params === null)) fail('"params" must be an object');
   // A structured value, but by position: a valid request whose params these methods do not take.
-  if (Array.isArray(v.params)) throw Object.assign(new RpcError(INVALID_PARAMS, 'invalid params: give them by name, as an object'), { id });
+  // A notification (no id) is never answered, even with an error.
+  if (Array.isArray(v.params))
+    throw Object.assign(new RpcError(INVALID_PARAMS, 'invalid params: give them by name, as an object'), {
+      id,
+      notification: !('id' in v),
+    });
   return { ...('id' in v ? { id: v.id as Id } : {}), method: v.method as string, params: (v.params ?? {}) as Record<string, unknown> };
 }
 

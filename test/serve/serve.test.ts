@@ -298,6 +298,8 @@ describe('hookline serve', () => {
     const ok = await c.call('validate', { cwd: p.dir }, 6);
     assert.equal(ok.result.errors, 0);
     // Params by position are valid JSON-RPC, not what these methods take; null stands for "not given".
+    // A notification with params by position gets no answer: the next answer is request 8's.
+    c.send({ jsonrpc: '2.0', method: 'list', params: [1] });
     c.send({ jsonrpc: '2.0', id: 8, method: 'fire', params: [1] });
     assert.deepEqual([(await c.answer()).error.code, 8], [-32602, 8]);
     const nulls = await c.call('fire', { event: 'BeforeTool', cwd: p.dir, input: { tool_name: 'x' }, sessionId: null, dialect: null }, 9);
