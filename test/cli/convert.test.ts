@@ -52,6 +52,36 @@ describe('convert', () => {
     assert.deepEqual(json('spatialagent').hooks.PreToolUse[1], { type: 'bash', command: 'node hooks/audit.mjs' });
   });
 
+  test('reads Gemini settings as Gemini CLI reads them: one definition object, a timeout as text or null, a "plugin" hook', () => {
+    const odd = JSON.stringify({
+      hooks: {
+        BeforeTool: {
+          matcher: 'run_shell_command',
+          hooks: [
+            { type: 'plugin', command: './hooks/guard.sh', timeout: '30000' },
+            { type: 'command', command: 'node hooks/audit.mjs', timeout: null },
+          ],
+        },
+      },
+    });
+    const plain = JSON.stringify({
+      hooks: {
+        BeforeTool: [
+          {
+            matcher: 'run_shell_command',
+            hooks: [
+              { type: 'command', command: './hooks/guard.sh', timeout: 30000 },
+              { type: 'command', command: 'node hooks/audit.mjs' },
+            ],
+          },
+        ],
+      },
+    });
+    const got = convertConfig(odd, 'gemini', 'claude');
+    assert.deepEqual(got.notes, [UNCHANGED('gemini')]);
+    assert.equal(got.text, convertConfig(plain, 'gemini', 'claude').text);
+  });
+
   test('names each field it drops or approximates', () => {
     const claude = JSON.stringify({
       env: { A: '1' },

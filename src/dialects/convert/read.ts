@@ -43,7 +43,9 @@ export function readMatcher(dialect: string, m: unknown, at: string, notes: stri
 }
 
 function timeoutOf(dialect: string, v: unknown, at: string, notes: string[]): number | undefined {
-  if (v === undefined) return undefined;
+  // Gemini CLI reads `null` as the default and a number written as text as that number: so does convert.
+  if (v === undefined || (dialect === 'gemini' && v === null)) return undefined;
+  if (dialect === 'gemini' && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) v = Number(v);
   const unit = MAPS[dialect].timeout;
   if (unit === 'duration' && typeof v === 'string') {
     const d = parseGoDuration(v);
@@ -61,7 +63,8 @@ function handler(dialect: string, event: string, h: unknown, at: string, matcher
     return;
   }
   const type = h.type ?? (dialect === 'mm' ? 'command' : undefined);
-  const isCommand = type === 'command' || (dialect === 'spatialagent' && type === 'bash');
+  // Gemini CLI runs a "plugin" hook as a command.
+  const isCommand = type === 'command' || (dialect === 'spatialagent' && type === 'bash') || (dialect === 'gemini' && type === 'plugin');
   if (!isCommand || typeof h.command !== 'string') {
     out.notes.push(`${at}: a ${typeof type === 'string' ? type : 'non-command'} hook; dropped (only command hooks convert)`);
     return;
@@ -113,7 +116,9 @@ export function readHooks(dialect: string, root: unknown): Read {
     out.notes.push('the file is not an object; nothing to convert');
     return out;
   }
-  for (const [event, at, list] of eventLists(dialect, root, out.notes)) {
+  for (const [event, at, found] of eventLists(dialect, root, out.notes)) {
+    // One Gemini definition object where a list belongs is a list of one, as Gemini CLI reads it.
+    const list = dialect === 'gemini' && isObject(found) && Array.isArray(found.hooks) ? [found] : found;
     if (!Array.isArray(list)) {
       out.notes.push(`${at}: not a list; dropped`);
       continue;
