@@ -41,11 +41,13 @@ export async function withHookProcesses(
     return [sig, h] as const;
   });
   const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid !== parent) stop('parent process exited', 129);
-  }, PARENT_CHECK_MS);
-  watch.unref();
-  if (opts.watchParent === false) clearInterval(watch);
+  const watch =
+    opts.watchParent === false
+      ? undefined
+      : setInterval(() => {
+          if (process.ppid !== parent) stop('parent process exited', 129);
+        }, PARENT_CHECK_MS);
+  watch?.unref();
   try {
     await task();
     await drain();

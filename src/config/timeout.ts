@@ -14,3 +14,8 @@ export function boundedTimeoutMs(ms: number | undefined, fallback: number): numb
   const v = typeof ms === 'number' && !Number.isNaN(ms) ? ms : fallback;
   return Math.min(Math.max(v, 1), MAX_TIMEOUT_MS);
 }
+
+/** A number written as text (`"5000"`), as Gemini CLI's settings schema reads it; undefined for anything else. */
+export function numberFromText(v: unknown): number | undefined {
+  return typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined;
+}

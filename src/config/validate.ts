@@ -9,7 +9,7 @@ import { DEFINITION_KEYS, HOOKS_META_KEYS, plainCommandHook, plainMeta, plainSet
 import { unlistedHeaderVars } from './header-vars.js';
 import { jsonPath, type ConfigProblem } from './problems.js';
 import { compileLinear } from './regex.js';
-import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from './timeout.js';
+import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT, numberFromText } from './timeout.js';
 
 export interface LayerResult {
   entries: HookEntry[];
@@ -134,12 +134,10 @@ function asGeminiReads(raw: unknown, file: string, at: Array<string | number>, p
   if (!isObject(raw)) return raw;
   const warn = (key: string, message: string) => problems.push({ file, path: jsonPath([...at, key]), message, severity: 'warning' });
   let out: Record<string, unknown> = raw;
-  if (typeof raw.timeout === 'string' && raw.timeout.trim() !== '' && Number.isFinite(Number(raw.timeout))) {
-    warn(
-      'timeout',
-      `timeout is the text "${raw.timeout}"; read as ${Number(raw.timeout)} ms, as Gemini CLI reads it (write it without quotes)`,
-    );
-    out = { ...out, timeout: Number(raw.timeout) };
+  const timeout = numberFromText(raw.timeout);
+  if (timeout !== undefined) {
+    warn('timeout', `timeout is the text "${raw.timeout}"; read as ${timeout} ms, as Gemini CLI reads it (write it without quotes)`);
+    out = { ...out, timeout };
   } else if (raw.timeout === null) {
     warn('timeout', 'timeout is null; the default is used, as Gemini CLI uses it');
     const { timeout: _none, ...rest } = out;

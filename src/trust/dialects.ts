@@ -168,30 +168,28 @@ export function heldDialectHooks(
  * it), the hooks are fingerprinted and gated again before the next event, so a changed hook is
  * held back from then on.
  */
-export function sessionGate<C>(
-  projectDir: string,
-  workspace: () => readonly DialectHook[],
-  trust: FolderTrust,
-  without: (held: ReadonlySet<string>) => C,
-  warn: (warning: string) => void,
+export function sessionGate<L, C>(
+  at: { cwd: string; trust: FolderTrust; warn: (warning: string) => void },
+  loaded: L,
+  workspaceHooks: (loaded: L, projectDir: string) => readonly DialectHook[],
+  without: (loaded: L, held: ReadonlySet<string>) => C,
 ): { config: C; current: () => C } {
-  let hooks = workspace();
-  let files = hooks.flatMap((h) => h.files);
-  let stamp = filesStamp(files);
-  const gateNow = () => {
-    const { held, warning } = heldDialectHooks(projectDir, hooks, trust);
-    if (warning) warn(warning);
-    return without(held);
+  let files: string[] = [];
+  let stamp = '';
+  let config!: C;
+  const gate = () => {
+    const hooks = workspaceHooks(loaded, at.cwd);
+    files = hooks.flatMap((h) => h.files);
+    stamp = filesStamp(files);
+    const { held, warning } = heldDialectHooks(at.cwd, hooks, at.trust);
+    if (warning) at.warn(warning);
+    config = without(loaded, held);
   };
-  let config = gateNow();
+  gate();
   return {
     config,
     current: () => {
-      if (filesStamp(files) === stamp) return config;
-      hooks = workspace();
-      files = hooks.flatMap((h) => h.files);
-      stamp = filesStamp(files);
-      config = gateNow();
+      if (filesStamp(files) !== stamp) gate();
       return config;
     },
   };

@@ -126,13 +126,7 @@ export const agySystem: HookSystem = {
   adapter(setup) {
     const loaded = loadAgyConfig({ projectDir: setup.cwd, env: process.env });
     for (const p of loaded.problems) setup.warn(formatProblem(p));
-    const gate = sessionGate(
-      setup.cwd,
-      () => agyWorkspaceHooks(loaded, setup.cwd),
-      setup.trust,
-      (held) => agyWithout(loaded, held),
-      setup.warn,
-    );
+    const gate = sessionGate(setup, loaded, agyWorkspaceHooks, agyWithout);
     if (!gate.config.hooks.length) return undefined;
     return agyAdapter({ config: gate.config, current: gate.current, env: setup.hookEnv }, setup.ctx);
   },

@@ -20,7 +20,7 @@ import {
 } from '../../apply/index.js';
 import { visible } from '../../config/display.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
-import type { ClaudeConfig } from './config.js';
+import { withoutProjectHooks, type ClaudeConfig } from './config.js';
 import { freshEnvFile, sourcedEnv } from './env-file.js';
 import type { ClaudeEvent } from './events.js';
 import { fireClaude, type ClaudeFireResult } from './run.js';
@@ -109,7 +109,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
         ({ config, env: hookEnv, sessionEnv, hostEnv } = opts.reload());
       } catch (e) {
         // Settings that cannot be read now: the workspace's hooks stop (they cannot be gated again), the user's keep running.
-        config = { ...config, hooks: config.hooks.filter((h) => h.source !== 'project' && h.source !== 'local' && !h.plugin?.workspace) };
+        config = withoutProjectHooks(config);
         ctx.io.notice(`⚠ Claude Code settings: ${(e as Error).message}; the project's hooks are held back`);
       }
     }

@@ -6,6 +6,7 @@
 import type { EventName } from '../../events/names.js';
 import { parseGoDuration } from '../mm/duration.js';
 import { agentEventOf, MAPS } from './maps.js';
+import { numberFromText } from '../../config/timeout.js';
 
 export interface NeutralHook {
   /** Where it is in the source file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
@@ -45,7 +46,7 @@ export function readMatcher(dialect: string, m: unknown, at: string, notes: stri
 function timeoutOf(dialect: string, v: unknown, at: string, notes: string[]): number | undefined {
   // Gemini CLI reads `null` as the default and a number written as text as that number: so does convert.
   if (v === undefined || (dialect === 'gemini' && v === null)) return undefined;
-  if (dialect === 'gemini' && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) v = Number(v);
+  if (dialect === 'gemini') v = numberFromText(v) ?? v;
   const unit = MAPS[dialect].timeout;
   if (unit === 'duration' && typeof v === 'string') {
     const d = parseGoDuration(v);

@@ -235,15 +235,7 @@ export const mmSystem: HookSystem = {
     }
     const loaded = read(file, false);
     if (loaded.errors.length) throw new ConfigRefusal(loaded.errors.map(formatMmConfigError).join('\n'));
-    const gate = workspace
-      ? sessionGate(
-          setup.cwd,
-          () => mmWorkspaceHooks(loaded, setup.cwd),
-          setup.trust,
-          (held) => mmWithout(loaded, held),
-          setup.warn,
-        )
-      : { config: loaded, current: () => loaded };
+    const gate = workspace ? sessionGate(setup, loaded, mmWorkspaceHooks, mmWithout) : { config: loaded, current: () => loaded };
     const config = gate.config;
     // mm's display: `--display-hooks` or `displayHooks: true`; `mm --ask` lists nothing.
     const display = !setup.ask && Boolean(setup.displayHooks || config.raw.displayHooks === true);

@@ -121,13 +121,7 @@ export const spatialAgentSystem: HookSystem = {
       setup.warn(err.message);
       return undefined;
     }
-    const gate = sessionGate(
-      setup.cwd,
-      () => saWorkspaceHooks(loaded, setup.cwd),
-      setup.trust,
-      (held) => saWithout(loaded, held),
-      setup.warn,
-    );
+    const gate = sessionGate(setup, loaded, saWorkspaceHooks, saWithout);
     if (setup.trust === 'untrusted') return undefined;
     for (const p of loaded.problems ?? []) setup.warn(formatProblem(p));
     return spatialAgentAdapter(
