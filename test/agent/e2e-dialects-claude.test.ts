@@ -4,6 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { tmpFile } from '../helpers.js';
 import { agentProject, lastUser, on, respond, sq, toolResults, type AgentProject } from './e2e-util.js';
 
 const YOLO = ['--approval-mode', 'yolo'];
@@ -114,5 +115,23 @@ describe('Claude Code hooks in the agent', () => {
     assert.equal(r.code, 0);
     assert.equal(fs.existsSync(path.join(p.dir, 'claude-ran')), false);
     assert.match(r.stderr, /not a trusted folder: the hooks in \.claude\/settings\.json do not run/);
+  });
+});
+
+describe('Claude Code hooks changed during a session', () => {
+  test("a hook script the agent's own tool rewrites is held back from the next event on", async () => {
+    const marker = tmpFile('ran.txt');
+    const p = claudeProject({});
+    const script = path.join(p.dir, 'hook.sh');
+    fs.writeFileSync(script, `cat >/dev/null; echo v1 >> ${sq(marker)}\n`);
+    fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: cc(`sh ${sq(script)}`) } }));
+    const rewrite = {
+      toolCalls: [{ name: 'write_file', args: { file_path: script, content: `cat >/dev/null; echo v2 >> ${sq(marker)}\n` } }],
+    };
+    const r = await p.run({ prompt: 'go', script: [rewrite, shell('true'), { text: 'done' }], args: YOLO, env: homeEnv(p) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(script, 'utf8').includes('v2'), true, 'the tool rewrote the script');
+    assert.deepEqual(fs.readFileSync(marker, 'utf8').split('\n').filter(Boolean), ['v1'], 'the rewritten script never ran');
+    assert.match(r.stderr, /held back until trusted/);
   });
 });

@@ -659,3 +659,21 @@ describe('hand-offs: hookline agent --ask', () => {
     assert.ok(r.stderr.split('\n').includes('[ask: ask denied by a hook: no experts on weekends]'), r.stderr);
   });
 });
+
+describe('mm hooks changed during a session', () => {
+  test("a hook script the agent's own tool rewrites is held back from the next event on", async () => {
+    const marker = tmpFile('ran.txt');
+    const p = agentProject();
+    const script = path.join(p.dir, 'hook.sh');
+    fs.writeFileSync(script, `cat >/dev/null; echo v1 >> ${sq(marker)}\n`);
+    writeMm(p, { hooks: { preToolCall: [{ command: `sh ${sq(script)}` }] } });
+    const rewrite = {
+      toolCalls: [{ name: 'write_file', args: { file_path: script, content: `cat >/dev/null; echo v2 >> ${sq(marker)}\n` } }],
+    };
+    const r = await p.run({ prompt: 'go', script: [rewrite, shell('true'), { text: 'done' }], args: YOLO });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(script, 'utf8').includes('v2'), true, 'the tool rewrote the script');
+    assert.deepEqual(fs.readFileSync(marker, 'utf8').split('\n').filter(Boolean), ['v1'], 'the rewritten script never ran');
+    assert.match(r.stderr, /held back until trusted/);
+  });
+});
