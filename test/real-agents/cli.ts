@@ -1,0 +1,42 @@
+// Runs real-agent cases by hand and prints what each side did and where they differ:
+//   node --import tsx test/real-agents/cli.ts claude [CASE…] [--side claude|hookline] [--keep]
+import fs from 'node:fs';
+import { compare } from './observe.js';
+import { runSide, type ClaudeCase } from './claude.js';
+import { CLAUDE_CASES } from './claude-cases.js';
+
+const args = process.argv.slice(2);
+const agent = args.shift();
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  if (i === -1) return undefined;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v;
+};
+const only = flag('--side');
+const keep = args.includes('--keep');
+const names = args.filter((a) => !a.startsWith('--'));
+if (agent !== 'claude') {
+  process.stderr.write('usage: cli.ts claude [CASE…] [--side claude|hookline] [--keep]\n');
+  process.exit(2);
+}
+const cases: ClaudeCase[] = names.length ? CLAUDE_CASES.filter((c) => names.some((n) => c.name.includes(n))) : CLAUDE_CASES;
+let differing = 0;
+for (const c of cases) {
+  const sides = only ? [only as 'claude' | 'hookline'] : (['claude', 'hookline'] as const);
+  const runs = await Promise.all(sides.map((s) => runSide(s, c)));
+  console.log(`\n=== ${c.name}`);
+  for (const r of runs) {
+    console.log(`--- ${r.side} (exit ${r.exited.code}${r.exited.timedOut ? ', timed out' : ''}) ${r.dirs.base}`);
+    console.log(JSON.stringify(r.observation, null, 1));
+    if (!keep) fs.rmSync(r.dirs.base, { recursive: true, force: true });
+  }
+  if (runs.length === 2) {
+    const d = compare(runs[0].observation, runs[1].observation, c.differs?.aspects ?? []);
+    const lines = Object.entries(d).flatMap(([a, ls]) => ls.map((l) => `  ${a}: ${l}`));
+    if (lines.length) differing++;
+    console.log(lines.length ? `DIFFERENT:\n${lines.join('\n')}` : 'SAME');
+  }
+}
+if (cases.length > 1) console.log(`\n${differing} of ${cases.length} differ`);
