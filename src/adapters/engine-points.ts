@@ -30,6 +30,7 @@ export function enginePoints(opts: HooksOptions = {}): { points: Points; notice:
     displayHooks: opts.displayHooks ?? false,
     counter: { next: 1 },
     depth: 0,
+    interactive: false,
   });
   return { points: new Points([adapter]), notice, engine };
 }

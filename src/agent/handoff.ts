@@ -63,7 +63,7 @@ function conversation(history: readonly Message[]): string {
     .map((m) =>
       m.role === 'tool'
         ? m.results.map((r) => `[${r.name} result]\n${r.output}`).join('\n')
-        : `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.text}`,
+        : `${m.role === 'user' ? 'User' : m.role === 'note' ? 'Note' : 'Assistant'}: ${m.text}`,
     )
     .filter(Boolean)
     .join('\n\n');

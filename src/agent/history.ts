@@ -17,7 +17,9 @@ export interface ToolOutcome {
 export type Message =
   | { role: 'user'; text: string }
   | { role: 'model'; text: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; results: ToolOutcome[] };
+  | { role: 'tool'; results: ToolOutcome[] }
+  /** A hook's message for the model, apart from the prompt and the tool results (Claude Code's labelled hook messages). */
+  | { role: 'note'; text: string };
 
 export function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
@@ -28,11 +30,29 @@ export function contentText(c: unknown): string {
   return String(c ?? '');
 }
 
+export interface ModelMessageOptions {
+  /**
+   * Whether the provider takes system messages in the middle of a conversation (Anthropic,
+   * OpenAI-compatible); where it does not (Gemini), a note is a user message.
+   */
+  systemNotes?: boolean;
+}
+
+/** Providers that reject a system message after the conversation's start. */
+const FIRST_SYSTEM_ONLY = /^google\./;
+
+/** Whether a provider (the AI SDK model's `provider`) takes notes as system messages. */
+export function takesSystemNotes(provider: string): boolean {
+  return !FIRST_SYSTEM_ONLY.test(provider);
+}
+
 /** History to AI SDK messages (the system prompt goes in the call's own `system` option). */
-export function toModelMessages(history: readonly Message[]): ModelMessage[] {
+export function toModelMessages(history: readonly Message[], opts: ModelMessageOptions = {}): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const m of history) {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });
+    else if (m.role === 'note')
+      out.push(opts.systemNotes === false ? { role: 'user', content: m.text } : { role: 'system', content: m.text });
     else if (m.role === 'model') {
       const parts: Array<{ type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }> = [];
       if (m.text) parts.push({ type: 'text', text: m.text });

@@ -45,6 +45,9 @@ const joined = (parts: Array<string | undefined>, sep = '\n') => {
   return kept.length ? kept.join(sep) : undefined;
 };
 
+/** `{notes}` when there are some. */
+const withNotes = (notes: string[]) => (notes.length ? { notes } : {});
+
 type Fn<K extends keyof Adapter> = NonNullable<Adapter[K]>;
 
 export class Points {
@@ -57,14 +60,16 @@ export class Points {
   async sessionStart(p: Parameters<Fn<'sessionStart'>>[0]): Promise<SessionStartEffect> {
     const contexts: Array<string | undefined> = [];
     const messages: Array<string | undefined> = [];
+    const notes: string[] = [];
     let stop: string | undefined;
     for (const f of this.each('sessionStart')) {
       const e = await f(p);
       contexts.push(e.context);
       messages.push(e.systemMessage);
+      notes.push(...(e.notes ?? []));
       stop ??= e.stop;
     }
-    return { context: joined(contexts), systemMessage: joined(messages), ...(stop !== undefined ? { stop } : {}) };
+    return { context: joined(contexts), systemMessage: joined(messages), ...withNotes(notes), ...(stop !== undefined ? { stop } : {}) };
   }
 
   private async advisory<K extends 'sessionEnd' | 'notification'>(point: K, p: Parameters<Fn<K>>[0]): Promise<Advisory> {
@@ -88,16 +93,18 @@ export class Points {
     return { systemMessage: joined(messages) };
   }
 
-  async compressed(p: Parameters<Fn<'compressed'>>[0]): Promise<Advisory & { context?: string }> {
+  async compressed(p: Parameters<Fn<'compressed'>>[0]): Promise<Advisory & { context?: string; notes?: string[] }> {
     const contexts: Array<string | undefined> = [];
     const messages: Array<string | undefined> = [];
+    const notes: string[] = [];
     for (const f of this.each('compressed')) {
       const e = await f(p);
       contexts.push(e.context);
       messages.push(e.systemMessage);
+      notes.push(...(e.notes ?? []));
     }
     const context = joined(contexts);
-    return { systemMessage: joined(messages), ...(context ? { context } : {}) };
+    return { systemMessage: joined(messages), ...(context ? { context } : {}), ...withNotes(notes) };
   }
 
   /** The first deny or stop answers the prompt; otherwise an allow from any (arguments chain); otherwise the user is asked. */
@@ -133,13 +140,15 @@ export class Points {
   async toolBatch(p: ToolBatchPoint): Promise<ToolBatchEffect> {
     const contexts: Array<string | undefined> = [];
     const messages: Array<string | undefined> = [];
+    const notes: string[] = [];
     for (const f of this.each('toolBatch')) {
       const e = await f(p);
       contexts.push(e.context);
       messages.push(e.systemMessage);
-      if (e.stop !== undefined) return { context: joined(contexts), stop: e.stop, systemMessage: joined(messages) };
+      notes.push(...(e.notes ?? []));
+      if (e.stop !== undefined) return { context: joined(contexts), stop: e.stop, systemMessage: joined(messages), ...withNotes(notes) };
     }
-    return { context: joined(contexts), systemMessage: joined(messages) };
+    return { context: joined(contexts), systemMessage: joined(messages), ...withNotes(notes) };
   }
 
   async turnFailed(p: TurnFailedPoint): Promise<void> {
@@ -163,6 +172,7 @@ export class Points {
   async prompt(p: PromptPoint): Promise<PromptEffect & { blocks: string[] }> {
     let prompt = p.prompt;
     const blocks: string[] = [];
+    const notes: string[] = [];
     const messages: Array<string | undefined> = [];
     for (const f of this.each('prompt')) {
       const e = await f({ ...p, prompt });
@@ -170,8 +180,9 @@ export class Points {
       if (e.action !== 'proceed') return { ...e, systemMessage: joined(messages), blocks };
       if (e.prompt !== undefined) prompt = e.prompt;
       blocks.push(...(e.blocks ?? []));
+      notes.push(...(e.notes ?? []));
     }
-    return { action: 'proceed', prompt, blocks, systemMessage: joined(messages) };
+    return { action: 'proceed', prompt, blocks, ...withNotes(notes), systemMessage: joined(messages) };
   }
 
   async modelRequest(p: ModelRequestPoint): Promise<BeforeModelEffect> {
@@ -230,6 +241,8 @@ export class Points {
     let ask = false;
     const messages: Array<string | undefined> = [];
     const contexts: Array<string | undefined> = [];
+    const notes: string[] = [];
+    const refusals: Array<string | undefined> = [];
     for (const f of this.each('beforeTool')) {
       const e = await f({ ...p, args });
       messages.push(e.systemMessage);
@@ -237,24 +250,31 @@ export class Points {
       args = e.args;
       inputModified ||= e.inputModified;
       ask ||= e.action === 'ask';
+      if (e.action === 'ask') refusals.push(e.refusal);
       contexts.push(e.context);
+      notes.push(...(e.notes ?? []));
     }
     const context = joined(contexts);
-    return { action: ask ? 'ask' : 'run', args, inputModified, ...(context ? { context } : {}), systemMessage: joined(messages) };
+    const common = { args, inputModified, ...(context ? { context } : {}), ...withNotes(notes), systemMessage: joined(messages) };
+    if (!ask) return { action: 'run', ...common };
+    const refusal = joined(refusals);
+    return { action: 'ask', ...common, ...(refusal ? { refusal } : {}) };
   }
 
   async afterTool(p: ToolOutcomePoint): Promise<AfterToolEffect> {
     let llmContent = p.llmContent;
     let tail: { name: string; args: Record<string, unknown> } | undefined;
     const messages: Array<string | undefined> = [];
+    const notes: string[] = [];
     for (const f of this.each('afterTool')) {
       const e = await f({ ...p, llmContent });
       messages.push(e.systemMessage);
-      if (e.action !== 'keep') return { ...e, systemMessage: joined(messages) };
+      if (e.action !== 'stop') notes.push(...(e.notes ?? []));
+      if (e.action !== 'keep') return { ...e, ...(e.action === 'replace' ? withNotes(notes) : {}), systemMessage: joined(messages) };
       llmContent = e.llmContent;
       tail ??= e.tail;
     }
-    return { action: 'keep', llmContent, ...(tail ? { tail } : {}), systemMessage: joined(messages) };
+    return { action: 'keep', llmContent, ...(tail ? { tail } : {}), ...withNotes(notes), systemMessage: joined(messages) };
   }
 
   /** The first adapter that does not accept the answer decides; a context clear from any counts. */

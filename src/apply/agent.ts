@@ -37,8 +37,18 @@ export const MAX_AFTER_AGENT_RETRIES = 3;
 
 export type AfterAgentEffect =
   | { action: 'accept'; clearContext: boolean; systemMessage?: string }
-  /** Send `prompt` as a new prompt with `stop_hook_active: true`. */
-  | { action: 'retry'; prompt: string; clearContext: boolean; systemMessage?: string }
+  /**
+   * Send `prompt` as a new prompt with `stop_hook_active: true`; with `continuation`, the turn
+   * goes on instead (no new prompt point): its `user` message, if any, then its notes, follow
+   * the answer (Claude Code's Stop feedback).
+   */
+  | {
+      action: 'retry';
+      prompt: string;
+      clearContext: boolean;
+      systemMessage?: string;
+      continuation?: { user?: string; notes: string[] };
+    }
   | { action: 'stop'; reason: string; clearContext: boolean; systemMessage?: string }
   /** A retry was asked for but the cap was reached. */
   | { action: 'retry-limit'; reason: string; clearContext: boolean; systemMessage?: string };

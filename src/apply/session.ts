@@ -7,6 +7,8 @@ export interface SessionStartEffect {
   systemMessage?: string;
   /** A hook ended the session's work before it began (Claude Code's `continue: false`): the reason shown. */
   stop?: string;
+  /** Messages for the model that follow the session's first prompt (Claude Code's SessionStart context). */
+  notes?: string[];
 }
 
 /** SessionStart never blocks: decision and continue are ignored. */

@@ -3,11 +3,27 @@ import { additionalContext, effectiveReason, isBlocking, isPlainObject, specific
 
 export const INPUT_MODIFIED_NOTE = '\n\n[System] Tool input parameters were modified by a hook before execution.';
 
+/**
+ * Messages for the model apart from the tool's result (Claude Code's labelled hook messages):
+ * they follow the tool results in the history, in order.
+ */
+export type Notes = { notes?: string[] };
+
 export type BeforeToolEffect =
   /** Run the tool with these arguments; `context` is read by the model with the tool's result. */
-  | { action: 'run'; args: Record<string, unknown>; inputModified: boolean; context?: string; systemMessage?: string }
-  /** Run only after the user confirms (a hook asked for it), with these arguments. */
-  | { action: 'ask'; args: Record<string, unknown>; inputModified: boolean; context?: string; systemMessage?: string }
+  | ({ action: 'run'; args: Record<string, unknown>; inputModified: boolean; context?: string; systemMessage?: string } & Notes)
+  /**
+   * Run only after the user confirms (a hook asked for it), with these arguments; with nobody to
+   * ask, the model reads `refusal` (the hook's reason, in Claude Code) as the tool's error.
+   */
+  | ({
+      action: 'ask';
+      args: Record<string, unknown>;
+      inputModified: boolean;
+      context?: string;
+      refusal?: string;
+      systemMessage?: string;
+    } & Notes)
   /** Do not run; the model reads `message` as the tool's error. */
   | { action: 'deny'; message: string; systemMessage?: string }
   /** Do not run and end the agent's turn. */
@@ -32,8 +48,8 @@ export function withToolContext(llmContent: string, context: string | undefined)
 }
 
 export type AfterToolEffect =
-  | { action: 'keep'; llmContent: string; tail?: { name: string; args: Record<string, unknown> }; systemMessage?: string }
-  | { action: 'replace'; llmContent: string; systemMessage?: string }
+  | ({ action: 'keep'; llmContent: string; tail?: { name: string; args: Record<string, unknown> }; systemMessage?: string } & Notes)
+  | ({ action: 'replace'; llmContent: string; systemMessage?: string } & Notes)
   | { action: 'stop'; llmContent: string; message: string; systemMessage?: string };
 
 /** AfterTool: stop; deny replaces the result; context is appended; a tail call may follow. */

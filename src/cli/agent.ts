@@ -155,6 +155,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
       displayHooks: Boolean(opts.displayHooks),
       counter,
       depth: handOff?.depth ?? 0,
+      interactive: interactiveAgent,
       ...(handOff
         ? { handedTo: { name: handOff.name, parent: { id: handOff.parent.id, transcriptPath: handOff.parent.transcriptPath } } }
         : {}),

@@ -43,6 +43,8 @@ export interface AdapterContext {
   counter: { next: number };
   /** How deep in hand-offs this agent is (0 for the user's own agent). */
   depth: number;
+  /** The agent talks with a user at a prompt (not one `-p` prompt). */
+  interactive: boolean;
   /** Set for a called agent (a hand-off): its name and the asking agent's session. */
   handedTo?: { name: string; parent: { id: string; transcriptPath: string } };
 }
@@ -59,13 +61,16 @@ export interface PromptPoint {
 }
 
 export type PromptEffect =
-  /** Go on; `prompt` replaces the prompt, `blocks` are appended to what the model reads. */
-  | { action: 'proceed'; prompt?: string; blocks?: string[]; systemMessage?: string }
+  /**
+   * Go on; `prompt` replaces the prompt, `blocks` are appended to what the model reads, `notes`
+   * are messages of their own after it (Claude Code's UserPromptSubmit context).
+   */
+  | { action: 'proceed'; prompt?: string; blocks?: string[]; notes?: string[]; systemMessage?: string }
   /**
    * End the turn without calling the model. With `answer`, the history keeps `history` (or the
    * prompt) and the answer, which the user reads; without, the user's prompt stays in history.
    */
-  | { action: 'stop'; reason: string; answer?: string; history?: string; systemMessage?: string }
+  | { action: 'stop'; reason: string; answer?: string; history?: string; notice?: string; systemMessage?: string }
   /** Refuse the turn; the prompt is discarded. `notice` is the line the user reads. */
   | { action: 'block'; reason: string; notice: string; systemMessage?: string };
 
@@ -116,6 +121,8 @@ export interface ToolOutcomePoint extends ToolPoint {
     exitCode?: number | null;
     /** What the call did, as data (src/events/tools.ts). */
     facts?: ToolFacts;
+    /** How long the tool ran. */
+    durationMs?: number;
   };
   /** What the model will read, as earlier adapters left it. */
   llmContent: string;
@@ -207,13 +214,23 @@ export interface PermissionDeniedPoint {
 
 /** Every tool call of one model response, once all have a result (before the next model call). */
 export interface ToolBatchPoint {
-  calls: Array<{ id: string; name: string; args: Record<string, unknown>; output: string; isError: boolean }>;
+  calls: Array<{
+    id: string;
+    name: string;
+    args: Record<string, unknown>;
+    output: string;
+    isError: boolean;
+    /** A program's run (shell tools): its output and exit code. */
+    shell?: { output: string; exitCode: number | null };
+  }>;
   signal?: AbortSignal;
 }
 
 export interface ToolBatchEffect {
   /** Read by the model with the batch's results. */
   context?: string;
+  /** Messages for the model after the batch's results. */
+  notes?: string[];
   /** Stops the agent before its next model call. */
   stop?: string;
   systemMessage?: string;
@@ -257,8 +274,8 @@ export interface Adapter {
   afterTool?(p: ToolOutcomePoint): Promise<AfterToolEffect>;
   /** Before the history is compressed; a `block` keeps it as it is. */
   compress?(p: { trigger: 'manual' | 'auto' }): Promise<Advisory & { block?: string }>;
-  /** After the history was compressed into `summary`; a `context` follows the summary in the history. */
-  compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory & { context?: string }>;
+  /** After the history was compressed into `summary`; a `context` (or `notes`, messages of their own) follows the summary in the history. */
+  compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory & { context?: string; notes?: string[] }>;
   /** The approval prompt is about to be shown: answer it, or let the user. */
   permissionRequest?(p: PermissionPoint): Promise<PermissionEffect>;
   /** A tool call was refused at the approval prompt; `retry` tells the model it may try again. */

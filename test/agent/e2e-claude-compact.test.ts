@@ -46,10 +46,10 @@ describe('Claude Code SessionStart after compaction in the agent', () => {
       ],
     );
     assert.deepEqual(fs.readFileSync(order, 'utf8').split('\n').filter(Boolean), ['post', 'start']);
-    // The fourth prompt's model call: the summary, then the hook's context, before the prompt.
+    // The fourth prompt's model call: the summary, then the hook's context as a message of its own, before the prompt.
     const prompt = JSON.stringify(r.calls[3].prompt);
     const summary = prompt.indexOf('Summary of the earlier conversation');
-    const context = prompt.indexOf('<hook_context>Rules restored: use tabs</hook_context>');
+    const context = prompt.indexOf('{"role":"system","content":"SessionStart hook additional context: Rules restored: use tabs"}');
     assert.ok(summary >= 0 && context > summary && prompt.indexOf('four') > context, prompt);
     for (const c of r.calls.slice(0, 3)) assert.doesNotMatch(JSON.stringify(c.prompt), /Rules restored/);
     assert.equal(fs.readFileSync(out, 'utf8').trim(), 'yes');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tmpFile } from '../helpers.js';
-import { agentProject, readJsonl, respond, sq, texts, toolResults, type AgentProject } from './e2e-util.js';
+import { agentProject, notes, readJsonl, respond, sq, texts, toolResults, type AgentProject } from './e2e-util.js';
 
 const YOLO = ['--approval-mode', 'yolo'];
 const shell = (command: string) => ({ toolCalls: [{ name: 'run_shell_command', args: { command } }] });
@@ -64,8 +64,10 @@ describe('Claude Code hook effects in the agent', () => {
     });
     assert.equal(r.code, 0, r.stderr);
     const [res] = toolResults(r.calls[1]);
-    assert.equal(res.value, '[redacted]\n\n<hook_context>the branch is main</hook_context>');
-    assert.ok(r.stderr.split('\n').includes('pre says hi'), r.stderr);
+    // As Claude Code 2.1.328: the result is replaced, the context is a message of its own after it.
+    assert.equal(res.value, '[redacted]');
+    assert.deepEqual(notes(r.calls[1]), ['PreToolUse:Bash hook additional context: the branch is main']);
+    assert.ok(r.stderr.split('\n').includes('PreToolUse:Bash says: pre says hi'), r.stderr);
     assert.match(r.stderr, /^ {5}shown-in-display$/m, 'plain stdout shows under its hook line');
     assert.doesNotMatch(r.stderr, /^ {5}.*updatedToolOutput/m, 'the suppressed hook’s stdout does not');
     assert.match(r.stderr, /^ {5}\{"systemMessage":"pre says hi"/m, 'an unsuppressed JSON answer shows too');
@@ -160,8 +162,8 @@ describe('Claude Code events at the agent’s moments', () => {
     assert.match(batch.tool_calls[1].tool_response, /two/);
     assert.equal(second.tool_calls.length, 1);
     const results = toolResults(r.calls[1]);
-    assert.doesNotMatch(results[0].value, /both ran/);
-    assert.match(results[1].value, /\n\n<hook_context>both ran<\/hook_context>$/);
+    assert.doesNotMatch(results[0].value + results[1].value, /both ran/);
+    assert.deepEqual(notes(r.calls[1]), ['PostToolBatch hook additional context: both ran'], 'a message of its own after the results');
     assert.equal(r.calls.length, 2, 'no model call after the stopped batch');
     assert.match(r.stderr, /Agent execution stopped by hook: tests are red/);
   });
@@ -254,7 +256,7 @@ describe('Claude Code events at the agent’s moments', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.existsSync(path.join(p.dir, 'm1')), true, 'the blocked change left the old settings');
     assert.equal(fs.existsSync(path.join(p.dir, 'm2')), false, 'the applied change’s hook blocks');
-    assert.equal(toolResults(r.calls[3])[2].value, 'Tool execution blocked: new rule: no touching');
+    assert.match(toolResults(r.calls[3])[2].value, /^PreToolUse:Bash hook error: \[.*\]: new rule: no touching$/);
     assert.deepEqual(
       readJsonl(log).map((i) => [i.hook_event_name, i.source, i.file_path]),
       [

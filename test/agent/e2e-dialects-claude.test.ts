@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tmpFile } from '../helpers.js';
-import { agentProject, lastUser, on, respond, sq, toolResults, type AgentProject } from './e2e-util.js';
+import { agentProject, lastUser, notes, on, readJsonl, respond, sq, toolResults, type AgentProject } from './e2e-util.js';
 
 const YOLO = ['--approval-mode', 'yolo'];
 const shell = (command: string) => ({ toolCalls: [{ name: 'run_shell_command', args: { command } }] });
@@ -22,13 +22,16 @@ const cc = (command: string, matcher?: string) => [{ ...(matcher ? { matcher } :
 const homeEnv = (p: AgentProject) => ({ HOME: p.home });
 
 describe('Claude Code hooks in the agent', () => {
-  test('PreToolUse exit 2 blocks Bash: the command never runs, the model reads stderr as the reason', async () => {
+  test('PreToolUse exit 2 blocks Bash: the command never runs, the model reads stderr as the reason, with the command as Claude Code names it', async () => {
     const p = claudeProject({ PreToolUse: cc(`cat > pre.json; echo 'no shell here' >&2; exit 2`, 'Bash') });
     const marker = path.join(p.dir, 'ran');
     const r = await p.run({ prompt: 'go', script: [shell(`touch ${sq(marker)}`), { text: 'ok' }], args: YOLO, env: homeEnv(p) });
     assert.equal(r.code, 0);
     assert.equal(fs.existsSync(marker), false);
-    assert.equal(toolResults(r.calls[1])[0].value, 'Tool execution blocked: no shell here');
+    assert.equal(
+      toolResults(r.calls[1])[0].value,
+      `PreToolUse:Bash hook error: [cat > pre.json; echo 'no shell here' >&2; exit 2]: no shell here`,
+    );
     const input = JSON.parse(fs.readFileSync(path.join(p.dir, 'pre.json'), 'utf8'));
     assert.equal(input.hook_event_name, 'PreToolUse');
     assert.equal(input.tool_name, 'Bash');
@@ -54,19 +57,25 @@ describe('Claude Code hooks in the agent', () => {
     assert.equal(fs.existsSync(bad), false);
   });
 
-  test('UserPromptSubmit plain stdout becomes context the model reads', async () => {
+  test('UserPromptSubmit plain stdout becomes context the model reads, a message of its own after the prompt', async () => {
     const p = claudeProject({ UserPromptSubmit: cc(`echo 'branch main, 3 files changed'`) });
     const r = await p.run({ prompt: 'status?', script: [{ text: 'fine' }], env: homeEnv(p) });
-    assert.equal(lastUser(r.calls[0]), 'status?\n\n<hook_context>branch main, 3 files changed</hook_context>');
+    assert.equal(lastUser(r.calls[0]), 'status?');
+    assert.deepEqual(notes(r.calls[0]), ['UserPromptSubmit hook success: branch main, 3 files changed']);
   });
 
-  test('a Stop hook that blocks sends its reason back as a new prompt', async () => {
+  test('a Stop hook that blocks keeps the turn going: its reason is feedback after the answer, no new prompt', async () => {
+    const log = tmpFile('prompts.jsonl');
     const p = claudeProject({
+      UserPromptSubmit: cc(respond(log)),
       Stop: cc(`grep -q '"stop_hook_active":true' && exit 0; echo '{"decision":"block","reason":"run the tests first"}'`),
     });
     const r = await p.run({ prompt: 'done?', script: [{ text: 'yes' }, { text: 'tests pass' }], env: homeEnv(p) });
     assert.equal(r.calls.length, 2);
-    assert.equal(lastUser(r.calls[1]), 'run the tests first');
+    assert.equal(lastUser(r.calls[1]), 'Stop hook feedback:\nrun the tests first');
+    assert.equal(notes(r.calls[1]).length, 1);
+    assert.match(notes(r.calls[1])[0], /^Stop hook blocking error from command: ".*": run the tests first$/);
+    assert.equal(readJsonl(log).length, 1, 'UserPromptSubmit runs for the user’s prompt only');
     assert.match(r.stdout, /tests pass/);
   });
 
@@ -88,7 +97,8 @@ describe('Claude Code hooks in the agent', () => {
     });
     const r = await p.run({ prompt: 'done?', script: [{ text: 'yes' }, { text: 'tests pass' }], env: homeEnv(p) });
     assert.equal(r.calls.length, 2);
-    assert.equal(lastUser(r.calls[1]), 'Also run the tests.');
+    assert.equal(lastUser(r.calls[1]), 'done?');
+    assert.deepEqual(notes(r.calls[1]), ['Stop hook additional context: Also run the tests.']);
     assert.match(r.stdout, /tests pass/);
   });
 
@@ -106,7 +116,7 @@ describe('Claude Code hooks in the agent', () => {
     const marker = path.join(p.dir, 'ran');
     const r = await p.run({ prompt: 'go', script: [shell(`touch ${marker}`), { text: 'ok' }], args: YOLO, env: homeEnv(p) });
     assert.equal(fs.existsSync(marker), false);
-    assert.equal(toolResults(r.calls[1])[0].value, 'Tool execution blocked: claude says no');
+    assert.equal(toolResults(r.calls[1])[0].value, 'PreToolUse:Bash hook error: claude says no');
   });
 
   test('in an untrusted folder the project Claude hooks do not run, and stderr says so', async () => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { tmpFile } from '../helpers.js';
-import { agentProject, lastUser, on, readJsonl, respond, sq } from './e2e-util.js';
+import { agentProject, lastUser, notes, on, readJsonl, respond, sq } from './e2e-util.js';
 
 const YOLO = ['--approval-mode', 'yolo'];
 const cc = (command: string, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
@@ -59,8 +59,13 @@ describe('hooks inside hand-offs', () => {
     });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 5);
-    assert.equal(lastUser(r.calls[3]), 'cite the manual');
-    assert.equal(lastUser(r.calls[1]), 'You review shell output.\n\nWhat does echo print?', 'the context opens the called agent’s prompt');
+    assert.equal(lastUser(r.calls[3]), 'SubagentStop hook feedback:\ncite the manual');
+    assert.equal(lastUser(r.calls[1]), 'What does echo print?');
+    assert.deepEqual(
+      notes(r.calls[1]),
+      ['SubagentStart hook additional context: You review shell output.'],
+      'the context follows the called agent’s prompt, a message of its own',
+    );
 
     assert.deepEqual(
       readJsonl(logs.prompt).map((i) => i.prompt),

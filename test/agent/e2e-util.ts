@@ -149,6 +149,11 @@ export function texts(call: ModelCall, role: 'user' | 'assistant' | 'system'): s
   return call.prompt.filter((m) => m.role === role).map((m) => partsText(m.content));
 }
 
+/** The hooks' messages of their own the model read (system messages after the system prompt), in order. */
+export function notes(call: ModelCall): string[] {
+  return texts(call, 'system').slice(1);
+}
+
 /** The last user message's text. */
 export function lastUser(call: ModelCall): string {
   const t = texts(call, 'user');

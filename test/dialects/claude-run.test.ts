@@ -242,6 +242,30 @@ describe('Claude Code hooks: output fields and aggregation', () => {
     );
   });
 
+  test('exit code 2 with JSON on stdout: its own deny wins and stderr is dropped; without a block of its own, stderr blocks beside it', async () => {
+    const r = await fire(
+      'PreToolUse',
+      [reply(2, pre({ permissionDecision: 'deny', permissionDecisionReason: 'from json' }), 'from stderr')],
+      bash,
+    );
+    assert.deepEqual([r.output.permissionDecision, r.output.permissionDecisionReason], ['deny', 'from json']);
+    assert.deepEqual(
+      r.output.blocks.map((b) => [b.reason, b.exit2]),
+      [['from json', false]],
+    );
+    const c = await fire('PreToolUse', [reply(2, pre({ additionalContext: 'ctx' }), 'from stderr')], bash);
+    assert.deepEqual(
+      [c.output.permissionDecision, c.output.permissionDecisionReason, c.output.additionalContext],
+      ['deny', 'from stderr', 'ctx'],
+    );
+    assert.deepEqual(
+      c.output.blocks.map((b) => [b.reason, b.exit2]),
+      [['from stderr', true]],
+    );
+    const quiet = await fire('PostToolUse', [reply(2, '', '')], { ...bash, tool_response: { stdout: '' } });
+    assert.deepEqual([quiet.output.decision, quiet.output.reason], ['block', 'No stderr output']);
+  });
+
   test('PreToolUse: the legacy top-level decision approve/block + reason', async () => {
     let r = await fire('PreToolUse', [reply(0, json({ decision: 'approve', reason: 'trusted' }))], bash);
     assert.deepEqual([r.output.permissionDecision, r.output.permissionDecisionReason], ['allow', 'trusted']);
@@ -289,6 +313,8 @@ describe('Claude Code hooks: output fields and aggregation', () => {
       continue: true,
       systemMessages: [],
       errors: [],
+      blocks: [],
+      contexts: [],
       permissionDecision: 'allow',
       permissionDecisionReason: 'listing is safe',
       updatedInput: { command: 'ls -a' },
@@ -313,6 +339,8 @@ describe('Claude Code hooks: output fields and aggregation', () => {
       suppressOutput: true,
       systemMessages: ['first', 'second'],
       errors: [],
+      blocks: [],
+      contexts: [],
     });
     assert.deepEqual(
       r.runs.map((x) => x.outcome),
@@ -335,6 +363,8 @@ describe('Claude Code hooks: output fields and aggregation', () => {
       continue: true,
       systemMessages: [],
       errors: [],
+      blocks: [{ command: r.runs[0].command, reason: 'fix the lint errors', exit2: false }],
+      contexts: [{ text: 'lint: 2 warnings', plain: false }],
       decision: 'block',
       reason: 'fix the lint errors',
       additionalContext: 'lint: 2 warnings',
@@ -362,7 +392,7 @@ describe('Claude Code hooks: output fields and aggregation', () => {
     const first = await fire('Stop', hooks, { stop_hook_active: false, last_assistant_message: 'All done.' });
     assert.deepEqual([first.output.decision, first.output.reason], ['block', 'Run the tests before stopping (last answer: All done.)']);
     const second = await fire('Stop', hooks, { stop_hook_active: true });
-    assert.deepEqual(second.output, { continue: true, systemMessages: [], errors: [] });
+    assert.deepEqual(second.output, { continue: true, systemMessages: [], errors: [], blocks: [], contexts: [] });
   });
 
   test('decision block is ignored where the event cannot block (Notification), and approve means nothing outside PreToolUse', async () => {
@@ -370,7 +400,7 @@ describe('Claude Code hooks: output fields and aggregation', () => {
       notification_type: 'idle_prompt',
       message: 'm',
     });
-    assert.deepEqual(n.output, { continue: true, systemMessages: [], errors: [] });
+    assert.deepEqual(n.output, { continue: true, systemMessages: [], errors: [], blocks: [], contexts: [] });
     const s = await fire('Stop', [reply(0, json({ decision: 'approve' }))]);
     assert.equal(s.output.decision, undefined);
   });
@@ -388,7 +418,13 @@ describe('Claude Code hooks: output fields and aggregation', () => {
         assert.equal(aggregateClaude('PreToolUse', [run(a), run(b)]).output.permissionDecision, want, `${a} + ${b}`);
       }
     }
-    assert.deepEqual(aggregateClaude('PreToolUse', []).output, { continue: true, systemMessages: [], errors: [] });
+    assert.deepEqual(aggregateClaude('PreToolUse', []).output, {
+      continue: true,
+      systemMessages: [],
+      errors: [],
+      blocks: [],
+      contexts: [],
+    });
   });
 });
 

@@ -36,8 +36,10 @@ export interface Observation {
   requests: number;
   /** The hooks' words in the last main request, in order. */
   model: Segment[];
-  /** The hooks' words the user was shown. */
+  /** The hooks' words the user was shown (each whole message that carries a mark). */
   user: string[];
+  /** Everything the user was shown, to find the other side's messages in. */
+  userText: string;
 }
 
 export interface Dirs {
@@ -50,7 +52,7 @@ export interface Dirs {
 export interface SideReaders {
   /** The model's messages of one request as (role, kind, text) blocks. */
   blocks(body: any): Segment[];
-  /** The lines the user was shown, from what the side printed. */
+  /** The messages the user was shown, from what the side printed. */
   shown(stdout: string, stderr: string): string[];
 }
 
@@ -152,20 +154,18 @@ export function observe(o: ObserveInput): Observation {
   for (const c of calls) {
     counts[c.label] = (counts[c.label] ?? 0) + 1;
     const seen: Record<string, string> = {};
-    for (const n of o.envNames) if (c.names.includes(n)) seen[n] = String(norm(c.env[n] ?? '<set>'));
+    for (const n of o.envNames) if (c.names.includes(n)) seen[n] = n.endsWith('_FILE') ? '<file>' : String(norm(c.env[n] ?? '<set>'));
     env[c.label] = seen;
   }
   const main = o.requests.filter((r) => r.main);
   const last = main.at(-1);
   const model: Segment[] = [];
   for (const b of last ? o.readers.blocks(last.body) : []) {
-    for (const p of b.kind === 'tool_result' ? (b.text.includes(MARK) ? [b.text] : []) : marked(b.text))
-      model.push({ role: b.role, kind: b.kind, text: String(norm(p)) });
+    for (const p of b.kind.startsWith('tool_') ? (b.text.includes(MARK) ? [b.text] : []) : marked(b.text))
+      model.push({ role: b.role, kind: b.kind, text: canonical(String(norm(p))) });
   }
-  const user = o.readers
-    .shown(o.stdout, o.stderr)
-    .filter((l) => l.includes(MARK))
-    .map((l) => String(norm(l.trim())));
+  const shown = o.readers.shown(o.stdout, o.stderr).map((l) => String(norm(l.trim())));
+  const user = [...new Set(shown.filter((l) => l.includes(MARK)))];
   const ran = fs.existsSync(o.dirs.project)
     ? fs
         .readdirSync(o.dirs.project)
@@ -178,12 +178,35 @@ export function observe(o: ObserveInput): Observation {
     counts,
     ran,
     requests: main.length,
-    model,
+    model: inRuns(model),
     user,
+    userText: shown.join('\n'),
   };
 }
 
-export type Aspect = keyof Observation;
+/** Hooks of one event run in parallel: the contexts one message joins come in the order they finished. */
+function canonical(text: string): string {
+  const m = /^(.*? hook additional context: )([\s\S]*)$/.exec(text);
+  return m ? m[1] + m[2].split('\n').sort().join('\n') : text;
+}
+
+/** Segments of one message kind side by side, in a stable order (parallel hooks finish in any order). */
+function inRuns(segments: Segment[]): Segment[] {
+  const out: Segment[] = [];
+  let run: Segment[] = [];
+  const flush = () => {
+    out.push(...run.sort((a, b) => a.text.localeCompare(b.text)));
+    run = [];
+  };
+  for (const s of segments) {
+    if (run.length && (run[0].role !== s.role || run[0].kind !== s.kind)) flush();
+    run.push(s);
+  }
+  flush();
+  return out;
+}
+
+export type Aspect = Exclude<keyof Observation, 'userText'>;
 export const ASPECTS: readonly Aspect[] = ['hooks', 'env', 'counts', 'ran', 'requests', 'model', 'user'];
 
 /** Where two values differ, as `path: a ≠ b` lines. */
@@ -204,7 +227,11 @@ export function compare(real: Observation, ours: Observation, skip: readonly Asp
   const out: Record<string, string[]> = {};
   for (const a of ASPECTS) {
     if (skip.includes(a)) continue;
-    const d = differences(real[a], ours[a]);
+    // What the real agent showed the user must be shown too; Hookline may say more (its warnings, tool lines).
+    const d =
+      a === 'user'
+        ? real.user.filter((m) => !ours.userText.includes(m)).map((m) => `not shown: ${JSON.stringify(m)}`)
+        : differences(real[a], ours[a]);
     if (d.length) out[a] = d;
   }
   return out;

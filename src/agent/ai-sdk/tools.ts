@@ -8,6 +8,7 @@ import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai
 import { INPUT_MODIFIED_NOTE, withToolContext, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
 import type { ToolOutcomePoint, ToolPoint } from '../../dialects/adapter.js';
 import type { ToolCall, ToolOutcome } from '../history.js';
+import type { ToolFacts } from '../../events/tools.js';
 import { HookStop, stderrNotice } from './model.js';
 
 export interface ToolPoints {
@@ -21,6 +22,10 @@ export interface ToolRun {
   returnDisplay: unknown;
   error?: { message: string; type?: string };
   exitCode?: number | null;
+  /** What the call did, as data (the agent's own tools say). */
+  facts?: ToolFacts;
+  /** How long it ran. */
+  durationMs?: number;
 }
 
 /** Where a hooked call runs: the host's tools, how it validates, asks and executes. */
@@ -35,7 +40,7 @@ export interface ToolHost<T> {
   /** Whether the host asks the user before this tool runs, whatever the hooks say. */
   needsApproval?(tool: T): boolean;
   /** Asks for approval (a permission hook or the user). `hookMessage`: a hook asked, saying this. */
-  approve(tool: T, args: Record<string, unknown>, askedByHook: boolean, hookMessage?: string): Promise<Approval>;
+  approve(tool: T, args: Record<string, unknown>, askedByHook: boolean, hookMessage?: string, refusal?: string): Promise<Approval>;
   execute(tool: T, args: Record<string, unknown>, call: ToolCall): Promise<ToolRun>;
   notice(line: string): void;
   step(): number;
@@ -62,6 +67,8 @@ export interface HookedResult {
   ran?: Record<string, unknown>;
   /** What the tool returned, when it ran. */
   run?: ToolRun;
+  /** The hooks' messages for the model apart from the result (before-tool ones first). */
+  notes?: string[];
 }
 
 const STOPPED = /^Agent execution stopped by hook: /;
@@ -109,7 +116,8 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
   }
   let approvedArgs = false;
   if (be.action === 'ask' || host.needsApproval?.(t)) {
-    const a = await host.approve(t, args, be.action === 'ask', be.action === 'ask' ? be.systemMessage : undefined);
+    const asked = be.action === 'ask';
+    const a = await host.approve(t, args, asked, asked ? be.systemMessage : undefined, asked ? be.refusal : undefined);
     if (a.stop !== undefined) return { ...fail(a.refused ?? a.stop), stop: a.stop, stopAt: 'BeforeTool' };
     if (a.refused) return fail(a.refused);
     if (a.args && a.args !== args) {
@@ -120,8 +128,10 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
     }
   } else show(be.systemMessage);
   let result: ToolRun;
+  const started = performance.now();
   try {
-    result = await host.execute(t, args, call);
+    result = { ...(await host.execute(t, args, call)) };
+    result.durationMs ??= performance.now() - started;
   } catch (err) {
     // A tool that throws is a failed call the model can read, not the end of the turn.
     const message = err instanceof Error ? err.message : String(err);
@@ -129,6 +139,7 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
       llmContent: `Error running ${point.name}: ${message}`,
       returnDisplay: message,
       error: { message, type: 'execution_failed' },
+      durationMs: performance.now() - started,
     };
   }
   const llmContent = result.llmContent + (be.inputModified ? INPUT_MODIFIED_NOTE : '');
@@ -136,6 +147,8 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
   checkCancelled();
   show(ae.systemMessage);
   const isError = !!result.error;
+  const allNotes = [...(be.notes ?? []), ...(ae.action === 'stop' ? [] : (ae.notes ?? []))];
+  const notes = allNotes.length ? { notes: allNotes } : {};
   // A before-tool or permission hook's arguments, when they replaced the model's.
   const ran = be.inputModified || approvedArgs ? args : undefined;
   if (ae.action === 'stop')
@@ -148,10 +161,10 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
     };
   // A before-tool context sits next to the result, whatever replaced the result itself.
   if (ae.action === 'replace')
-    return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result };
+    return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result, ...notes };
   // The tail call's result replaces this call's result, under this call's id.
   if (ae.tail) return hookedCall(points, host, { id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
-  return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result };
+  return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result, ...notes };
 }
 
 export interface ToolHookOptions {
@@ -234,10 +247,12 @@ export function hookTools<T extends ToolSet>(points: ToolPoints, tools: T, opts:
           opts.onStop?.(r.stop);
           throw new HookStop('stopped', r.stopAt ?? 'BeforeTool', r.stop);
         }
-        if (r.outcome.isError) throw new Error(r.outcome.output);
+        // An app's tool call has no place of its own for the hooks' notes: they follow its result.
+        const output = [r.outcome.output, ...(r.notes ?? [])].join('\n\n');
+        if (r.outcome.isError) throw new Error(output);
         // Untouched by hooks: the tool's own value, so its `toModelOutput` still applies.
-        if (r.run && r.outcome.output === r.run.llmContent) return r.run.returnDisplay;
-        return r.outcome.output;
+        if (r.run && output === r.run.llmContent) return r.run.returnDisplay;
+        return output;
       },
     } as Tool;
   }

@@ -1,35 +1,34 @@
 /**
- * Claude Code hooks at the agent's points: each point's input translated to Claude's event and
- * wire format, the hooks run, and their aggregated decision translated back and applied with
- * the same appliers as Gemini's hooks (src/apply).
+ * Claude Code hooks at the agent's points, as Claude Code 2.1.328 runs them: each point's input
+ * in Claude Code's wire format, the hooks run, and their aggregated decision turned into the
+ * agent's effects with Claude Code's words — what hooks tell the model arrives as labelled
+ * messages of its own (`PreToolUse:Bash hook additional context: …`), a deny as the tool's error
+ * (`PreToolUse:Bash hook error: …`), a Stop block as feedback that keeps the turn going.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { EventName } from '../../events/names.js';
-import type { HookOutput } from '../../events/output.js';
-import {
-  applyAdvisory,
-  applyAfterAgent,
-  applyAfterTool,
-  applyBeforeAgent,
-  applyBeforeTool,
-  applySessionStart,
-  escapeContext,
-  promptBlock,
-  specific,
-  withToolContext,
-} from '../../apply/index.js';
+import { escapeContext, promptBlock, type AfterAgentEffect, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
 import { visible } from '../../config/display.js';
 import type { Adapter, AdapterContext } from '../adapter.js';
 import { withoutProjectHooks, type ClaudeConfig } from './config.js';
 import { freshEnvFile, sourcedEnv } from './env-file.js';
 import type { ClaudeEvent } from './events.js';
-import { fireClaude, type ClaudeFireResult } from './run.js';
-import { agentToolInput, claudeToolInput, claudeToolResponse, claudeToolUseId } from './tools.js';
+import { fireClaude, NO_PERMISSION_MODE, type ClaudeFireResult } from './run.js';
+import {
+  agentToolInput,
+  claudeBashText,
+  claudeToolInput,
+  claudeToolName,
+  claudeToolResponse,
+  claudeToolUseId,
+  type AgentToolResult,
+} from './tools.js';
 import { ClaudeTranscript, claudeTranscriptPath } from './transcript.js';
 import { ClaudeSession } from './background.js';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { claudeEventFor, claudeToolName, PERMISSION_MODES, toClaudeInput, toGeminiOutput } from './translate.js';
-import { CONFIG_SOURCES, messagesOf, stopOf, toolOutputText } from './effects.js';
+import { PERMISSION_MODES } from './translate.js';
+import { blockText, CLAUDE_TEXTS, CONFIG_SOURCES, contextNotes, messagesOf, shownOf, stopOf, toolOutputText } from './effects.js';
+import type { ClaudeOutput } from './output.js';
 
 export interface ClaudeAdapterOptions {
   config: ClaudeConfig;
@@ -55,11 +54,41 @@ function stopBlockCap(env: NodeJS.ProcessEnv): number {
   return Number.isInteger(n) && n >= 0 ? n : STOP_HOOK_BLOCK_CAP;
 }
 
+/** The events whose input carries the model's `effort` (those fired inside a turn's model loop). */
+const EFFORT_EVENTS: ReadonlySet<ClaudeEvent> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Stop',
+  'SubagentStop',
+]);
+
+const EFFORT_LEVELS = new Set(['low', 'medium', 'high', 'xhigh', 'max']);
+
+/** The effort level hooks are told: `CLAUDE_CODE_EFFORT_LEVEL`, else Claude Code's default. */
+function effortLevel(env: NodeJS.ProcessEnv): string {
+  const v = env.CLAUDE_CODE_EFFORT_LEVEL?.trim().toLowerCase();
+  return v && EFFORT_LEVELS.has(v) ? v : 'medium';
+}
+
+/** A shell run that exited non-zero, or any tool error: Claude Code fires PostToolUseFailure. */
+function failureOf(result: AgentToolResult): string | undefined {
+  const f = result.facts;
+  if (f?.kind === 'shell' && f.exitCode !== null && f.exitCode !== 0) return claudeBashText(f.output, f.exitCode);
+  if (result.error) return result.error.message;
+  return undefined;
+}
+
 export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): Adapter {
   let { config, env: hookEnv, sessionEnv, hostEnv } = opts;
   // What shell commands get: the settings' env, then what SessionStart hooks export.
   let shellEnv: Record<string, string> = { ...sessionEnv };
   let envDir: string | undefined;
+  /** The current prompt's id (Claude Code's `prompt_id`): set by each user prompt. */
+  let promptId: string | undefined;
   // `once` hooks, background (async) runs and the asyncRewake messages for the next turn.
   const session = new ClaudeSession();
   const woken = () => session.drain().map((m) => `An asynchronous hook reported:\n${m}`);
@@ -123,7 +152,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
         if (claudeEvent === 'Stop' && last !== undefined) input.last_assistant_message = last;
       },
       projectDir: ctx.cwd,
-      env: hookEnv,
+      env: { ...hookEnv, CLAUDECODE: '1' },
       envFile,
       signal,
       hostEnv,
@@ -143,48 +172,59 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     }
     return r;
   };
-  /** An event with no Gemini counterpart, its input built here. */
-  const fireNative = (claudeEvent: ClaudeEvent, fields: Record<string, unknown>, signal?: AbortSignal) =>
+  /** Fires an event with Claude Code's base fields around its own. */
+  const fire = (claudeEvent: ClaudeEvent, fields: Record<string, unknown>, signal?: AbortSignal, envFile?: string) =>
     run(
       claudeEvent,
       {
         ...sessionFields(),
         cwd: ctx.cwd,
-        permission_mode: PERMISSION_MODES[ctx.approvalMode()] ?? ctx.approvalMode(),
+        ...(promptId && claudeEvent !== 'SessionStart' ? { prompt_id: promptId } : {}),
+        ...(NO_PERMISSION_MODE.has(claudeEvent) ? {} : { permission_mode: PERMISSION_MODES[ctx.approvalMode()] ?? ctx.approvalMode() }),
+        ...(EFFORT_EVENTS.has(claudeEvent) ? { effort: { level: effortLevel(hostEnv ?? process.env) } } : {}),
         hook_event_name: claudeEvent,
         ...fields,
       },
       signal,
+      envFile,
     );
-  const fire = async (
-    event: EventName,
-    fields: Record<string, unknown>,
-    signal?: AbortSignal,
-    toolUseId?: string,
-    envFile?: string,
-    toolResponse?: unknown,
-  ): Promise<HookOutput | undefined> => {
-    const s = ctx.session();
-    const input = { session_id: s.id, transcript_path: s.transcriptPath, cwd: ctx.cwd, hook_event_name: event, ...fields };
-    const claudeEvent = claudeEventFor(event, input);
-    const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: ctx.approvalMode(), toolUseId, toolResponse });
-    if (!claudeEvent || !claudeInput) return undefined;
-    const r = await run(claudeEvent, { ...claudeInput, ...sessionFields() }, signal, envFile);
-    const tool =
-      event === 'BeforeTool' ? { toolInput: fields.tool_input as Record<string, unknown>, toolName: String(fields.tool_name) } : {};
-    return toGeminiOutput(r, { ...tool, cwd: ctx.cwd });
-  };
+  const toolFields = (id: string, name: string, args: Record<string, unknown>) => ({
+    tool_name: claudeToolName(name),
+    tool_input: claudeToolInput(name, args, ctx.cwd),
+    tool_use_id: claudeToolUseId(id),
+  });
   /** SessionStart with a fresh `$CLAUDE_ENV_FILE`; what its hooks export reaches later shell commands. */
   const startHooks = async (source: 'startup' | 'resume' | 'clear' | 'compact') => {
     const envFile = sessionEnvFile();
-    const out = await fire('SessionStart', { source }, undefined, undefined, envFile);
-    const effect = applySessionStart(out);
-    if (out?.continue === false) effect.stop = out.stopReason ?? 'Stopped by a Claude Code hook';
+    const o = (await fire('SessionStart', { source }, undefined, envFile)).output;
     const sourced = await sourcedEnv(envFile, hookEnv, ctx.cwd);
     if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
     // After a compaction the session goes on: what earlier hooks exported stays.
     shellEnv = { ...(source === 'compact' ? shellEnv : sessionEnv), ...sourced.env };
-    return effect;
+    const stop = stopOf(o);
+    const notes = contextNotes(o, 'SessionStart', `SessionStart:${source}`);
+    const systemMessage = shownOf(o, `SessionStart:${source}`);
+    return { notes, ...(systemMessage ? { systemMessage } : {}), ...(stop !== undefined ? { stop } : {}) };
+  };
+  /** A Stop (or SubagentStop) answer: a block or a context keeps the turn going, up to the cap. */
+  const turnDecision = (o: ClaudeOutput, name: string, retries: number, cap: number): AfterAgentEffect => {
+    const systemMessage = shownOf(o, name);
+    const stop = stopOf(o);
+    if (stop !== undefined) return { action: 'stop', reason: stop, clearContext: false, systemMessage };
+    const context = contextNotes(o, name);
+    const blocked = o.decision === 'block';
+    if (!blocked && !context.length) return { action: 'accept', clearContext: false, systemMessage };
+    const reason = o.blocks.map(blockText).join('\n') || (o.reason ?? '');
+    if (retries >= cap) return { action: 'retry-limit', reason: reason || (o.additionalContext ?? ''), clearContext: false, systemMessage };
+    // A JSON block is named with its command beside the feedback; exit code 2's already names it.
+    const named = o.blocks.filter((b) => !b.exit2).map((b) => CLAUDE_TEXTS.blocking(name, b.command, b.reason));
+    return {
+      action: 'retry',
+      prompt: reason || (o.additionalContext ?? ''),
+      clearContext: false,
+      systemMessage,
+      continuation: { ...(blocked ? { user: CLAUDE_TEXTS.feedback(name, reason) } : {}), notes: [...named, ...context] },
+    };
   };
   const sub = ctx.handedTo;
   return {
@@ -192,15 +232,11 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     async sessionStart({ source }) {
       if (sub) {
         // A called agent starts as Claude Code's subagents do: SubagentStart, its context for this agent.
-        const r = await fireNative('SubagentStart', {});
-        const context = r.output.additionalContext;
-        const stop = stopOf(r.output);
-        const systemMessage = messagesOf(r.output);
-        return {
-          ...(context ? { context: escapeContext(context) } : {}),
-          ...(systemMessage ? { systemMessage } : {}),
-          ...(stop !== undefined ? { stop } : {}),
-        };
+        const o = (await fire('SubagentStart', {})).output;
+        const notes = contextNotes(o, 'SubagentStart');
+        const stop = stopOf(o);
+        const systemMessage = shownOf(o, 'SubagentStart');
+        return { notes, ...(systemMessage ? { systemMessage } : {}), ...(stop !== undefined ? { stop } : {}) };
       }
       return startHooks(source);
     },
@@ -214,70 +250,102 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     async sessionEnd({ reason }) {
       // A subagent's end is its SubagentStop; Claude Code fires SessionEnd for the session only.
       if (sub) return {};
-      return applyAdvisory(await fire('SessionEnd', { reason }));
+      // Claude Code ends a `-p` session with "other", an interactive one left at its prompt with "prompt_input_exit".
+      const claudeReason = reason === 'exit' ? (ctx.interactive ? 'prompt_input_exit' : 'other') : reason;
+      const systemMessage = shownOf((await fire('SessionEnd', { reason: claudeReason })).output, 'SessionEnd');
+      return systemMessage ? { systemMessage } : {};
     },
     async prompt({ prompt, signal }) {
       // A subagent's task is not a user's prompt: Claude Code runs no UserPromptSubmit for it.
       if (sub) return { action: 'proceed' };
-      const e = applyBeforeAgent(await fire('BeforeAgent', { prompt }, signal));
-      if (e.action === 'stop') return { action: 'stop', reason: e.reason, systemMessage: e.systemMessage };
-      if (e.action === 'deny')
-        return { action: 'block', reason: e.reason, notice: `Prompt blocked by hook: ${e.reason}`, systemMessage: e.systemMessage };
+      promptId = randomUUID();
+      const o = (await fire('UserPromptSubmit', { prompt }, signal)).output;
+      const shown = shownOf(o, 'UserPromptSubmit');
+      const stop = stopOf(o);
+      if (stop !== undefined) return { action: 'stop', reason: stop, notice: CLAUDE_TEXTS.operationStopped(stop), systemMessage: shown };
+      if (o.decision === 'block') {
+        const reason = o.blocks.map(blockText).join('\n');
+        return { action: 'block', reason, notice: CLAUDE_TEXTS.promptBlocked(reason, prompt), systemMessage: shown };
+      }
       const notes = asyncNotes();
-      const blocks = [...woken(), ...notes.blocks, ...(e.context ? [e.context] : [])].map(promptBlock);
-      const systemMessage = [notes.systemMessage, e.systemMessage].filter(Boolean).join('\n') || undefined;
-      return { action: 'proceed', blocks, systemMessage };
+      const blocks = [...woken(), ...notes.blocks].map(promptBlock);
+      const systemMessage = [notes.systemMessage, shown].filter(Boolean).join('\n') || undefined;
+      return { action: 'proceed', blocks, notes: contextNotes(o, 'UserPromptSubmit'), systemMessage };
     },
-    async beforeTool({ id, name, args, signal }) {
-      const out = await fire('BeforeTool', { tool_name: name, tool_input: { ...args } }, signal, id);
-      const effect = applyBeforeTool(out, args);
-      // PreToolUse's additionalContext reaches the model next to the tool's result.
-      const context = specific(out).additionalContext;
-      if ((effect.action === 'run' || effect.action === 'ask') && typeof context === 'string' && context)
-        effect.context = escapeContext(context);
-      return effect;
+    async beforeTool({ id, name, args, signal }): Promise<BeforeToolEffect> {
+      const label = `PreToolUse:${claudeToolName(name)}`;
+      const o = (await fire('PreToolUse', toolFields(id, name, args), signal)).output;
+      const systemMessage = shownOf(o, label);
+      const stop = stopOf(o);
+      // Claude Code runs the tool and then stops; Hookline does not run it (a difference kept on purpose).
+      if (stop !== undefined) return { action: 'stop', message: `Agent execution stopped by hook: ${stop}`, systemMessage };
+      if (o.permissionDecision === 'deny') {
+        const reason = o.blocks.map(blockText).join('\n') || (o.permissionDecisionReason ?? '');
+        return { action: 'deny', message: CLAUDE_TEXTS.error(label, reason), systemMessage };
+      }
+      const updated = o.updatedInput ? agentToolInput(name, o.updatedInput, ctx.cwd) : undefined;
+      const notes = contextNotes(o, label);
+      const effect = {
+        args: updated ?? args,
+        inputModified: updated !== undefined,
+        ...(notes.length ? { notes } : {}),
+        ...(systemMessage ? { systemMessage } : {}),
+      };
+      if (o.permissionDecision === 'ask' || o.permissionDecision === 'defer')
+        return { action: 'ask', ...effect, ...(o.permissionDecisionReason ? { refusal: o.permissionDecisionReason } : {}) };
+      return { action: 'run', ...effect };
     },
     async notification({ type, message, details, signal }) {
-      return applyAdvisory(await fire('Notification', { notification_type: type, message, details }, signal));
+      const title = typeof details.title === 'string' ? { title: details.title } : {};
+      const notificationType = type === 'ToolPermission' ? 'permission_prompt' : type.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+      const o = (await fire('Notification', { message, ...title, notification_type: notificationType }, signal)).output;
+      const systemMessage = shownOf(o, 'Notification');
+      return systemMessage ? { systemMessage } : {};
     },
-    async afterTool({ id, name, args, result, llmContent, signal }) {
-      const tool_response = { llmContent, returnDisplay: result.returnDisplay, ...(result.error ? { error: result.error } : {}) };
-      const claudeResponse = claudeToolResponse(name, args, { ...result, llmContent });
-      const out = await fire('AfterTool', { tool_name: name, tool_input: args, tool_response }, signal, id, undefined, claudeResponse);
-      const effect = applyAfterTool(out, llmContent);
-      // updatedToolOutput: what the model reads instead of the tool's output (the hook's context still after it).
-      const replaced = specific(out).updatedToolOutput;
-      if (replaced === undefined || effect.action !== 'keep' || effect.tail) return effect;
-      const context = specific(out).additionalContext;
-      const text = withToolContext(toolOutputText(replaced), typeof context === 'string' ? escapeContext(context) : undefined);
-      return { action: 'replace', llmContent: text, ...(effect.systemMessage ? { systemMessage: effect.systemMessage } : {}) };
+    async afterTool({ id, name, args, result, llmContent, signal }): Promise<AfterToolEffect> {
+      const failure = failureOf(result);
+      const event: ClaudeEvent = failure !== undefined ? 'PostToolUseFailure' : 'PostToolUse';
+      const label = `${event}:${claudeToolName(name)}`;
+      const started = result.durationMs;
+      const fields = {
+        ...toolFields(id, name, args),
+        ...(failure !== undefined
+          ? { error: failure, is_interrupt: false }
+          : { tool_response: claudeToolResponse(name, args, { ...result, llmContent }) }),
+        duration_ms: Math.max(0, Math.round(started ?? 0)),
+      };
+      const o = (await fire(event, fields, signal)).output;
+      const systemMessage = shownOf(o, label);
+      const stop = stopOf(o);
+      if (stop !== undefined) {
+        const message = `Agent execution stopped by hook: ${stop}`;
+        return { action: 'stop', llmContent: message, message, systemMessage };
+      }
+      const notes = [...o.blocks.map((b) => CLAUDE_TEXTS.blocking(label, b.command, blockText(b))), ...contextNotes(o, label)];
+      const extra = { ...(notes.length ? { notes } : {}), ...(systemMessage ? { systemMessage } : {}) };
+      // updatedToolOutput: what the model reads instead of the tool's output.
+      if (o.updatedToolOutput !== undefined) return { action: 'replace', llmContent: toolOutputText(o.updatedToolOutput), ...extra };
+      return { action: 'keep', llmContent, ...extra };
     },
     async compress({ trigger }) {
-      const out = await fire('PreCompress', { trigger });
-      const blocked = out?.decision === 'deny' || out?.continue === false;
-      return { ...applyAdvisory(out), ...(blocked ? { block: out?.reason ?? out?.stopReason ?? '' } : {}) };
+      const o = (await fire('PreCompact', { trigger, custom_instructions: '' })).output;
+      const blocked = o.decision === 'block' || o.continue === false;
+      const systemMessage = shownOf(o, 'PreCompact');
+      return { ...(systemMessage ? { systemMessage } : {}), ...(blocked ? { block: o.reason ?? o.stopReason ?? '' } : {}) };
     },
     async compressed({ trigger, summary }) {
-      const post = messagesOf((await fireNative('PostCompact', { trigger, compact_summary: summary })).output);
+      const post = shownOf((await fire('PostCompact', { trigger, compact_summary: summary })).output, 'PostCompact');
       if (sub) return { systemMessage: post };
       // Claude Code starts the compacted conversation with SessionStart, source "compact".
       const start = await startHooks('compact');
       const systemMessage = [post, start.systemMessage].filter(Boolean).join('\n') || undefined;
-      return { systemMessage, ...(start.context ? { context: start.context } : {}) };
+      return { systemMessage, ...(start.notes.length ? { notes: start.notes } : {}) };
     },
-    async turnEnd({ prompt, response, stopHookActive, retries, maxRetries, signal }) {
+    async turnEnd({ stopHookActive, response, retries, maxRetries, signal }) {
       const cap = maxRetries ?? stopBlockCap(hostEnv ?? process.env);
-      /** A block, or (Claude Code 2.1.163) additionalContext: feedback that keeps the turn going, up to the cap. */
-      const decide = (out: HookOutput | undefined) => {
-        const effect = applyAfterAgent(out, retries, cap);
-        const feedback = specific(out).additionalContext;
-        if (effect.action === 'accept' && typeof feedback === 'string' && feedback.trim() && retries < cap)
-          return { action: 'retry' as const, prompt: feedback, clearContext: effect.clearContext, systemMessage: effect.systemMessage };
-        return effect;
-      };
       if (sub) {
         // A called agent's answer goes through SubagentStop: a block keeps it working, with the reason as its prompt.
-        const r = await fireNative(
+        const r = await fire(
           'SubagentStop',
           {
             stop_hook_active: stopHookActive,
@@ -286,17 +354,21 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
           },
           signal,
         );
-        return decide(toGeminiOutput(r));
+        return turnDecision(r.output, 'SubagentStop', retries, cap);
       }
-      const out = await fire('AfterAgent', { prompt, prompt_response: response, stop_hook_active: stopHookActive }, signal);
-      const effect = decide(out);
+      const r = await fire(
+        'Stop',
+        { stop_hook_active: stopHookActive, last_assistant_message: response, background_tasks: [], session_crons: [] },
+        signal,
+      );
+      const effect = turnDecision(r.output, 'Stop', retries, cap);
       // An asyncRewake hook that finished during the turn wakes the agent with what it said.
       if (effect.action === 'accept' && session.pending && retries < cap)
-        return { action: 'retry', prompt: woken().join('\n\n'), clearContext: effect.clearContext, systemMessage: effect.systemMessage };
+        return { action: 'retry', prompt: woken().join('\n\n'), clearContext: false, systemMessage: effect.systemMessage };
       return effect;
     },
     async permissionRequest({ name, args, signal }) {
-      const r = await fireNative(
+      const r = await fire(
         'PermissionRequest',
         { tool_name: claudeToolName(name), tool_input: claudeToolInput(name, args, ctx.cwd), permission_suggestions: [] },
         signal,
@@ -311,36 +383,30 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return { action: 'ask', systemMessage };
     },
     async permissionDenied({ id, name, args, reason, signal }) {
-      const r = await fireNative(
-        'PermissionDenied',
-        { tool_name: claudeToolName(name), tool_input: claudeToolInput(name, args, ctx.cwd), tool_use_id: claudeToolUseId(id), reason },
-        signal,
-      );
+      const r = await fire('PermissionDenied', { ...toolFields(id, name, args), reason }, signal);
       return { retry: r.output.retry === true, systemMessage: messagesOf(r.output) };
     },
     async toolBatch({ calls, signal }) {
       const tool_calls = calls.map((c) => ({
-        tool_name: claudeToolName(c.name),
-        tool_input: claudeToolInput(c.name, c.args, ctx.cwd),
-        tool_use_id: claudeToolUseId(c.id),
-        tool_response: c.output,
+        ...toolFields(c.id, c.name, c.args),
+        tool_response: c.shell ? claudeBashText(c.shell.output, c.shell.exitCode) : c.output,
       }));
-      const r = await fireNative('PostToolBatch', { tool_calls }, signal);
-      const o = r.output;
+      const o = (await fire('PostToolBatch', { tool_calls }, signal)).output;
       const stop = stopOf(o) ?? (o.decision === 'block' ? (o.reason ?? 'Blocked by a Claude Code hook') : undefined);
-      const systemMessage = messagesOf(o);
+      const systemMessage = shownOf(o, 'PostToolBatch');
+      const notes = contextNotes(o, 'PostToolBatch');
       return {
-        ...(o.additionalContext ? { context: o.additionalContext } : {}),
+        ...(notes.length ? { notes } : {}),
         ...(stop !== undefined ? { stop } : {}),
         ...(systemMessage ? { systemMessage } : {}),
       };
     },
     async turnFailed({ kind, message }) {
       // Claude Code ignores what these hooks answer.
-      await fireNative('StopFailure', { error: kind, error_details: message, last_assistant_message: `API Error: ${message}` });
+      await fire('StopFailure', { error: kind, error_details: message, last_assistant_message: `API Error: ${message}` });
     },
     async instructionsLoaded({ file, scope, reason, parent }) {
-      await fireNative('InstructionsLoaded', {
+      await fire('InstructionsLoaded', {
         file_path: file,
         memory_type: scope,
         load_reason: reason,
@@ -353,7 +419,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
         .map((f) => ({ file: f.file, source: CONFIG_SOURCES[f.source]! }));
     },
     async configChange({ file, source }) {
-      const r = await fireNative('ConfigChange', { source, file_path: file });
+      const r = await fire('ConfigChange', { source, file_path: file });
       // Managed policy always applies, as in Claude Code.
       const block = r.output.decision === 'block' && source !== 'policy_settings';
       if (block || !opts.reload) return { block };

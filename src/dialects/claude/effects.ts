@@ -41,3 +41,39 @@ export const CONFIG_SOURCES: Partial<Record<ClaudeSource, string>> = {
   project: 'project_settings',
   local: 'local_settings',
 };
+
+/**
+ * The words Claude Code gives the model and the user for what hooks did (as Claude Code 2.1.328
+ * writes them): each hook message to the model is a labelled message of its own, not text added
+ * to a tool result or a prompt. `name` is the hook's name in Claude Code: the event, and for tool
+ * events the tool (`PreToolUse:Bash`); a SessionStart hook's own output is named with its
+ * source (`SessionStart:startup`).
+ */
+export const CLAUDE_TEXTS = {
+  context: (name: string, texts: readonly string[]) => `${name} hook additional context: ${texts.join('\n')}`,
+  success: (name: string, text: string) => `${name} hook success: ${text}`,
+  blocking: (name: string, command: string, reason: string) => `${name} hook blocking error from command: "${command}": ${reason}`,
+  error: (name: string, reason: string) => `${name} hook error: ${reason}`,
+  says: (name: string, message: string) => `${name} says: ${message}`,
+  feedback: (name: string, reason: string) => `${name} hook feedback:\n${reason}`,
+  promptBlocked: (reason: string, prompt: string) => `UserPromptSubmit operation blocked by hook:\n${reason}\n\nOriginal prompt: ${prompt}`,
+  operationStopped: (reason: string) => `Operation stopped by hook: ${reason}`,
+} as const;
+
+/** A block's reason as Claude Code shows it: exit code 2's stderr names the hook's command. */
+export function blockText(b: ClaudeOutput['blocks'][number]): string {
+  return b.exit2 ? `[${b.command}]: ${b.reason}` : b.reason;
+}
+
+/** The model's notes for an event's contexts: the JSON ones together, each plain stdout on its own. */
+export function contextNotes(o: ClaudeOutput, name: string, successName = name): string[] {
+  const json = o.contexts.filter((c) => !c.plain).map((c) => c.text);
+  const plain = o.contexts.filter((c) => c.plain).map((c) => CLAUDE_TEXTS.success(successName, c.text));
+  return [...plain, ...(json.length ? [CLAUDE_TEXTS.context(name, json)] : [])];
+}
+
+/** What the user is shown of the hooks' `systemMessage`s (`PreToolUse:Bash says: …`) and errors, one per line. */
+export function shownOf(o: ClaudeOutput, name: string): string | undefined {
+  const all = [...o.systemMessages.map((m) => CLAUDE_TEXTS.says(name, m)), ...o.errors];
+  return all.length ? all.join('\n') : undefined;
+}

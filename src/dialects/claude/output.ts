@@ -129,45 +129,77 @@ export interface ClaudeRunReading {
   text?: string;
   /** A non-blocking error: the run's response is ignored, the user sees the message. */
   error?: string;
+  /** Exit code 2: the stderr that is the block's reason. */
+  stderr?: string;
 }
 
-const EXIT2_DEFAULT = 'Blocked by hook (exit code 2, no stderr)';
+const EXIT2_DEFAULT = 'No stderr output';
 
-/** Interprets one finished command run. `timeoutSeconds` is only used for the message. */
+/** A run's JSON stdout read as Claude Code reads it: the output, an error, or nothing when stdout is not JSON. */
+function readJson(event: ClaudeEvent, text: string): ClaudeRunReading | undefined {
+  // Unreadable (a recursive walk would overflow the stack), whether it would be JSON or context.
+  if ((text.startsWith('{') || text.startsWith('[')) && textNestsDeeper(text)) return { error: `${tooDeep('stdout')}; not read` };
+  if (!text.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { error: `stdout starts with "{" but is not valid JSON (${(e as Error).message})` };
+  }
+  const v = validateClaudeOutput(event, value);
+  return v.ok ? { format: 'json', response: v.output } : { error: `invalid hook output: ${v.message}` };
+}
+
+/** Whether a JSON output already blocks at this event (so an exit code 2 beside it adds nothing). */
+function blocksOnItsOwn(event: ClaudeEvent, o: ClaudeHookOutput): boolean {
+  if (event === 'PreToolUse') {
+    const d = o.hookSpecificOutput?.permissionDecision;
+    return d === 'deny' || (d === undefined && o.decision === 'block');
+  }
+  return o.decision === 'block';
+}
+
+/** What exit code 2 does at this event, with `reason`. */
+function exit2Response(event: ClaudeEvent, reason: string): ClaudeHookOutput | undefined {
+  const kind = CLAUDE_CATALOG[event].block;
+  if (kind === 'ignored') return undefined;
+  if (kind === 'tool')
+    return { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason } };
+  if (kind === 'none') return { systemMessage: reason };
+  return { decision: 'block', reason };
+}
+
+/**
+ * Interprets one finished command run. `timeoutSeconds` is only used for the message. On exit
+ * code 2 a JSON stdout is read first, as Claude Code reads it (its own block wins and stderr is
+ * dropped); without one, stderr is the reason.
+ */
 export function readClaudeRun(event: ClaudeEvent, r: ProcessResult, timeoutSeconds: number): ClaudeRunReading {
   if (r.timedOut) return { error: `timed out after ${timeoutSeconds}s` };
   if (r.error && !r.error.startsWith('Hook killed by signal')) return { error: r.error };
   if (r.signal) return { error: `killed by signal ${r.signal}` };
+  const text = r.stdout.trim();
   if (r.exitCode === 2) {
+    const json = readJson(event, text);
+    if (json?.response && blocksOnItsOwn(event, json.response)) return json;
     const reason = r.stderr.trim() || EXIT2_DEFAULT;
-    const kind = CLAUDE_CATALOG[event].block;
-    if (kind === 'ignored') return { format: 'exit2' };
-    if (kind === 'tool')
-      return {
-        format: 'exit2',
-        response: { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason } },
-      };
-    if (kind === 'none') return { format: 'exit2', response: { systemMessage: reason } };
-    return { format: 'exit2', response: { decision: 'block', reason } };
+    const block = exit2Response(event, reason);
+    if (!block) return { format: 'exit2' };
+    const own = json?.response;
+    const specific =
+      own?.hookSpecificOutput || block.hookSpecificOutput ? { ...own?.hookSpecificOutput, ...block.hookSpecificOutput } : undefined;
+    const response = own
+      ? { ...own, ...block, ...(specific ? { hookSpecificOutput: specific as ClaudeHookOutput['hookSpecificOutput'] } : {}) }
+      : block;
+    return { format: 'exit2', response, stderr: reason };
   }
   if (r.exitCode !== 0) {
     const stderr = r.stderr.trim();
     return { error: stderr ? `exit code ${r.exitCode}: ${stderr}` : `exit code ${r.exitCode}` };
   }
-  const text = r.stdout.trim();
   if (!text) return {};
-  // Unreadable (a recursive walk would overflow the stack), whether it would be JSON or context.
-  if ((text.startsWith('{') || text.startsWith('[')) && textNestsDeeper(text)) return { error: `${tooDeep('stdout')}; not read` };
-  if (text.startsWith('{')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      return { error: `stdout starts with "{" but is not valid JSON (${(e as Error).message})` };
-    }
-    const v = validateClaudeOutput(event, value);
-    return v.ok ? { format: 'json', response: v.output } : { error: `invalid hook output: ${v.message}` };
-  }
+  const json = readJson(event, text);
+  if (json) return json;
   if (CLAUDE_CATALOG[event].plainTextIsContext)
     return { format: 'text', response: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
   return { format: 'text', text };
@@ -225,6 +257,13 @@ export interface ClaudeOutput {
   permission?: { behavior: 'allow' | 'deny'; updatedInput?: Record<string, unknown>; message?: string; interrupt?: boolean };
   /** PermissionDenied: some hook told the model it may retry the call. */
   retry?: boolean;
+  /**
+   * Each run that blocked (PreToolUse: denied), in configuration order: its command and reason,
+   * and whether by exit code 2 (then Claude Code names the command in the reason it shows).
+   */
+  blocks: Array<{ command: string; reason: string; exit2: boolean }>;
+  /** Each run's context, in configuration order; `plain` when it was plain stdout (a "hook success" in Claude Code). */
+  contexts: Array<{ text: string; plain: boolean }>;
 }
 
 /** One run, as the aggregation needs it. */
@@ -245,7 +284,7 @@ function specific(o: ClaudeHookOutput): Record<string, unknown> {
 /** Merges the runs of one event, in configuration order. Pure; `warnings` says where hooks disagreed. */
 export function aggregateClaude(event: ClaudeEvent, runs: AggregateInput[]): { output: ClaudeOutput; warnings: string[] } {
   const spec = CLAUDE_CATALOG[event];
-  const out: ClaudeOutput = { continue: true, systemMessages: [], errors: [] };
+  const out: ClaudeOutput = { continue: true, systemMessages: [], errors: [], blocks: [], contexts: [] };
   const warnings: string[] = [];
   const stops: string[] = [];
   const blocks: string[] = [];
@@ -268,19 +307,25 @@ export function aggregateClaude(event: ClaudeEvent, runs: AggregateInput[]): { o
     if (r.suppressOutput === true) out.suppressOutput = true;
     if (r.systemMessage) out.systemMessages.push(r.systemMessage);
     const s = specific(r);
+    const exit2 = reading.format === 'exit2';
     if (event === 'PreToolUse') {
       const legacy = r.decision === 'approve' ? 'allow' : r.decision === 'block' ? 'deny' : undefined;
       const decision = (s.permissionDecision as PermissionDecision | undefined) ?? legacy;
       if (decision) {
         const reason = (s.permissionDecisionReason as string | undefined) ?? r.reason;
         permissions.push({ decision, ...(reason ? { reason } : {}) });
+        if (decision === 'deny') out.blocks.push({ command: run.command, reason: reason ?? '', exit2 });
       }
       if (s.updatedInput) rewrites.push({ input: s.updatedInput as Record<string, unknown>, where: run.where });
     } else if (spec.block !== 'none' && spec.block !== 'ignored' && r.decision === 'block') {
       blocked = true;
       if (r.reason) blocks.push(r.reason);
+      out.blocks.push({ command: run.command, reason: r.reason ?? '', exit2 });
     }
-    if (spec.context && typeof s.additionalContext === 'string' && s.additionalContext) contexts.push(s.additionalContext);
+    if (spec.context && typeof s.additionalContext === 'string' && s.additionalContext) {
+      contexts.push(s.additionalContext);
+      out.contexts.push({ text: s.additionalContext, plain: reading.format === 'text' });
+    }
     if (event === 'PostToolUse') {
       if (s.updatedToolOutput !== undefined) out.updatedToolOutput = s.updatedToolOutput;
       else if (s.updatedMCPToolOutput !== undefined) out.updatedToolOutput = s.updatedMCPToolOutput;

@@ -51,6 +51,9 @@ export interface ClaudeFireOptions {
   beforeRun?(input: Record<string, unknown>): void;
 }
 
+/** Events Claude Code fires with no `permission_mode`: the session's own start and end. */
+export const NO_PERMISSION_MODE: ReadonlySet<ClaudeEvent> = new Set(['SessionStart', 'SessionEnd']);
+
 /** The events whose hooks may write `export` lines to `$CLAUDE_ENV_FILE`. */
 export const ENV_FILE_EVENTS: ReadonlySet<ClaudeEvent> = new Set<ClaudeEvent>(['SessionStart']);
 
@@ -163,7 +166,8 @@ export function buildClaudeInput(event: ClaudeEvent, fields: Record<string, unkn
     session_id: randomUUID(),
     transcript_path: '',
     cwd: projectDir,
-    permission_mode: 'default',
+    // Claude Code's session start and end carry no permission mode.
+    ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode: 'default' }),
     ...fields,
     hook_event_name: event,
   };
@@ -269,7 +273,11 @@ export async function fireClaude(
     event,
     runs
       .filter((r) => !r.background)
-      .map((r) => ({ command: r.command, where: `${r.file} ${r.path}`, reading: { response: r.response, error: r.error } })),
+      .map((r) => ({
+        command: r.command,
+        where: `${r.file} ${r.path}`,
+        reading: { response: r.response, error: r.error, ...(r.format ? { format: r.format } : {}) },
+      })),
   );
   if (runs.length) recordFire(claudeTraceFire(event, input, output, runs, began), opts.env ?? process.env);
   return { event, input, output, runs, warnings };

@@ -156,8 +156,10 @@ export const claudeSystem: HookSystem = {
       response: r.response ?? null,
       ...(r.text !== undefined ? { text: r.text } : {}),
     }));
+    // Each run's block and context are in `runs`; the output is the event's decision.
+    const { blocks: _blocks, contexts: _contexts, ...output } = result.output;
     return {
-      output: result.output,
+      output,
       runs,
       heldBack: g.heldBack.filter((h) => h.event === event),
       warnings,

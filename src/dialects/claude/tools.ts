@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { structuredPatch } from 'diff';
+import { parse } from 'shell-quote';
 import type { ToolFacts } from '../../events/tools.js';
 
 /** The agent's tool names (Gemini CLI's) and Claude Code's. */
@@ -243,6 +244,54 @@ export function claudePatch(oldText: string, newText: string): Array<Record<stri
   }));
 }
 
+/** The commands Claude Code expects to print nothing when they succeed (its Bash result's `noOutputExpected`). */
+const SILENT_COMMANDS: ReadonlySet<string> = new Set([
+  'mv',
+  'cp',
+  'rm',
+  'mkdir',
+  'rmdir',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'ln',
+  'cd',
+  'export',
+  'unset',
+  'wait',
+]);
+
+/** Whether every command of a command line is one of those (`mkdir x && cd x`), as Claude Code decides `noOutputExpected`. */
+export function noOutputExpected(command: string): boolean {
+  let words: ReturnType<typeof parse>;
+  try {
+    words = parse(command, (name) => `$${name}`);
+  } catch {
+    return false;
+  }
+  let first = true;
+  let commands = 0;
+  for (const w of words) {
+    if (typeof w === 'object' && w !== null && 'op' in w) {
+      first = true;
+      continue;
+    }
+    if (!first) continue;
+    first = false;
+    commands++;
+    if (typeof w !== 'string' || !SILENT_COMMANDS.has(w)) return false;
+  }
+  return commands > 0;
+}
+
+/** What Claude Code's model reads of a Bash run: its output, `Exit code N` first when it failed. */
+export function claudeBashText(output: string, exitCode: number | null): string {
+  const out = output.replace(/\n+$/, '');
+  if (exitCode !== null && exitCode !== 0) return `Exit code ${exitCode}${out ? `\n${out}` : ''}`;
+  return out || '(Bash completed with no output)';
+}
+
 /** What a tool call gave, as the agent's adapters see it (src/dialects/adapter.ts). */
 export interface AgentToolResult {
   llmContent: string;
@@ -262,7 +311,14 @@ export interface AgentToolResult {
 export function claudeToolResponse(agentName: string, args: Args, result: AgentToolResult): unknown {
   const f = result.facts;
   const name = claudeToolName(agentName);
-  if (f?.kind === 'shell') return { stdout: f.output, stderr: '', interrupted: f.interrupted, isImage: false, noOutputExpected: false };
+  if (f?.kind === 'shell')
+    return {
+      stdout: f.output,
+      stderr: '',
+      interrupted: f.interrupted,
+      isImage: false,
+      noOutputExpected: typeof args.command === 'string' && noOutputExpected(args.command),
+    };
   if (f?.kind === 'read') {
     const { filePath, content, numLines, startLine, totalLines } = f;
     return { type: 'text', file: { filePath, content, numLines, startLine, totalLines } };

@@ -20,6 +20,7 @@ import { claudeToolInput, claudeToolName, claudeToolUseId } from './tools.js';
 /** The agent's history messages, as its transcript stores them. */
 type AgentMessage =
   | { role: 'user'; text: string }
+  | { role: 'note'; text: string }
   | { role: 'model'; text: string; toolCalls?: Array<{ id: string; name: string; args: Record<string, unknown> }> }
   | { role: 'tool'; results: Array<{ id: string; name: string; output: string; isError?: boolean }> };
 
@@ -66,6 +67,8 @@ export class ClaudeEntries {
   }
 
   private message(m: AgentMessage, timestamp: string): Array<Record<string, unknown>> {
+    // A hook's message for the model is an attachment in Claude Code's transcript, not a turn.
+    if (m.role === 'note') return [];
     if (m.role === 'user') return [this.entry('user', { message: { role: 'user', content: m.text } }, timestamp)];
     if (m.role === 'tool') {
       return m.results.map((r) =>
