@@ -51,9 +51,15 @@ export function toModelMessages(history: readonly Message[], opts: ModelMessageO
   const out: ModelMessage[] = [];
   for (const m of history) {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });
-    else if (m.role === 'note')
-      out.push(opts.systemNotes === false ? { role: 'user', content: m.text } : { role: 'system', content: m.text });
-    else if (m.role === 'model') {
+    else if (m.role === 'note') {
+      // A system message follows what the user side said (a prompt, tool results); right after the model's
+      // answer, or where the provider takes none, it is the user's message, marked as Claude Code marks it.
+      const prev = out.at(-1)?.role;
+      const asSystem = opts.systemNotes !== false && (prev === 'user' || prev === 'tool' || prev === 'system');
+      out.push(
+        asSystem ? { role: 'system', content: m.text } : { role: 'user', content: `<system-reminder>\n${m.text}\n</system-reminder>` },
+      );
+    } else if (m.role === 'model') {
       const parts: Array<{ type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }> = [];
       if (m.text) parts.push({ type: 'text', text: m.text });
       for (const c of m.toolCalls ?? []) parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.args });

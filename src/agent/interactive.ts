@@ -5,7 +5,15 @@ import { mmAskAnswerLabel, mmAskDeniedCommandError } from '../dialects/mm/effect
 import { visible } from '../config/display.js';
 
 const HELP =
-  'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress, /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit or /exit';
+  'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress [instructions] (or /compact), /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit or /exit';
+
+/** `/compress [instructions]` (Claude Code's `/compact` too): the instructions for the summary, or undefined for another line. */
+export function compressCommand(line: string): { instructions?: string } | undefined {
+  const m = /^\/(?:compress|compact)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (!m) return undefined;
+  const instructions = m[1]?.trim();
+  return instructions ? { instructions } : {};
+}
 
 /** The interactive session: one prompt a line, slash commands, approvals asked on the terminal. */
 export async function interactive(
@@ -63,8 +71,8 @@ export async function interactive(
     if (line === '/clear') {
       await agent.clear();
       write('conversation cleared\n');
-    } else if (line === '/compress') {
-      await agent.compress('manual');
+    } else if (compressCommand(line)) {
+      await agent.compress('manual', compressCommand(line)!.instructions);
     } else if (line.startsWith('/ask')) {
       await askCommand(agent, line, write);
     } else if (line.startsWith('/hooks')) {

@@ -17,7 +17,7 @@ import { hookedCall, type HookedResult } from './ai-sdk/tools.js';
 import { askToolResult, handOff, type AskResult, type SpawnAgent } from './handoff.js';
 import { findContextFiles, withContextFiles, type ContextFile, type UserDirs } from './context-files.js';
 import { ConfigWatch } from './config-watch.js';
-import { modelErrorKind } from './model-errors.js';
+import { modelErrorKind, modelErrorStatus } from './model-errors.js';
 
 export type ApprovalMode = 'default' | 'auto_edit' | 'yolo';
 
@@ -179,7 +179,15 @@ export class Agent {
   /** SessionStart: its context opens the history (interactive) or prefixes the first prompt. */
   async start(source: 'startup' | 'resume' | 'clear'): Promise<void> {
     await this.loadContextFiles();
-    const e = await this.points.sessionStart({ source });
+    const last = this.session.lastAnswerAt;
+    const resumed =
+      source === 'resume'
+        ? {
+            contextTokens: estimateTokens(this.session.history),
+            ...(last !== undefined ? { secondsSinceLastResponse: Math.max(0, Math.round((Date.now() - last) / 1000)) } : {}),
+          }
+        : undefined;
+    const e = await this.points.sessionStart({ source, ...(resumed ? { resumed } : {}) });
     this.show(e.systemMessage);
     this.pendingNotes.push(...(e.notes ?? []));
     this.configWatch.watch(this.points.configFiles());
@@ -204,8 +212,8 @@ export class Agent {
   }
 
   /** Compresses the history: older messages become one summary message. Returns false when there was nothing to compress. */
-  async compress(trigger: 'manual' | 'auto'): Promise<boolean> {
-    const pre = await this.points.compress({ trigger });
+  async compress(trigger: 'manual' | 'auto', instructions?: string): Promise<boolean> {
+    const pre = await this.points.compress({ trigger, ...(instructions !== undefined ? { instructions } : {}) });
     this.show(pre.systemMessage);
     if (pre.block !== undefined) {
       this.o.io.notice(`history not compressed (${trigger}): blocked by hook${pre.block ? `: ${pre.block}` : ''}`);
@@ -375,7 +383,8 @@ export class Agent {
       }
       const message = err instanceof Error ? err.message : String(err);
       this.o.io.notice(`error: ${message}`);
-      await this.points.turnFailed({ kind: modelErrorKind(err), message });
+      const status = modelErrorStatus(err);
+      await this.points.turnFailed({ kind: modelErrorKind(err), message, ...(status !== undefined ? { status } : {}) });
       return { status: 'error', text: '', reason: message };
     }
   }
@@ -532,6 +541,8 @@ export class Agent {
       model,
       system: this.system,
       messages: toModelMessages(this.session.history, { systemNotes: takesSystemNotes(this.o.model.provider) }),
+      // Notes are hooks' messages the agent placed on purpose, not text from the model or the user.
+      allowSystemInMessages: true,
       tools: this.toolSet(),
       toolChoice: this.o.tools.length ? 'auto' : 'none',
       ...(cfg.temperature !== undefined ? { temperature: cfg.temperature } : {}),
@@ -607,7 +618,7 @@ export class Agent {
     if (pr.action !== 'ask') this.show(hookMessage);
     if (pr.action === 'stop') return { refused: `Agent execution stopped by hook: ${pr.reason}`, stop: pr.reason };
     if (pr.action === 'deny') {
-      const refused = `Permission to use ${t.name} denied by hook${pr.message ? `: ${pr.message}` : ''}`;
+      const refused = pr.refusal ?? `Permission to use ${t.name} denied by hook${pr.message ? `: ${pr.message}` : ''}`;
       return { refused, ...(pr.interrupt ? { stop: pr.message || `${t.name} denied by hook` } : {}) };
     }
     if (pr.action === 'allow') return { args: pr.args ?? args };

@@ -337,6 +337,11 @@ export class Points {
     return this.adapters.map((a) => a.banner?.() ?? '').join('');
   }
 
+  /** Lets the adapters' background work end before `close()`. */
+  async settle(): Promise<void> {
+    await Promise.all(this.adapters.map((a) => a.settle?.()));
+  }
+
   close(): void {
     for (const a of this.adapters) a.close?.();
   }

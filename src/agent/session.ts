@@ -21,6 +21,9 @@ interface Header {
  * header line and then one line per message, appended as the conversation goes.
  */
 export class Session {
+  /** When the model last answered (ms since the epoch), if it has. */
+  lastAnswerAt: number | undefined;
+
   private constructor(
     readonly id: string,
     readonly transcriptPath: string,
@@ -62,12 +65,17 @@ export class Session {
     const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
     const header = JSON.parse(lines[0]) as Header;
     const history: Message[] = [];
+    let lastAnswerAt: number | undefined;
     for (const l of lines.slice(1)) {
-      const rec = JSON.parse(l) as { type: string; message?: Message; history?: Message[] };
-      if (rec.type === 'message' && rec.message) history.push(rec.message);
-      else if (rec.type === 'reset') history.splice(0, history.length, ...(rec.history ?? []));
+      const rec = JSON.parse(l) as { type: string; message?: Message; history?: Message[]; timestamp?: string };
+      if (rec.type === 'message' && rec.message) {
+        history.push(rec.message);
+        if (rec.message.role === 'model' && rec.timestamp) lastAnswerAt = Date.parse(rec.timestamp) || lastAnswerAt;
+      } else if (rec.type === 'reset') history.splice(0, history.length, ...(rec.history ?? []));
     }
-    return new Session(header.sessionId, file, history);
+    const s = new Session(header.sessionId, file, history);
+    s.lastAnswerAt = lastAnswerAt;
+    return s;
   }
 
   private static headerOf(file: string): Header | undefined {
@@ -81,6 +89,7 @@ export class Session {
 
   push(...messages: Message[]): void {
     this.history.push(...messages);
+    if (messages.some((m) => m.role === 'model')) this.lastAnswerAt = Date.now();
     const timestamp = new Date().toISOString();
     fs.appendFileSync(
       this.transcriptPath,

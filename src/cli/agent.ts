@@ -7,7 +7,7 @@ import { builtinTools } from '../agent/tools/index.js';
 import { askAgentTool } from '../agent/tools/ask-agent.js';
 import { recording } from '../agent/models/providers.js';
 import { echoModel } from '../agent/models/echo.js';
-import { interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
+import { compressCommand, interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
 import { mmAskDeniedCliLine } from '../dialects/mm/effects.js';
 import type { Adapter, AdapterContext } from '../dialects/adapter.js';
 import { geminiControl, heldWarnings } from '../dialects/gemini/system.js';
@@ -67,6 +67,8 @@ function modelName(spec: string | undefined): string {
 }
 
 export async function agentCommand(opts: AgentCliOptions): Promise<number> {
+  // The AI SDK's own warnings (a model name it does not know, a setting a provider ignores) are not the user's business.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   try {
     return await run(opts);
   } catch (err) {
@@ -225,6 +227,16 @@ async function run(opts: AgentCliOptions): Promise<number> {
   await agent.start(opts.resume ? 'resume' : 'startup');
   if (interactiveMode) {
     await interactive(agent, { out: process.stdout, input: process.stdin, confirmRef });
+    await agent.points.settle();
+    agent.points.close();
+    return 0;
+  }
+  // `-p /compress` (or `/compact`): the command, as at the prompt, not a turn.
+  const command = compressCommand(opts.prompt!);
+  if (command) {
+    await agent.compress('manual', command.instructions);
+    await agent.end('exit');
+    await agent.points.settle();
     agent.points.close();
     return 0;
   }
@@ -235,6 +247,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   process.off('SIGINT', onInterrupt);
   if (result.text && !result.text.endsWith('\n')) process.stdout.write('\n');
   await agent.end('exit');
+  await agent.points.settle();
   agent.points.close();
   // 130: interrupted, as shells report Ctrl-C.
   return result.status === 'error' ? 1 : result.status === 'cancelled' ? 130 : 0;

@@ -19,7 +19,9 @@ Environment:
   HOOKLINE_BASE_URL, OPENAI_BASE_URL   agent: openai-compatible server (as --base-url)
   HOOKLINE_API_KEY, OPENAI_API_KEY     agent: openai-compatible API key
   GEMINI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY   agent: key for --model gemini:…
+  GOOGLE_GEMINI_BASE_URL           agent: server for --model gemini:… (its root, as Gemini CLI reads it)
   ANTHROPIC_API_KEY                agent: key for --model anthropic:…
+  ANTHROPIC_BASE_URL               agent: server for --model anthropic:… (its root, as Claude Code reads it)
   HOOKLINE_SCRIPT_LOG              agent: append each scripted call's prompt to this file
   HOOKLINE_PERSISTENT              set to 1 by Hookline for persistent hooks (hookline/sdk reads it)
   CLAUDE_ENV_FILE                  set by Hookline for Claude Code SessionStart hooks: the exports they write reach later shell commands
@@ -165,7 +167,10 @@ program
   .description('run the reference agent: every hook event at its point of a real agent loop')
   .option('-p, --prompt <text>', 'run one prompt non-interactively and print the answer')
   .option('--model <spec>', 'scripted:FILE | openai-compatible:MODEL | gemini:MODEL | anthropic:MODEL (or HOOKLINE_MODEL)')
-  .option('--base-url <url>', 'base URL of an openai-compatible server (or HOOKLINE_BASE_URL)')
+  .option(
+    '--base-url <url>',
+    'base URL of the model server (openai-compatible: or HOOKLINE_BASE_URL; gemini: GOOGLE_GEMINI_BASE_URL; anthropic: ANTHROPIC_BASE_URL)',
+  )
   .option('--approval-mode <mode>', 'default | auto_edit | yolo', 'default')
   .option('--resume [session]', 'resume the latest session, or the one with this id')
   .option('--display-hooks', 'print one line per hook run')

@@ -51,6 +51,12 @@ export interface AdapterContext {
 
 export type Advisory = { systemMessage?: string };
 
+export interface SessionStartPoint {
+  source: 'startup' | 'resume' | 'clear';
+  /** A resumed session: its history's size in (estimated) tokens, and the seconds since the model last answered. */
+  resumed?: { contextTokens: number; secondsSinceLastResponse?: number };
+}
+
 export interface PromptPoint {
   /** The user's prompt as earlier adapters left it (without any context blocks). */
   prompt: string;
@@ -199,8 +205,8 @@ export type PermissionEffect =
   | { action: 'ask'; systemMessage?: string }
   /** Allowed without asking, with these arguments when a hook replaced them. */
   | { action: 'allow'; args?: Record<string, unknown>; systemMessage?: string }
-  /** Refused without asking; the model reads `message`; `interrupt` also ends the turn. */
-  | { action: 'deny'; message: string; interrupt: boolean; systemMessage?: string }
+  /** Refused without asking; the model reads `message` (or exactly `refusal`, when given); `interrupt` also ends the turn. */
+  | { action: 'deny'; message: string; refusal?: string; interrupt: boolean; systemMessage?: string }
   | { action: 'stop'; reason: string; systemMessage?: string };
 
 /** A tool call the user (or the approval mode, with nobody to ask) refused. */
@@ -241,6 +247,8 @@ export interface TurnFailedPoint {
   /** A kind: rate_limit, authentication_failed, invalid_request, model_not_found, server_error, overloaded, unknown. */
   kind: string;
   message: string;
+  /** The API's HTTP status, when it answered with one. */
+  status?: number;
 }
 
 /** A context file (GEMINI.md, AGENTS.md, CLAUDE.md…) the agent put in its system prompt. */
@@ -261,7 +269,7 @@ export interface ConfigChangePoint {
 export interface Adapter {
   /** The hook system's name, for messages. */
   readonly name: string;
-  sessionStart?(p: { source: 'startup' | 'resume' | 'clear' }): Promise<SessionStartEffect>;
+  sessionStart?(p: SessionStartPoint): Promise<SessionStartEffect>;
   sessionEnd?(p: { reason: 'exit' | 'clear' | 'logout' | 'prompt_input_exit' | 'other' }): Promise<Advisory>;
   prompt?(p: PromptPoint): Promise<PromptEffect>;
   modelRequest?(p: ModelRequestPoint): Promise<BeforeModelEffect>;
@@ -273,7 +281,7 @@ export interface Adapter {
   notification?(p: NotificationPoint): Promise<Advisory>;
   afterTool?(p: ToolOutcomePoint): Promise<AfterToolEffect>;
   /** Before the history is compressed; a `block` keeps it as it is. */
-  compress?(p: { trigger: 'manual' | 'auto' }): Promise<Advisory & { block?: string }>;
+  compress?(p: { trigger: 'manual' | 'auto'; instructions?: string }): Promise<Advisory & { block?: string }>;
   /** After the history was compressed into `summary`; a `context` (or `notes`, messages of their own) follows the summary in the history. */
   compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory & { context?: string; notes?: string[] }>;
   /** The approval prompt is about to be shown: answer it, or let the user. */
@@ -302,6 +310,8 @@ export interface Adapter {
   toolEnv?(): Record<string, string>;
   /** Text for the session banner (`| hooks: …`). */
   banner?(): string;
+  /** The session is ending: lets background work (Claude Code's `async` hooks) end on its own first, for a bounded time. */
+  settle?(): Promise<void>;
   /** Stops whatever the adapter keeps running (persistent hooks). */
   close?(): void;
 }

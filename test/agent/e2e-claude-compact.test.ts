@@ -12,7 +12,7 @@ const cc = (command: string, matcher?: string) => [{ ...(matcher ? { matcher } :
 const shell = (command: string) => ({ toolCalls: [{ name: 'run_shell_command', args: { command } }] });
 
 describe('Claude Code SessionStart after compaction in the agent', () => {
-  test('SessionStart "compact" runs after PostCompact; its context follows the summary and its exports reach the shell', async () => {
+  test('SessionStart "compact" runs before PostCompact; its context follows the summary and its exports reach the shell', async () => {
     const log = tmpFile('session-start.jsonl');
     const order = tmpFile('compact-order.txt');
     const restore = JSON.stringify({
@@ -45,11 +45,13 @@ describe('Claude Code SessionStart after compaction in the agent', () => {
         ['SessionStart', 'compact'],
       ],
     );
-    assert.deepEqual(fs.readFileSync(order, 'utf8').split('\n').filter(Boolean), ['post', 'start']);
+    assert.deepEqual(fs.readFileSync(order, 'utf8').split('\n').filter(Boolean), ['start', 'post']);
     // The fourth prompt's model call: the summary, then the hook's context as a message of its own, before the prompt.
     const prompt = JSON.stringify(r.calls[3].prompt);
     const summary = prompt.indexOf('Summary of the earlier conversation');
-    const context = prompt.indexOf('{"role":"system","content":"SessionStart hook additional context: Rules restored: use tabs"}');
+    const context = prompt.indexOf(
+      '<system-reminder>\\nSessionStart hook additional context: Rules restored: use tabs\\n</system-reminder>',
+    );
     assert.ok(summary >= 0 && context > summary && prompt.indexOf('four') > context, prompt);
     for (const c of r.calls.slice(0, 3)) assert.doesNotMatch(JSON.stringify(c.prompt), /Rules restored/);
     assert.equal(fs.readFileSync(out, 'utf8').trim(), 'yes');

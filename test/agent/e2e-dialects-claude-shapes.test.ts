@@ -64,6 +64,7 @@ describe('Claude Code hooks see Claude-shaped tools and transcripts', () => {
       content: 'hello\n',
       structuredPatch: [],
       originalFile: null,
+      userModified: false,
     });
     // The Stop input's last_assistant_message is the last answer (not every answer of the turn), as in the transcript.
     assert.equal(seen[4].last, 'All done.');

@@ -97,8 +97,8 @@ describe('Claude Code hooks in the agent', () => {
     });
     const r = await p.run({ prompt: 'done?', script: [{ text: 'yes' }, { text: 'tests pass' }], env: homeEnv(p) });
     assert.equal(r.calls.length, 2);
-    assert.equal(lastUser(r.calls[1]), 'done?');
-    assert.deepEqual(notes(r.calls[1]), ['Stop hook additional context: Also run the tests.']);
+    // After the model's answer a note is the user's message, marked as Claude Code marks it.
+    assert.equal(lastUser(r.calls[1]), '<system-reminder>\nStop hook additional context: Also run the tests.\n</system-reminder>');
     assert.match(r.stdout, /tests pass/);
   });
 

@@ -33,7 +33,8 @@ describe('tool_input in Claude Code argument names', () => {
       [
         'search_file_content',
         { pattern: 'TODO', dir_path: 'src', include_pattern: '*.ts', context: 2, total_max_matches: 50 },
-        { pattern: 'TODO', path: `${W}/src`, glob: '*.ts', output_mode: 'content', '-i': true, '-n': true, '-C': 2, head_limit: 50 },
+        // Only what the call said: none of the agent's defaults (case-insensitive, line numbers) leak in.
+        { pattern: 'TODO', path: `${W}/src`, glob: '*.ts', '-C': 2, head_limit: 50 },
       ],
       [
         'search_file_content',
@@ -141,6 +142,7 @@ describe('tool_response in Claude Code shapes, from real tool runs', () => {
       content: 'one\ntwo\n',
       structuredPatch: [],
       originalFile: null,
+      userModified: false,
     });
     const updated = await run('write_file', { file_path: 'a.txt', content: 'one\n2\n' });
     assert.equal(updated.type, 'update');

@@ -62,7 +62,11 @@ export interface Exited {
  * Runs a program in its own process group with closed stdin and ends the whole group when it
  * exits or after `timeoutMs` (agents start native children and leave hook processes behind).
  */
-export function runGroup(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Exited> {
+export function runGroup(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; graceMs?: number },
+): Promise<Exited> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -75,14 +79,31 @@ export function runGroup(cmd: string, args: string[], opts: { cwd: string; env: 
         process.kill(-child.pid!, 'SIGKILL');
       } catch {}
     };
+    const groupAlive = () => {
+      try {
+        process.kill(-child.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
     }, opts.timeoutMs ?? 90_000);
-    // Once the agent exits, whatever it left in its group goes too, so the pipes close.
-    child.on('exit', kill);
-    child.on('close', (code) => {
+    // An agent may leave hooks running when it exits (Claude Code's async and StopFailure hooks):
+    // they get a moment to finish, as they would on a user's machine, then the group goes.
+    let exited: Promise<void> = Promise.resolve();
+    child.on('exit', () => {
+      exited = (async () => {
+        const until = Date.now() + (opts.graceMs ?? 3000);
+        while (groupAlive() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        kill();
+      })();
+    });
+    child.on('close', async (code) => {
       clearTimeout(timer);
+      await exited;
       resolve({ code, stdout, stderr, timedOut });
     });
   });

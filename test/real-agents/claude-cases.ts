@@ -5,6 +5,13 @@ import { bash, group, hook, type ClaudeCase } from './claude.js';
 const ctx = (event: string, text: string) => ({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 const pre = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
 const done = { text: 'finished' };
+// Claude Code puts its own words around the API's error; Hookline gives the API's alone.
+const apiError = (i: Record<string, unknown>) => {
+  const m = typeof i.last_assistant_message === 'string' ? /API Error: \d+ [^.]*/.exec(i.last_assistant_message) : null;
+  return m ? { ...i, last_assistant_message: m[0] } : i;
+};
+// Claude Code suggests permission rules from its own rule engine; Hookline has none to suggest.
+const noSuggestions = ({ permission_suggestions, ...i }: Record<string, unknown>) => i;
 
 export const CLAUDE_CASES: ClaudeCase[] = [
   {
@@ -173,5 +180,238 @@ CLAUDE_CASES.push({
       hook('post1', { out: { decision: 'block', reason: 'HK-b1' } }),
       hook('post2', { out: { decision: 'block', reason: 'HK-b2', ...ctx('PostToolUse', 'HK-c2') } }),
     ),
+  },
+});
+
+const write = (file: string, content: string) => ({ tools: [{ name: 'Write', input: { file_path: `{project}/${file}`, content } }] });
+const read = (file: string) => ({ tools: [{ name: 'Read', input: { file_path: `{project}/${file}` } }] });
+
+CLAUDE_CASES.push(
+  {
+    name: 'Write: tool_input and tool_response',
+    turns: [write('notes.txt', 'one\ntwo\n'), done],
+    hooks: { PreToolUse: group('Write', hook('pre')), PostToolUse: group('Write', hook('post')) },
+  },
+  {
+    name: 'Read then Edit: tool_input and tool_response',
+    files: { 'a.txt': 'alpha\nbeta\ngamma\n' },
+    turns: [
+      read('a.txt'),
+      { tools: [{ name: 'Edit', input: { file_path: '{project}/a.txt', old_string: 'beta', new_string: 'BETA' } }] },
+      done,
+    ],
+    hooks: { PreToolUse: group('Read|Edit', hook('pre')), PostToolUse: group('Read|Edit', hook('post')) },
+  },
+  {
+    name: 'matchers: alternatives, star, empty, case, regex',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash|Write', hooks: [hook('alt')] },
+        { matcher: '*', hooks: [hook('star')] },
+        { matcher: '', hooks: [hook('empty')] },
+        { matcher: 'bash', hooks: [hook('lower')] },
+        { matcher: '^Ba.*', hooks: [hook('regex')] },
+        { matcher: 'Bas', hooks: [hook('prefix')] },
+      ],
+    },
+  },
+  {
+    name: 'user settings hooks',
+    scope: 'user',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: ctx('PreToolUse', 'HK-user') })), SessionStart: group(undefined, hook('start')) },
+  },
+  {
+    name: 'settings env reaches hooks',
+    settings: { env: { HK_TEAM: 'platform' } },
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', { label: 'pre', command: '{hook} "$HK_TEAM"' }) },
+  },
+  {
+    name: 'Stop additionalContext once',
+    turns: [{ text: 'first answer' }, { text: 'second answer' }],
+    hooks: { Stop: group(undefined, hook('stop', { out: ctx('Stop', 'HK-also-this') }, {})) },
+  },
+  {
+    name: 'PostToolBatch context',
+    turns: [
+      {
+        tools: [
+          { name: 'Bash', input: { command: 'touch ran-1' } },
+          { name: 'Bash', input: { command: 'echo two' } },
+        ],
+      },
+      done,
+    ],
+    hooks: { PostToolBatch: group(undefined, hook('batch', { out: ctx('PostToolBatch', 'HK-batch') })) },
+  },
+  {
+    name: 'systemMessage on prompt, start and stop',
+    turns: [done],
+    hooks: {
+      SessionStart: group(undefined, hook('start', { out: { systemMessage: 'HK-start-msg' } })),
+      UserPromptSubmit: group(undefined, hook('prompt', { out: { systemMessage: 'HK-prompt-msg' } })),
+      Stop: group(undefined, hook('stop', { out: { systemMessage: 'HK-stop-msg' } })),
+    },
+  },
+  {
+    name: 'SessionStart exit 2',
+    turns: [done],
+    hooks: { SessionStart: group(undefined, hook('start', { err: 'HK-start-stderr', exit: 2 })) },
+  },
+  {
+    name: 'Stop continue false',
+    turns: [{ text: 'first answer' }],
+    hooks: { Stop: group(undefined, hook('stop', { out: { continue: false, stopReason: 'HK-stop-now' } })) },
+  },
+  {
+    name: 'deny beats another hook’s rewrite',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group(
+        'Bash',
+        hook('rewrite', { out: pre({ permissionDecision: 'allow', updatedInput: { command: 'touch ran-2' } }) }),
+        hook('deny', { out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-no' }) }),
+      ),
+    },
+  },
+  {
+    name: 'PermissionRequest allows Bash in default mode',
+    normalize: noSuggestions,
+    differs: { aspects: [], row: 'permission_suggestions' },
+    mode: 'default',
+    turns: [bash(1), done],
+    hooks: {
+      PermissionRequest: group(
+        'Bash',
+        hook('perm', { out: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } } }),
+      ),
+      Notification: group(undefined, hook('note')),
+    },
+  },
+  {
+    name: 'PermissionRequest denies Bash in default mode',
+    normalize: noSuggestions,
+    differs: { aspects: [], row: 'permission_suggestions' },
+    mode: 'default',
+    turns: [bash(1), done],
+    hooks: {
+      PermissionRequest: group(
+        'Bash',
+        hook('perm', {
+          out: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'HK-perm-no' } } },
+        }),
+      ),
+      PermissionDenied: group(undefined, hook('denied')),
+    },
+  },
+  {
+    name: 'default mode with no hook to answer',
+    mode: 'default',
+    turns: [bash(1), write('x.txt', 'x'), done],
+    hooks: {
+      PermissionDenied: group(undefined, hook('denied')),
+      Notification: group(undefined, hook('note')),
+      PreToolUse: group(undefined, hook('pre')),
+    },
+  },
+  {
+    name: 'CLAUDE.md loads: InstructionsLoaded, continue false ignored',
+    files: { 'CLAUDE.md': '# rules\nbe brief\n' },
+    turns: [done],
+    hooks: { InstructionsLoaded: group(undefined, hook('loaded', { out: { continue: false, stopReason: 'HK-ignored' } })) },
+  },
+  {
+    name: 'an http hook denies',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group('Bash', {
+        label: 'web',
+        handler: { type: 'http' },
+        replies: [{ out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-web-no' }) }],
+      }),
+    },
+  },
+  {
+    name: 'an http hook answers 500',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group('Bash', { label: 'web', handler: { type: 'http' }, replies: [{ status: 500, out: { error: 'HK-down' } }] }),
+    },
+  },
+  {
+    name: 'a prompt hook blocks',
+    turns: [bash(1), done],
+    side: '{"ok": false, "reason": "HK-judged"}',
+    hooks: { PreToolUse: group('Bash', { label: 'judge', handler: { type: 'prompt', prompt: 'Is this safe? $ARGUMENTS' } }) },
+  },
+  {
+    name: 'an async hook',
+    // Claude Code starts it and does not wait: it may exit first.
+    mayNotRun: ['bg'],
+    turns: [bash(1), { text: 'first' }],
+    hooks: {
+      PostToolUse: group('Bash', {
+        label: 'bg',
+        handler: { async: true },
+        replies: [{ out: ctx('PostToolUse', 'HK-async'), sleepMs: 200 }],
+      }),
+    },
+  },
+  {
+    name: 'a plugin hook with CLAUDE_PLUGIN_ROOT',
+    turns: [bash(1), done],
+    plugin: { name: 'guard', hooks: { PreToolUse: group('Bash', { label: 'plug', command: '{hook} "${CLAUDE_PLUGIN_ROOT}"' }) } },
+    hooks: {},
+  },
+  {
+    name: 'the model API refuses the key: StopFailure',
+    env: { CLAUDE_CODE_MAX_RETRIES: '0' },
+    mayNotRun: ['fail'],
+    normalize: apiError,
+    turns: [{ error: { status: 401, type: 'authentication_error', message: 'HK-bad-key' } }],
+    hooks: { StopFailure: group(undefined, hook('fail')), Stop: group(undefined, hook('stop')) },
+    differs: { aspects: ['user'], row: 'API errors' },
+  },
+  {
+    name: 'the model API fails: StopFailure',
+    // Claude Code starts StopFailure hooks and does not wait for them: in -p it often exits first.
+    mayNotRun: ['fail'],
+    // Claude Code follows the API's message with its own advice; Hookline does not repeat it.
+    normalize: (i) =>
+      typeof i.last_assistant_message === 'string' ? { ...i, last_assistant_message: i.last_assistant_message.split('. ')[0] } : i,
+    differs: { aspects: ['user'], row: 'API errors' },
+    env: { CLAUDE_CODE_MAX_RETRIES: '0' },
+    turns: [{ error: { status: 500, type: 'api_error', message: 'HK-server-down' } }],
+    hooks: { StopFailure: group(undefined, hook('fail')), Stop: group(undefined, hook('stop')) },
+  },
+  {
+    name: '/compact: PreCompact and PostCompact',
+    prompt: '/compact',
+    turns: [{ text: 'summary of it all' }],
+    hooks: {
+      PreCompact: group(undefined, hook('pre')),
+      PostCompact: group(undefined, hook('post')),
+      SessionStart: group(undefined, hook('start')),
+      UserPromptSubmit: group(undefined, hook('prompt')),
+    },
+  },
+);
+
+CLAUDE_CASES.push({
+  name: '/compact after a conversation',
+  // Claude Code asks the model for the summary and prices the cache write; Hookline summarises the history itself.
+  normalize: ({ compact_summary, estimated_cache_write_usd, ...i }) =>
+    compact_summary === undefined ? i : { ...i, compact_summary: '<summary>' },
+  differs: { aspects: ['requests', 'model'], row: 'Compaction' },
+  before: ['hello there', 'and again'],
+  prompt: '/compact keep the names',
+  turns: [{ text: 'first reply' }, { text: 'second reply' }, { text: 'HK-summary of the talk' }],
+  hooks: {
+    PreCompact: group(undefined, hook('pre')),
+    PostCompact: group(undefined, hook('post')),
+    SessionStart: group(undefined, hook('start', { out: ctx('SessionStart', 'HK-start') })),
+    UserPromptSubmit: group(undefined, hook('prompt')),
   },
 });

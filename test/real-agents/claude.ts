@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENTS, agentBin, runGroup, type Exited } from './agents.js';
-import { startModelServer, type Turn, type Recorded } from './model-server.js';
+import { startModelServer, type HookAnswer, type Turn, type Recorded } from './model-server.js';
 import { observe, type Aspect, type Dirs, type Observation, type Segment, type SideReaders } from './observe.js';
 import { agentToolInput, CLAUDE_TOOL_NAMES } from '../../src/dialects/claude/tools.js';
 
@@ -15,19 +15,26 @@ const ROOT = path.resolve(HERE, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'bin', 'hookline.cjs');
 
 export interface Reply {
-  /** Printed on stdout: a string as is, anything else as JSON. */
+  /** Printed on stdout (an http hook's body): a string as is, anything else as JSON. */
   out?: unknown;
   err?: string;
   exit?: number;
   sleepMs?: number;
+  /** An http hook's status (default 200). */
+  status?: number;
 }
 
 export interface HookSpec {
   label: string;
   /** The Nth run answers with replies[N] (the last once they run out). Default: nothing, exit 0. */
   replies?: Reply[];
-  /** More handler fields (`timeout`, `async`, `statusMessage`…); `type` other than command replaces the command. */
+  /**
+   * More handler fields (`timeout`, `async`, `statusMessage`…). `type: "http"` posts to the model
+   * server's `/hook/LABEL`; another type other than command replaces the command.
+   */
   handler?: Record<string, unknown>;
+  /** The command, with `{hook}` standing for the recording hook (default: `{hook}`). */
+  command?: string;
 }
 
 export interface Group {
@@ -38,6 +45,8 @@ export interface Group {
 export interface ClaudeCase {
   name: string;
   prompt?: string;
+  /** Prompts of earlier runs in the same project; each later run continues the conversation (`--continue`, `--resume`). */
+  before?: string[];
   /** The model's answers to the main conversation, in Claude Code's tool names and inputs. */
   turns: Turn[];
   hooks: Record<string, Group[]>;
@@ -54,6 +63,22 @@ export interface ClaudeCase {
   /** Aspects that differ on purpose, and the README row that says why. */
   differs?: { aspects: Aspect[]; row: string };
   timeoutMs?: number;
+  /** Rewrites each hook input on both sides before they compare (text a documented difference leaves apart). */
+  normalize?: (input: any) => any;
+  /** Hooks the real agent starts without waiting for them, so they may not run before it exits. */
+  mayNotRun?: string[];
+  /** More environment for both agents. */
+  env?: Record<string, string>;
+  /** A plugin, given to both agents with `--plugin-dir`: its name and its `hooks/hooks.json` hooks. */
+  plugin?: { name: string; hooks: Record<string, Group[]> };
+}
+
+/** Replaces `{project}` in every string of a value with the side's project folder. */
+function placed<T>(v: T, project: string): T {
+  if (typeof v === 'string') return v.split('{project}').join(project) as T;
+  if (Array.isArray(v)) return v.map((x) => placed(x, project)) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placed(x, project)])) as T;
+  return v;
 }
 
 /** A hook spec as a command handler. */
@@ -93,36 +118,72 @@ function hooklineTurns(turns: Turn[], project: string): Turn[] {
   }));
 }
 
-function writeSettings(c: ClaudeCase, dirs: Dirs): string {
+function specsFile(dirs: Dirs, label: string): string {
+  return path.join(dirs.base, 'hooks', `${label}.json`);
+}
+
+/** The settings' `hooks` object: each hook a recording command (or an http hook on the model server). */
+function hooksObject(groups: Record<string, Group[]>, dirs: Dirs, serverUrl: string): Record<string, unknown[]> {
   const log = path.join(dirs.base, 'calls.jsonl');
-  const specs = path.join(dirs.base, 'hooks');
-  fs.mkdirSync(specs, { recursive: true });
+  fs.mkdirSync(path.join(dirs.base, 'hooks'), { recursive: true });
   const hooks: Record<string, unknown[]> = {};
-  for (const [event, groups] of Object.entries(c.hooks)) {
-    hooks[event] = groups.map((g) => ({
+  for (const [event, list] of Object.entries(groups)) {
+    hooks[event] = list.map((g) => ({
       ...(g.matcher !== undefined ? { matcher: g.matcher } : {}),
       hooks: g.hooks.map((h) => {
-        const spec = path.join(specs, `${h.label}.json`);
+        const spec = specsFile(dirs, h.label);
         fs.writeFileSync(spec, JSON.stringify({ label: h.label, log, replies: h.replies ?? [] }));
         const type = h.handler?.type;
-        return type && type !== 'command'
-          ? { ...h.handler }
-          : { type: 'command', command: `node ${JSON.stringify(HOOK)} ${JSON.stringify(spec)}`, ...h.handler };
+        if (type === 'http') return { url: `${serverUrl}/hook/${h.label}`, ...h.handler };
+        if (type && type !== 'command') return { ...h.handler };
+        const recorder = `node ${JSON.stringify(HOOK)} ${JSON.stringify(spec)}`;
+        return { type: 'command', command: (h.command ?? '{hook}').split('{hook}').join(recorder), ...h.handler };
       }),
     }));
   }
+  return hooks;
+}
+
+function writeSettings(c: ClaudeCase, dirs: Dirs, serverUrl: string): { log: string; args: string[] } {
+  const log = path.join(dirs.base, 'calls.jsonl');
+  const hooks = hooksObject(c.hooks, dirs, serverUrl);
   const file =
     c.scope === 'user'
       ? path.join(dirs.home, '.claude', 'settings.json')
       : path.join(dirs.project, '.claude', c.scope === 'local' ? 'settings.local.json' : 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...c.settings, hooks }, null, 2));
+  fs.writeFileSync(file, JSON.stringify({ ...placed(c.settings, dirs.project), hooks }, null, 2));
   for (const [rel, content] of Object.entries(c.files ?? {})) {
     const f = path.join(dirs.project, rel);
     fs.mkdirSync(path.dirname(f), { recursive: true });
     fs.writeFileSync(f, content);
   }
-  return log;
+  const args: string[] = [];
+  if (c.plugin) {
+    const root = path.join(dirs.base, 'plugins', c.plugin.name);
+    fs.mkdirSync(path.join(root, '.claude-plugin'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: c.plugin.name, version: '1.0.0' }));
+    fs.writeFileSync(
+      path.join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: hooksObject(c.plugin.hooks, dirs, serverUrl) }, null, 2),
+    );
+    args.push('--plugin-dir', root);
+  }
+  return { log, args };
+}
+
+/** An http hook's call, recorded as the command hooks record theirs, and its answer from the case. */
+function httpHook(dirs: Dirs): (label: string, body: unknown) => HookAnswer {
+  return (label, body) => {
+    const spec = JSON.parse(fs.readFileSync(specsFile(dirs, label), 'utf8')) as { log: string; replies: Reply[] };
+    const count = `${spec.log}.${label}.count`;
+    const n = fs.existsSync(count) ? Number(fs.readFileSync(count, 'utf8')) : 0;
+    fs.writeFileSync(count, String(n + 1));
+    fs.appendFileSync(spec.log, `${JSON.stringify({ label, call: n, input: body, env: {}, names: [], argv: [] })}\n`);
+    const reply = spec.replies.length ? spec.replies[Math.min(n, spec.replies.length - 1)] : {};
+    return { status: reply.status ?? 200, body: reply.out };
+  };
 }
 
 function text(content: unknown): string {
@@ -202,45 +263,61 @@ function baseEnv(home: string): NodeJS.ProcessEnv {
 
 export async function runSide(side: 'claude' | 'hookline', c: ClaudeCase): Promise<SideRun> {
   const dirs = makeDirs(side);
-  const log = writeSettings(c, dirs);
-  const turns = side === 'claude' ? c.turns : hooklineTurns(c.turns, dirs.project);
-  const server = await startModelServer({ turns, side: c.side });
-  const prompt = c.prompt ?? 'go';
-  const env = { ...baseEnv(dirs.home), ANTHROPIC_API_KEY: 'test' };
-  let exited: Exited;
+  const given = placed(c.turns, dirs.project);
+  const turns = side === 'claude' ? given : hooklineTurns(given, dirs.project);
+  const server = await startModelServer({ turns, side: c.side, hook: httpHook(dirs) });
+  const { log, args: extra } = writeSettings(c, dirs, server.url);
+  const env = { ...baseEnv(dirs.home), ANTHROPIC_API_KEY: 'test', ...c.env };
+  const prompts = [...(c.before ?? []), c.prompt ?? 'go'];
+  const hl = { ...env, GEMINI_CLI_HOME: dirs.home, ANTHROPIC_BASE_URL: server.url, HOOKLINE_TRACE: '0' };
+  const runs: Exited[] = [];
   try {
-    if (side === 'claude') {
-      const args = ['-p', prompt, '--output-format', 'stream-json', '--verbose'];
-      if ((c.mode ?? 'bypass') === 'bypass') args.push('--dangerously-skip-permissions');
-      exited = await runGroup(agentBin(AGENTS.claude), args, {
-        cwd: dirs.project,
-        timeoutMs: c.timeoutMs,
-        env: {
-          ...env,
-          ANTHROPIC_BASE_URL: server.url,
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_AUTOUPDATER: '1',
-          IS_SANDBOX: '1',
-        },
-      });
-    } else {
-      const hl = { ...env, GEMINI_CLI_HOME: dirs.home, ANTHROPIC_BASE_URL: server.url, HOOKLINE_TRACE: '0' };
-      if (c.scope !== 'user') await runGroup(process.execPath, [CLI, 'trust', dirs.project], { cwd: dirs.project, env: hl });
-      const mode = (c.mode ?? 'bypass') === 'bypass' ? 'yolo' : 'default';
-      exited = await runGroup(
-        process.execPath,
-        [CLI, 'agent', '-p', prompt, '--model', 'anthropic:claude-opus-5-5', '--approval-mode', mode],
-        {
-          cwd: dirs.project,
-          timeoutMs: c.timeoutMs,
-          env: hl,
-        },
-      );
+    if (side === 'hookline' && c.scope !== 'user')
+      await runGroup(process.execPath, [CLI, 'trust', dirs.project], { cwd: dirs.project, env: hl });
+    for (const [i, prompt] of prompts.entries()) {
+      if (side === 'claude') {
+        const args = ['-p', prompt, '--output-format', 'stream-json', '--verbose', ...extra, ...(i ? ['--continue'] : [])];
+        if ((c.mode ?? 'bypass') === 'bypass') args.push('--dangerously-skip-permissions');
+        runs.push(
+          await runGroup(agentBin(AGENTS.claude), args, {
+            cwd: dirs.project,
+            timeoutMs: c.timeoutMs,
+            env: {
+              ...env,
+              ANTHROPIC_BASE_URL: server.url,
+              CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+              DISABLE_TELEMETRY: '1',
+              DISABLE_AUTOUPDATER: '1',
+              IS_SANDBOX: '1',
+            },
+          }),
+        );
+      } else {
+        const mode = (c.mode ?? 'bypass') === 'bypass' ? 'yolo' : 'default';
+        const args = [
+          CLI,
+          'agent',
+          '-p',
+          prompt,
+          '--model',
+          'anthropic:claude-opus-5-5',
+          '--approval-mode',
+          mode,
+          ...extra,
+          ...(i ? ['--resume'] : []),
+        ];
+        runs.push(await runGroup(process.execPath, args, { cwd: dirs.project, timeoutMs: c.timeoutMs, env: hl }));
+      }
     }
   } finally {
     await server.close();
   }
+  const exited: Exited = {
+    code: runs.at(-1)?.code ?? null,
+    stdout: runs.map((r) => r.stdout).join(''),
+    stderr: runs.map((r) => r.stderr).join(''),
+    timedOut: runs.some((r) => r.timedOut),
+  };
   const observation = observe({
     dirs,
     log,
@@ -249,6 +326,7 @@ export async function runSide(side: 'claude' | 'hookline', c: ClaudeCase): Promi
     stderr: exited.stderr,
     readers: side === 'claude' ? claudeReaders : hooklineReaders,
     envNames: CLAUDE_ENV,
+    normalize: c.normalize,
   });
   return { side, dirs, exited, requests: server.requests, observation };
 }

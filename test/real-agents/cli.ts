@@ -1,5 +1,5 @@
 // Runs real-agent cases by hand and prints what each side did and where they differ:
-//   node --import tsx test/real-agents/cli.ts claude [CASE…] [--side claude|hookline] [--keep]
+//   node --import tsx test/real-agents/cli.ts claude [CASE…] [--side claude|hookline] [--keep] [--raw]
 import fs from 'node:fs';
 import { compare } from './observe.js';
 import { runSide, type ClaudeCase } from './claude.js';
@@ -16,6 +16,7 @@ const flag = (name: string) => {
 };
 const only = flag('--side');
 const keep = args.includes('--keep');
+const raw = args.includes('--raw');
 const names = args.filter((a) => !a.startsWith('--'));
 if (agent !== 'claude') {
   process.stderr.write('usage: cli.ts claude [CASE…] [--side claude|hookline] [--keep]\n');
@@ -30,10 +31,11 @@ for (const c of cases) {
   for (const r of runs) {
     console.log(`--- ${r.side} (exit ${r.exited.code}${r.exited.timedOut ? ', timed out' : ''}) ${r.dirs.base}`);
     console.log(JSON.stringify(r.observation, null, 1));
+    if (raw) console.log(`stdout:\n${r.exited.stdout}\nstderr:\n${r.exited.stderr}`);
     if (!keep) fs.rmSync(r.dirs.base, { recursive: true, force: true });
   }
   if (runs.length === 2) {
-    const d = compare(runs[0].observation, runs[1].observation, c.differs?.aspects ?? []);
+    const d = compare(runs[0].observation, runs[1].observation, c.differs?.aspects ?? [], c.mayNotRun);
     const lines = Object.entries(d).flatMap(([a, ls]) => ls.map((l) => `  ${a}: ${l}`));
     if (lines.length) differing++;
     console.log(lines.length ? `DIFFERENT:\n${lines.join('\n')}` : 'SAME');

@@ -6,10 +6,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One model answer: text, tool calls, or both. */
+/** One model answer: text, tool calls, or both; or an API error with this HTTP status. */
 export interface Turn {
   text?: string;
   tools?: Array<{ name: string; input: Record<string, unknown> }>;
+  error?: { status: number; type: string; message: string };
+}
+
+/** An http hook's answer: the status and the JSON body. */
+export interface HookAnswer {
+  status: number;
+  body: unknown;
 }
 
 export interface Recorded {
@@ -32,6 +39,8 @@ export interface ServerOptions {
   side?: string | ((body: any) => string);
   /** What a main request gets once the turns run out. */
   last?: string;
+  /** `POST /hook/LABEL`: an http hook; it is answered with what this returns for the label and body. */
+  hook?: (label: string, body: unknown) => HookAnswer;
 }
 
 let ids = 0;
@@ -205,10 +214,22 @@ export async function startModelServer(opts: ServerOptions): Promise<ModelServer
         res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
         return;
       }
+      const hookMatch = /^\/hook\/([\w.-]+)$/.exec(url);
+      if (hookMatch && opts.hook) {
+        const a = opts.hook(hookMatch[1], body);
+        res.writeHead(a.status, { 'content-type': 'application/json' });
+        res.end(a.body === undefined ? '' : typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
+        return;
+      }
       const main = offersTools(body);
       requests.push({ path: url, main, body });
       const side = typeof opts.side === 'function' ? opts.side(body) : (opts.side ?? 'ok');
       const turn: Turn = main ? (opts.turns[next++] ?? { text: opts.last ?? 'done' }) : { text: side };
+      if (turn.error) {
+        res.writeHead(turn.error.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: turn.error.type, message: turn.error.message } }));
+        return;
+      }
       if (/\/messages(\?|$)/.test(url)) anthropic(res, body, turn);
       else if (url.includes(':streamGenerateContent')) gemini(res, true, turn);
       else if (url.includes(':generateContent')) gemini(res, false, turn);

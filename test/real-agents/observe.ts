@@ -60,6 +60,9 @@ function slug(p: string): string {
   return p.replace(/[^A-Za-z0-9]/g, '-');
 }
 
+/** Fields whose numbers depend on the machine and the moment. */
+const VOLATILE_NUMBERS = new Set(['duration_ms', 'durationMs', 'timestamp', 'context_tokens', 'seconds_since_last_response']);
+
 /** Replaces the run's folders and ids with names, so two runs compare. */
 export function normaliser(dirs: Dirs): (v: unknown, key?: string) => unknown {
   const real = (p: string) => {
@@ -92,7 +95,7 @@ export function normaliser(dirs: Dirs): (v: unknown, key?: string) => unknown {
   const walk = (v: unknown, key?: string): unknown => {
     if (key === 'transcript_path' || key === 'agent_transcript_path')
       return typeof v === 'string' && v.endsWith('.jsonl') ? '<transcript>' : v;
-    if (key === 'duration_ms' || key === 'durationMs' || key === 'timestamp') return typeof v === 'number' ? '<number>' : typeof v;
+    if (VOLATILE_NUMBERS.has(key ?? '')) return typeof v === 'number' ? '<number>' : typeof v;
     if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map((x) => walk(x));
     if (v && typeof v === 'object') {
@@ -144,6 +147,8 @@ export interface ObserveInput {
   readers: SideReaders;
   /** Variable names of the hook contract to compare. */
   envNames: readonly string[];
+  /** A case's own rewrite of each hook input. */
+  normalize?: (input: any) => any;
 }
 
 export function observe(o: ObserveInput): Observation {
@@ -173,7 +178,7 @@ export function observe(o: ObserveInput): Observation {
         .sort()
     : [];
   return {
-    hooks: inOrder(calls).map((c) => ({ label: c.label, input: norm(c.input) })),
+    hooks: inOrder(calls).map((c) => ({ label: c.label, input: norm(o.normalize ? o.normalize(c.input) : c.input) })),
     env,
     counts,
     ran,
@@ -209,6 +214,17 @@ function inRuns(segments: Segment[]): Segment[] {
 export type Aspect = Exclude<keyof Observation, 'userText'>;
 export const ASPECTS: readonly Aspect[] = ['hooks', 'env', 'counts', 'ran', 'requests', 'model', 'user'];
 
+/** An observation without some hooks' runs. */
+function without(o: Observation, labels: readonly string[]): Observation {
+  const keep = (l: string) => !labels.includes(l);
+  return {
+    ...o,
+    hooks: o.hooks.filter((h) => keep(h.label)),
+    env: Object.fromEntries(Object.entries(o.env).filter(([l]) => keep(l))),
+    counts: Object.fromEntries(Object.entries(o.counts).filter(([l]) => keep(l))),
+  };
+}
+
 /** Where two values differ, as `path: a ≠ b` lines. */
 export function differences(a: unknown, b: unknown, at = ''): string[] {
   if (isDeepStrictEqual(a, b)) return [];
@@ -223,8 +239,16 @@ export function differences(a: unknown, b: unknown, at = ''): string[] {
 }
 
 /** The aspects on which two observations differ, each with its lines. */
-export function compare(real: Observation, ours: Observation, skip: readonly Aspect[] = []): Record<string, string[]> {
+export function compare(
+  real: Observation,
+  theirs: Observation,
+  skip: readonly Aspect[] = [],
+  mayNotRun: readonly string[] = [],
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
+  // Hooks the real agent starts without waiting for them (and may exit before they run): compared only when they ran there.
+  const dropped = mayNotRun.filter((l) => !real.counts[l]);
+  const ours = dropped.length ? without(theirs, dropped) : theirs;
   for (const a of ASPECTS) {
     if (skip.includes(a)) continue;
     // What the real agent showed the user must be shown too; Hookline may say more (its warnings, tool lines).

@@ -23,6 +23,17 @@ function need(env: NodeJS.ProcessEnv, names: string[], what: string): string {
   throw new ModelConfigError(`--model ${what}: no API key — set ${names.join(' or ')}`);
 }
 
+/**
+ * A provider's base URL as the agents read theirs (`ANTHROPIC_BASE_URL` for Claude Code,
+ * `GOOGLE_GEMINI_BASE_URL` for Gemini CLI: the server's root, the API under `/v1` or `/v1beta`),
+ * so one variable points both at the same server; a URL that already ends in the version is kept.
+ */
+export function rootWithVersion(url: string | undefined, version: string): string | undefined {
+  if (!url) return undefined;
+  const trimmed = url.replace(/\/+$/, '');
+  return trimmed.endsWith(`/${version}`) ? trimmed : `${trimmed}/${version}`;
+}
+
 /** Builds the model named by a spec. Keys come from the environment, never from flags or files. */
 export function createModel(opts: ModelOptions): LanguageModelV3 {
   const env = opts.env ?? process.env;
@@ -41,12 +52,19 @@ export function createModel(opts: ModelOptions): LanguageModelV3 {
       const apiKey = env.HOOKLINE_API_KEY ?? env.OPENAI_API_KEY;
       return createOpenAICompatible({ name: 'openai-compatible', baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(rest);
     }
-    case 'gemini':
-      return createGoogleGenerativeAI({ apiKey: need(env, ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'gemini') })(
-        rest || 'gemini-2.5-flash',
+    case 'gemini': {
+      const baseURL = rootWithVersion(opts.baseUrl ?? env.GOOGLE_GEMINI_BASE_URL, 'v1beta');
+      return createGoogleGenerativeAI({
+        apiKey: need(env, ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'gemini'),
+        ...(baseURL ? { baseURL } : {}),
+      })(rest || 'gemini-2.5-flash');
+    }
+    case 'anthropic': {
+      const baseURL = rootWithVersion(opts.baseUrl ?? env.ANTHROPIC_BASE_URL, 'v1');
+      return createAnthropic({ apiKey: need(env, ['ANTHROPIC_API_KEY'], 'anthropic'), ...(baseURL ? { baseURL } : {}) })(
+        rest || 'claude-sonnet-4-5',
       );
-    case 'anthropic':
-      return createAnthropic({ apiKey: need(env, ['ANTHROPIC_API_KEY'], 'anthropic') })(rest || 'claude-sonnet-4-5');
+    }
     default:
       throw new ModelConfigError(
         `unknown model "${opts.spec}" — use scripted:FILE, openai-compatible:MODEL, gemini:MODEL or anthropic:MODEL`,

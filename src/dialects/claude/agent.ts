@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { escapeContext, promptBlock, type AfterAgentEffect, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
 import { visible } from '../../config/display.js';
-import type { Adapter, AdapterContext } from '../adapter.js';
+import type { Adapter, AdapterContext, SessionStartPoint } from '../adapter.js';
 import { withoutProjectHooks, type ClaudeConfig } from './config.js';
 import { freshEnvFile, sourcedEnv } from './env-file.js';
 import type { ClaudeEvent } from './events.js';
@@ -46,6 +46,9 @@ export interface ClaudeAdapterOptions {
   stale?: () => boolean;
 }
 
+/** How long the session's end waits for `async` hooks still running (Claude Code leaves them running; Hookline leaves no process). */
+const ASYNC_GRACE_MS = 10_000;
+
 /** Claude Code ends a turn after this many Stop-hook blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP overrides). */
 export const STOP_HOOK_BLOCK_CAP = 8;
 
@@ -64,6 +67,7 @@ const EFFORT_EVENTS: ReadonlySet<ClaudeEvent> = new Set([
   'PermissionDenied',
   'Stop',
   'SubagentStop',
+  'StopFailure',
 ]);
 
 const EFFORT_LEVELS = new Set(['low', 'medium', 'high', 'xhigh', 'max']);
@@ -179,7 +183,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       {
         ...sessionFields(),
         cwd: ctx.cwd,
-        ...(promptId && claudeEvent !== 'SessionStart' ? { prompt_id: promptId } : {}),
+        ...(promptId ? { prompt_id: promptId } : {}),
         ...(NO_PERMISSION_MODE.has(claudeEvent) ? {} : { permission_mode: PERMISSION_MODES[ctx.approvalMode()] ?? ctx.approvalMode() }),
         ...(EFFORT_EVENTS.has(claudeEvent) ? { effort: { level: effortLevel(hostEnv ?? process.env) } } : {}),
         hook_event_name: claudeEvent,
@@ -193,10 +197,25 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
     tool_input: claudeToolInput(name, args, ctx.cwd),
     tool_use_id: claudeToolUseId(id),
   });
-  /** SessionStart with a fresh `$CLAUDE_ENV_FILE`; what its hooks export reaches later shell commands. */
-  const startHooks = async (source: 'startup' | 'resume' | 'clear' | 'compact') => {
+  /**
+   * SessionStart with a fresh `$CLAUDE_ENV_FILE`; what its hooks export reaches later shell
+   * commands. A resumed session says how large it is and how long since the model answered; the
+   * compacted one names the model, as Claude Code's do.
+   */
+  const startHooks = async (source: 'startup' | 'resume' | 'clear' | 'compact', resumed?: SessionStartPoint['resumed']) => {
     const envFile = sessionEnvFile();
-    const o = (await fire('SessionStart', { source }, undefined, envFile)).output;
+    const fields: Record<string, unknown> = { source };
+    // The model's own name (`claude-opus-5-5`, not the agent's `anthropic:claude-opus-5-5`).
+    if (source === 'compact') fields.model = ctx.modelName.replace(/^[\w-]+:/, '');
+    if (resumed) {
+      fields.context_tokens = resumed.contextTokens;
+      if (resumed.secondsSinceLastResponse !== undefined) {
+        fields.seconds_since_last_response = resumed.secondsSinceLastResponse;
+        // Anthropic's prompt cache lives five minutes.
+        fields.prompt_cache_likely_expired = resumed.secondsSinceLastResponse > 300;
+      }
+    }
+    const o = (await fire('SessionStart', fields, undefined, envFile)).output;
     const sourced = await sourcedEnv(envFile, hookEnv, ctx.cwd);
     if (sourced.error) ctx.io.notice(`⚠ Claude Code SessionStart hooks' CLAUDE_ENV_FILE: ${sourced.error}`);
     // After a compaction the session goes on: what earlier hooks exported stays.
@@ -229,7 +248,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
   const sub = ctx.handedTo;
   return {
     name: 'claude',
-    async sessionStart({ source }) {
+    async sessionStart({ source, resumed }) {
       if (sub) {
         // A called agent starts as Claude Code's subagents do: SubagentStart, its context for this agent.
         const o = (await fire('SubagentStart', {})).output;
@@ -238,10 +257,17 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
         const systemMessage = shownOf(o, 'SubagentStart');
         return { notes, ...(systemMessage ? { systemMessage } : {}), ...(stop !== undefined ? { stop } : {}) };
       }
-      return startHooks(source);
+      return startHooks(source, resumed);
     },
     toolEnv() {
       return shellEnv;
+    },
+    async settle() {
+      const left = await session.settleWithin(ASYNC_GRACE_MS);
+      if (left)
+        ctx.io.notice(
+          `⚠ ${left} Claude Code async hook(s) still running after ${ASYNC_GRACE_MS / 1000}s at the session's end were stopped`,
+        );
     },
     close() {
       if (envDir) fs.rmSync(envDir, { recursive: true, force: true });
@@ -296,6 +322,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       return { action: 'run', ...effect };
     },
     async notification({ type, message, details, signal }) {
+      // Claude Code notifies a permission prompt it shows; in -p none is shown.
+      if (type === 'ToolPermission' && !ctx.interactive) return {};
       const title = typeof details.title === 'string' ? { title: details.title } : {};
       const notificationType = type === 'ToolPermission' ? 'permission_prompt' : type.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
       const o = (await fire('Notification', { message, ...title, notification_type: notificationType }, signal)).output;
@@ -327,18 +355,20 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       if (o.updatedToolOutput !== undefined) return { action: 'replace', llmContent: toolOutputText(o.updatedToolOutput), ...extra };
       return { action: 'keep', llmContent, ...extra };
     },
-    async compress({ trigger }) {
-      const o = (await fire('PreCompact', { trigger, custom_instructions: '' })).output;
+    async compress({ trigger, instructions }) {
+      // The user's /compact is a prompt of its own to Claude Code.
+      if (trigger === 'manual') promptId = randomUUID();
+      const o = (await fire('PreCompact', { trigger, custom_instructions: instructions ?? null })).output;
       const blocked = o.decision === 'block' || o.continue === false;
       const systemMessage = shownOf(o, 'PreCompact');
       return { ...(systemMessage ? { systemMessage } : {}), ...(blocked ? { block: o.reason ?? o.stopReason ?? '' } : {}) };
     },
     async compressed({ trigger, summary }) {
+      // Claude Code starts the compacted conversation with SessionStart, source "compact", then fires PostCompact.
+      const start = sub ? undefined : await startHooks('compact');
       const post = shownOf((await fire('PostCompact', { trigger, compact_summary: summary })).output, 'PostCompact');
-      if (sub) return { systemMessage: post };
-      // Claude Code starts the compacted conversation with SessionStart, source "compact".
-      const start = await startHooks('compact');
-      const systemMessage = [post, start.systemMessage].filter(Boolean).join('\n') || undefined;
+      if (!start) return { systemMessage: post };
+      const systemMessage = [start.systemMessage, post].filter(Boolean).join('\n') || undefined;
       return { systemMessage, ...(start.notes.length ? { notes: start.notes } : {}) };
     },
     async turnEnd({ stopHookActive, response, retries, maxRetries, signal }) {
@@ -351,6 +381,8 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
             stop_hook_active: stopHookActive,
             agent_transcript_path: transcriptFor(ctx.session()).path,
             last_assistant_message: response,
+            background_tasks: [],
+            session_crons: [],
           },
           signal,
         );
@@ -377,12 +409,16 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       const stop = stopOf(r.output);
       if (stop !== undefined) return { action: 'stop', reason: stop, systemMessage };
       const p = r.output.permission;
-      if (p?.behavior === 'deny') return { action: 'deny', message: p.message ?? '', interrupt: p.interrupt === true, systemMessage };
+      // The model reads the hook's message as it is.
+      if (p?.behavior === 'deny')
+        return { action: 'deny', message: p.message ?? '', refusal: p.message ?? '', interrupt: p.interrupt === true, systemMessage };
       if (p?.behavior === 'allow')
         return { action: 'allow', ...(p.updatedInput ? { args: agentToolInput(name, p.updatedInput, ctx.cwd) } : {}), systemMessage };
       return { action: 'ask', systemMessage };
     },
     async permissionDenied({ id, name, args, reason, signal }) {
+      // In -p nobody refused: Claude Code fires no PermissionDenied for a call it could not ask about.
+      if (!ctx.interactive) return {};
       const r = await fire('PermissionDenied', { ...toolFields(id, name, args), reason }, signal);
       return { retry: r.output.retry === true, systemMessage: messagesOf(r.output) };
     },
@@ -401,9 +437,12 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
         ...(systemMessage ? { systemMessage } : {}),
       };
     },
-    async turnFailed({ kind, message }) {
+    async turnFailed({ kind, message, status }) {
       // Claude Code ignores what these hooks answer.
-      await fire('StopFailure', { error: kind, error_details: message, last_assistant_message: `API Error: ${message}` });
+      await fire('StopFailure', {
+        error: kind,
+        last_assistant_message: `API Error: ${status !== undefined ? `${status} ` : ''}${message}`,
+      });
     },
     async instructionsLoaded({ file, scope, reason, parent }) {
       await fire('InstructionsLoaded', {

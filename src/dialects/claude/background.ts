@@ -63,6 +63,19 @@ export class ClaudeSession {
     while (this.running.size) await Promise.allSettled([...this.running]);
   }
 
+  /**
+   * Waits up to `ms` for the background runs to end on their own (an `async` hook that logs or
+   * notifies finishes after the session's last event, as under Claude Code); returns how many
+   * are still running.
+   */
+  async settleWithin(ms: number): Promise<number> {
+    if (!this.running.size) return 0;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.settle(), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+    return this.running.size;
+  }
+
   /** Stops every background run (their process groups are killed and reaped) and waits for them. */
   async close(): Promise<void> {
     this.stop.abort();

@@ -51,8 +51,16 @@ export interface ClaudeFireOptions {
   beforeRun?(input: Record<string, unknown>): void;
 }
 
-/** Events Claude Code fires with no `permission_mode`: the session's own start and end. */
-export const NO_PERMISSION_MODE: ReadonlySet<ClaudeEvent> = new Set(['SessionStart', 'SessionEnd']);
+/** Events Claude Code fires with no `permission_mode`: the session's start and end, its context files, compaction. */
+export const NO_PERMISSION_MODE: ReadonlySet<ClaudeEvent> = new Set([
+  'SessionStart',
+  'SessionEnd',
+  'SubagentStart',
+  'InstructionsLoaded',
+  'PreCompact',
+  'PostCompact',
+  'StopFailure',
+]);
 
 /** The events whose hooks may write `export` lines to `$CLAUDE_ENV_FILE`. */
 export const ENV_FILE_EVENTS: ReadonlySet<ClaudeEvent> = new Set<ClaudeEvent>(['SessionStart']);

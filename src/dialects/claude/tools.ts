@@ -90,7 +90,8 @@ export function claudeToolInput(agentName: string, args: Args, cwd: string): Arg
         file_path: abs(cwd, args.file_path),
         old_string: args.old_string,
         new_string: args.new_string,
-        ...(has(args, 'allow_multiple') ? { replace_all: args.allow_multiple } : {}),
+        // Claude Code fills in the schema's default when the model leaves it out.
+        replace_all: args.allow_multiple === true,
         ...rest(args, ['file_path', 'old_string', 'new_string', 'allow_multiple']),
       };
     case 'Glob':
@@ -100,15 +101,13 @@ export function claudeToolInput(agentName: string, args: Args, cwd: string): Arg
         ...rest(args, ['pattern', 'dir_path']),
       };
     case 'Grep': {
-      const namesOnly = args.names_only === true;
+      // Only what the call said: Claude Code sends the model's own arguments, none of the agent's defaults.
       return {
         pattern: args.pattern,
         ...(has(args, 'dir_path') ? { path: abs(cwd, args.dir_path) } : {}),
         ...pick(args, [['glob', 'include_pattern']]),
-        output_mode: namesOnly ? 'files_with_matches' : 'content',
-        // The agent searches case-insensitively unless told otherwise; Claude's Grep the other way round.
-        '-i': args.case_sensitive !== true,
-        ...(namesOnly ? {} : { '-n': true }),
+        ...(has(args, 'names_only') ? { output_mode: args.names_only === true ? 'files_with_matches' : 'content' } : {}),
+        ...(has(args, 'case_sensitive') ? { '-i': args.case_sensitive !== true } : {}),
         ...pick(args, [
           ['-A', 'after'],
           ['-B', 'before'],
@@ -342,6 +341,7 @@ export function claudeToolResponse(agentName: string, args: Args, result: AgentT
       content: typeof args.content === 'string' ? args.content : f.newContent,
       structuredPatch: patch,
       originalFile: f.originalContent,
+      userModified: false,
     };
   }
   if (f?.kind === 'files')

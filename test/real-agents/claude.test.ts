@@ -1,0 +1,41 @@
+// Claude Code side by side with Hookline: every case of claude-cases.ts runs through the real
+// `claude -p` (installed from npm into a cache folder, offline, on a loopback model server) and
+// through `hookline agent`; what the hooks received, how often they ran, whether the tools ran,
+// what the model and the user were shown must agree, or differ only where a case names a row of
+// the documented differences. Run with `npm run test:agents`.
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AGENTS, agentBin } from './agents.js';
+import { runSide } from './claude.js';
+import { CLAUDE_CASES } from './claude-cases.js';
+import { compare } from './observe.js';
+import { ROOT } from '../helpers.js';
+
+const differencesDoc = () =>
+  ['README.md', 'docs/claude-code.md']
+    .map((f) => path.join(ROOT, f))
+    .filter((f) => fs.existsSync(f))
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('\n');
+
+describe(`Claude Code ${AGENTS.claude.version} and Hookline`, { concurrency: 2 }, () => {
+  before(() => agentBin(AGENTS.claude), { timeout: 600_000 });
+  for (const c of CLAUDE_CASES) {
+    test(c.name, { timeout: 180_000 }, async () => {
+      const [real, ours] = await Promise.all([runSide('claude', c), runSide('hookline', c)]);
+      try {
+        assert.equal(real.exited.timedOut, false, `Claude Code did not finish:\n${real.exited.stderr}`);
+        assert.equal(ours.exited.timedOut, false, `hookline agent did not finish:\n${ours.exited.stderr}`);
+        const d = compare(real.observation, ours.observation, c.differs?.aspects ?? [], c.mayNotRun);
+        const lines = Object.entries(d).flatMap(([aspect, ls]) => ls.map((l) => `${aspect}: ${l}`));
+        assert.deepEqual(lines, [], `Claude Code and Hookline differ:\n${lines.join('\n')}`);
+        if (c.differs)
+          assert.ok(differencesDoc().includes(`| ${c.differs.row} |`), `no "${c.differs.row}" row in the documented differences`);
+      } finally {
+        for (const r of [real, ours]) fs.rmSync(r.dirs.base, { recursive: true, force: true });
+      }
+    });
+  }
+});
