@@ -112,6 +112,7 @@ describe('Claude Code settings: validation', () => {
         'warning hooks.PreToolUse[0].extra: unknown field "extra" (ignored)',
         'warning hooks.PreToolUse[0].hooks[0].color: unknown field "color" (ignored)',
         'warning hooks.PreToolUse[0].hooks[0].timeout: timeout 5000 is in seconds (about 1.4 hours); Claude Code timeouts are seconds, not milliseconds — for 5000 ms write 5',
+        `warning hooks.PreToolUse[0].hooks[0].once: "once" is honoured only for a skill's hooks: in settings files and plugins Claude Code runs this hook every time, and so does Hookline`,
         'warning hooks.UserPromptSubmit[0].matcher: UserPromptSubmit ignores matchers: these hooks run for every UserPromptSubmit',
       ],
     );

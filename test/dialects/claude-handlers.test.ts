@@ -301,18 +301,19 @@ describe('Claude Code prompt, agent and mcp_tool hooks', () => {
 });
 
 describe('Claude Code once, async, asyncRewake, statusMessage', () => {
-  test('once: runs once per session (after a successful run); a fire without a session is its own session', async () => {
+  test('once in a settings file: runs every time, as Claude Code runs it (it removes only a skill’s once hooks), with a warning', async () => {
     const dir = tmpDir();
     const log = path.join(dir, 'log');
-    const config = configOf({ Stop: [{ hooks: [cmd(`echo x >> ${q(log)}`, { once: true, statusMessage: 'Saving…' })] }] });
+    const groups = { Stop: [{ hooks: [cmd(`echo x >> ${q(log)}`, { once: true, statusMessage: 'Saving…' })] }] };
+    assert.match(problems(groups).join('\n'), /^warning .*once: "once" is honoured only for a skill's hooks/m);
+    const config = configOf(groups);
     const session = new ClaudeSession();
     const shown: string[] = [];
     await fireClaude(config, 'Stop', {}, { projectDir: dir, session, onStart: (h) => shown.push(h.statusMessage!) });
-    const second = await fireClaude(config, 'Stop', {}, { projectDir: dir, session });
-    assert.equal(second.runs.length, 0);
-    await fireClaude(config, 'Stop', {}, { projectDir: dir });
+    const second = await fireClaude(config, 'Stop', {}, { projectDir: dir, session, onStart: (h) => shown.push(h.statusMessage!) });
+    assert.equal(second.runs.length, 1);
     assert.equal(fs.readFileSync(log, 'utf8'), 'x\nx\n');
-    assert.deepEqual(shown, ['Saving…']);
+    assert.deepEqual(shown, ['Saving…', 'Saving…']);
   });
 
   test('async: runs in the background, its block is not honoured; asyncRewake exit 2 leaves its stderr for the next turn', async () => {

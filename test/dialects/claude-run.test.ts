@@ -260,7 +260,7 @@ describe('Claude Code hooks: output fields and aggregation', () => {
     );
     assert.deepEqual(
       c.output.blocks.map((b) => [b.reason, b.exit2]),
-      [['from stderr', true]],
+      [['from stderr\n', true]],
     );
     const quiet = await fire('PostToolUse', [reply(2, '', '')], { ...bash, tool_response: { stdout: '' } });
     assert.deepEqual([quiet.output.decision, quiet.output.reason], ['block', 'No stderr output']);

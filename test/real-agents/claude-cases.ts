@@ -1,6 +1,11 @@
 // The Claude Code cases of the real-agent suite. Every text a hook prints carries "HK-" so the
 // suite finds it wherever it lands (observe.ts).
-import { bash, group, hook, type ClaudeCase } from './claude.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bash, group, hook, type ClaudeCase, type HookSpec } from './claude.js';
+
+const PACKS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'packs');
 
 const ctx = (event: string, text: string) => ({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 const pre = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
@@ -415,3 +420,75 @@ CLAUDE_CASES.push({
     UserPromptSubmit: group(undefined, hook('prompt')),
   },
 });
+
+/** A published-style hook script, copied into the project's .claude/hooks/ and run as packs are: `python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/NAME`. */
+const pack = (name: string) => ({
+  file: { [`.claude/hooks/${name}`]: fs.readFileSync(path.join(PACKS, name), 'utf8') },
+  command: `python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/${name}`,
+});
+const packHook = (label: string, name: string): HookSpec => ({ label, command: pack(name).command });
+
+CLAUDE_CASES.push(
+  {
+    name: 'pack: a safety net blocks rm -rf, lets the next command run',
+    files: pack('safety-net.py').file,
+    turns: [{ tools: [{ name: 'Bash', input: { command: 'rm -rf build', description: 'clean' } }] }, bash(2), done],
+    hooks: { PreToolUse: group('Bash', hook('seen'), packHook('net', 'safety-net.py')) },
+  },
+  {
+    name: 'pack: a formatter after Write',
+    files: pack('formatter.py').file,
+    compareFiles: ['styled.txt'],
+    turns: [write('styled.txt', 'one\ttwo\nthree\n'), done],
+    hooks: { PostToolUse: group('Write|Edit', hook('seen'), packHook('fmt', 'formatter.py')) },
+  },
+  {
+    name: 'pack: a tool logger on every tool',
+    files: { ...pack('logger.py').file, 'notes.md': 'hello\n' },
+    compareFiles: ['.tool-log.jsonl'],
+    turns: [read('notes.md'), bash(1), write('out.txt', 'x\n'), done],
+    hooks: { PreToolUse: group('*', packHook('log', 'logger.py')) },
+  },
+  {
+    name: 'pack: an instruction audit adds a rule',
+    prompt: 'please deploy the site',
+    files: pack('audit.py').file,
+    turns: [done],
+    hooks: { UserPromptSubmit: group(undefined, hook('seen'), packHook('audit', 'audit.py')) },
+  },
+  {
+    name: 'pack: an instruction audit blocks a secret',
+    prompt: 'use key sk-abcdefghijklmnop to call it',
+    files: pack('audit.py').file,
+    turns: [done],
+    hooks: { UserPromptSubmit: group(undefined, packHook('audit', 'audit.py')) },
+  },
+  {
+    name: 'once, if and statusMessage',
+    turns: [bash(1), { tools: [{ name: 'Bash', input: { command: 'git status; touch ran-2', description: 'status' } }] }, done],
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ label: 'once', handler: { once: true } }] },
+        { matcher: 'Bash', hooks: [{ label: 'git', handler: { if: 'Bash(git *)' } }] },
+        { matcher: 'Bash', hooks: [{ label: 'status', handler: { statusMessage: 'HK-checking' } }] },
+      ],
+    },
+  },
+  {
+    name: 'suppressOutput and a plain stdout on PreToolUse',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group(
+        'Bash',
+        hook('quiet', { out: { suppressOutput: true, systemMessage: 'HK-quiet-msg' } }),
+        hook('plain', { out: 'HK-plain-text\n' }),
+      ),
+    },
+  },
+  {
+    name: 'a prompt hook allows',
+    turns: [bash(1), done],
+    side: '{"ok": true}',
+    hooks: { PreToolUse: group('Bash', { label: 'judge', handler: { type: 'prompt', prompt: 'Is this safe? $ARGUMENTS' } }) },
+  },
+);

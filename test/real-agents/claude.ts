@@ -65,6 +65,8 @@ export interface ClaudeCase {
   timeoutMs?: number;
   /** Rewrites each hook input on both sides before they compare (text a documented difference leaves apart). */
   normalize?: (input: any) => any;
+  /** Project files whose content after the run is compared (what hooks wrote). */
+  compareFiles?: string[];
   /** Hooks the real agent starts without waiting for them, so they may not run before it exits. */
   mayNotRun?: string[];
   /** More environment for both agents. */
@@ -327,6 +329,7 @@ export async function runSide(side: 'claude' | 'hookline', c: ClaudeCase): Promi
     readers: side === 'claude' ? claudeReaders : hooklineReaders,
     envNames: CLAUDE_ENV,
     normalize: c.normalize,
+    files: c.compareFiles,
   });
   return { side, dirs, exited, requests: server.requests, observation };
 }

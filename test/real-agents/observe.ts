@@ -40,6 +40,8 @@ export interface Observation {
   user: string[];
   /** Everything the user was shown, to find the other side's messages in. */
   userText: string;
+  /** The project files a case names, after the run (what hooks wrote). */
+  files: Record<string, string | null>;
 }
 
 export interface Dirs {
@@ -149,6 +151,8 @@ export interface ObserveInput {
   envNames: readonly string[];
   /** A case's own rewrite of each hook input. */
   normalize?: (input: any) => any;
+  /** Project files to compare, relative to the project. */
+  files?: readonly string[];
 }
 
 export function observe(o: ObserveInput): Observation {
@@ -186,6 +190,12 @@ export function observe(o: ObserveInput): Observation {
     model: inRuns(model),
     user,
     userText: shown.join('\n'),
+    files: Object.fromEntries(
+      (o.files ?? []).map((f) => {
+        const p = path.join(o.dirs.project, f);
+        return [f, fs.existsSync(p) ? String(norm(fs.readFileSync(p, 'utf8'))) : null];
+      }),
+    ),
   };
 }
 
@@ -212,7 +222,7 @@ function inRuns(segments: Segment[]): Segment[] {
 }
 
 export type Aspect = Exclude<keyof Observation, 'userText'>;
-export const ASPECTS: readonly Aspect[] = ['hooks', 'env', 'counts', 'ran', 'requests', 'model', 'user'];
+export const ASPECTS: readonly Aspect[] = ['hooks', 'env', 'counts', 'ran', 'requests', 'model', 'user', 'files'];
 
 /** An observation without some hooks' runs. */
 function without(o: Observation, labels: readonly string[]): Observation {

@@ -1,5 +1,5 @@
 /**
- * What a Claude Code session keeps between events for its hooks: which `once` hooks have run,
+ * What a Claude Code session keeps between events for its hooks:
  * the `async` / `asyncRewake` hooks still running in the background, and the messages
  * `asyncRewake` hooks left for the agent (exit code 2: their output wakes the agent on its
  * next turn), and what finished `async` hooks answered (`systemMessage`, `additionalContext`:
@@ -14,8 +14,6 @@ export interface AsyncNote {
 }
 
 export class ClaudeSession {
-  /** Ids of the `once` hooks that have run successfully. */
-  readonly onceDone = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
   private readonly messages: string[] = [];
   private readonly notes: AsyncNote[] = [];

@@ -48,7 +48,7 @@ export interface ClaudeHandler {
   statusMessage?: string;
   /** The `if` filter, compiled. */
   if?: IfRule;
-  once?: boolean;
+
   async?: boolean;
   asyncRewake?: boolean;
   /** `block`: an error or a timeout blocks, as exit code 2 would (fail closed). */
@@ -290,7 +290,14 @@ export function readClaudeHandler(
   }
   if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string')
     fail('statusMessage', `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);
-  const once = flag('once');
+  // Claude Code removes a `once` hook after its first run only when a skill registered it; in a
+  // settings file or a plugin it runs every time, and so it does here.
+  if (flag('once'))
+    problem(
+      [...at, 'once'],
+      '"once" is honoured only for a skill\'s hooks: in settings files and plugins Claude Code runs this hook every time, and so does Hookline',
+      'warning',
+    );
   let onFailure: 'block' | undefined;
   if (raw.onFailure !== undefined) {
     if (raw.onFailure === 'block') onFailure = 'block';
@@ -326,7 +333,7 @@ export function readClaudeHandler(
     timeoutSeconds,
     ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}),
     ...(rule ? { if: rule } : {}),
-    ...(once ? { once } : {}),
+
     ...(async ? { async } : {}),
     ...(asyncRewake ? { asyncRewake } : {}),
     ...(onFailure ? { onFailure } : {}),

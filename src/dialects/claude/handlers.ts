@@ -58,7 +58,9 @@ const NO_MODEL =
 
 /** The reading of a block (exit code 2) with `reason`, for this event. */
 export function blockReading(event: ClaudeEvent, reason: string): ClaudeRunReading {
-  return readClaudeRun(event, { exitCode: 2, stdout: '', stderr: reason, durationMs: 0 }, 0);
+  // A block decided here (a judgement, a failure that fails closed) is no exit code: it names no command.
+  const { stderr: _stderr, ...r } = readClaudeRun(event, { exitCode: 2, stdout: '', stderr: reason, durationMs: 0 }, 0);
+  return r.response ? { ...r, format: 'json' } : r;
 }
 
 function errored(error: string, started: number): HandlerResult {

@@ -191,7 +191,8 @@ export function readClaudeRun(event: ClaudeEvent, r: ProcessResult, timeoutSecon
     const response = own
       ? { ...own, ...block, ...(specific ? { hookSpecificOutput: specific as ClaudeHookOutput['hookSpecificOutput'] } : {}) }
       : block;
-    return { format: 'exit2', response, stderr: reason };
+    // What the model reads keeps stderr as printed (a final newline too), as Claude Code does.
+    return { format: 'exit2', response, stderr: r.stderr || EXIT2_DEFAULT };
   }
   if (r.exitCode !== 0) {
     const stderr = r.stderr.trim();
@@ -308,19 +309,20 @@ export function aggregateClaude(event: ClaudeEvent, runs: AggregateInput[]): { o
     if (r.systemMessage) out.systemMessages.push(r.systemMessage);
     const s = specific(r);
     const exit2 = reading.format === 'exit2';
+    const exit2Reason = (fallback: string | undefined) => (exit2 && reading.stderr !== undefined ? reading.stderr : (fallback ?? ''));
     if (event === 'PreToolUse') {
       const legacy = r.decision === 'approve' ? 'allow' : r.decision === 'block' ? 'deny' : undefined;
       const decision = (s.permissionDecision as PermissionDecision | undefined) ?? legacy;
       if (decision) {
         const reason = (s.permissionDecisionReason as string | undefined) ?? r.reason;
         permissions.push({ decision, ...(reason ? { reason } : {}) });
-        if (decision === 'deny') out.blocks.push({ command: run.command, reason: reason ?? '', exit2 });
+        if (decision === 'deny') out.blocks.push({ command: run.command, reason: exit2Reason(reason), exit2 });
       }
       if (s.updatedInput) rewrites.push({ input: s.updatedInput as Record<string, unknown>, where: run.where });
     } else if (spec.block !== 'none' && spec.block !== 'ignored' && r.decision === 'block') {
       blocked = true;
       if (r.reason) blocks.push(r.reason);
-      out.blocks.push({ command: run.command, reason: r.reason ?? '', exit2 });
+      out.blocks.push({ command: run.command, reason: exit2Reason(r.reason), exit2 });
     }
     if (spec.context && typeof s.additionalContext === 'string' && s.additionalContext) {
       contexts.push(s.additionalContext);

@@ -2,7 +2,7 @@
  * Fires one Claude Code event: every matching hook at once (handlers.ts runs each type: a command
  * with `bash -c` in the project folder and the input as JSON on stdin, an http POST, a model's
  * judgement), identical hooks once, each stopped at its timeout; then the runs are read and
- * aggregated (output.ts). A hook's `if` filter and `once` decide whether it runs at all; `async`
+ * aggregated (output.ts). A hook's `if` filter decides whether it runs at all; `async`
  * and `asyncRewake` hooks run in the background (their output is not honoured; an asyncRewake
  * hook that exits 2 leaves its output for the agent's next turn, see background.ts).
  */
@@ -13,7 +13,7 @@ import { envFrom } from '../../run/process.js';
 import { sanitizeEnv } from '../../run/env.js';
 import { expandVariables } from '../../run/expand.js';
 import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
-import { claudeHookId, type ClaudeConfig, type ClaudeHook, type ClaudeSource } from './config.js';
+import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
 import { aggregateClaude, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
 import { ClaudeSession } from './background.js';
@@ -87,6 +87,8 @@ export interface ClaudeRun extends ProcessRun {
   format?: 'json' | 'text' | 'exit2';
   /** Plain stdout shown in the transcript only. */
   text?: string;
+  /** Exit code 2: the stderr that is its reason, as printed. */
+  blockStderr?: string;
   /** A one-word summary: `error`, `stop`, `deny`, `defer`, `ask`, `allow`, `block`, `ok`, or `async` for a background run. */
   outcome: string;
   /** Ran in the background (`async`, `asyncRewake`): its output decided nothing. */
@@ -141,13 +143,13 @@ export function claudeMatchValue(event: ClaudeEvent, input: Record<string, unkno
 
 /**
  * The hooks an event would run for this input: matching, passing their `if` filter (tool events
- * only), not a `once` hook that already ran, identical hooks once (the first kept).
+ * only), identical hooks once (the first kept).
  */
 export function claudeHooksFor(
   config: ClaudeConfig,
   event: ClaudeEvent,
   input: Record<string, unknown>,
-  opts: { projectDir?: string; onceDone?: ReadonlySet<string> } = {},
+  opts: { projectDir?: string } = {},
 ): ClaudeHook[] {
   const value = claudeMatchValue(event, input);
   const projectDir = opts.projectDir ?? (typeof input.cwd === 'string' ? input.cwd : process.cwd());
@@ -158,7 +160,6 @@ export function claudeHooksFor(
   for (const h of config.hooks) {
     if (h.event !== event || (value !== undefined && !h.match.test(value))) continue;
     if (h.if && !(IF_EVENTS.has(event) && h.if.test(String(input.tool_name ?? ''), toolInput, where))) continue;
-    if (h.once && opts.onceDone?.has(claudeHookId(h))) continue;
     // The same text in two plugins runs two different scripts.
     const key = `${h.type}\0${h.plugin?.root ?? ''}\0${h.command}`;
     if (seen.has(key)) continue;
@@ -212,7 +213,7 @@ export async function fireClaude(
   };
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const session = opts.session ?? new ClaudeSession();
-  const hooks = claudeHooksFor(config, event, input, { projectDir, onceDone: session.onceDone });
+  const hooks = claudeHooksFor(config, event, input, { projectDir });
   if (hooks.length) opts.beforeRun?.(input);
   const stdin = JSON.stringify(input);
   const began = Date.now();
@@ -232,7 +233,6 @@ export async function fireClaude(
       ...(opts.session ? { pools: opts.session.processes } : {}),
       expand: expandClaudeCommand,
     });
-    if (hook.once && !reading.error) session.onceDone.add(claudeHookId(hook));
     return {
       type: hook.type,
       command: hook.command,
@@ -245,6 +245,7 @@ export async function fireClaude(
       ...processRunOf(raw, reading.error),
       ...(reading.response ? { response: reading.response } : {}),
       ...(reading.format ? { format: reading.format } : {}),
+      ...(reading.stderr !== undefined ? { blockStderr: reading.stderr } : {}),
       ...(reading.text !== undefined ? { text: reading.text } : {}),
       outcome: outcomeOf(event, reading),
     };
@@ -284,7 +285,12 @@ export async function fireClaude(
       .map((r) => ({
         command: r.command,
         where: `${r.file} ${r.path}`,
-        reading: { response: r.response, error: r.error, ...(r.format ? { format: r.format } : {}) },
+        reading: {
+          response: r.response,
+          error: r.error,
+          ...(r.format ? { format: r.format } : {}),
+          ...(r.blockStderr !== undefined ? { stderr: r.blockStderr } : {}),
+        },
       })),
   );
   if (runs.length) recordFire(claudeTraceFire(event, input, output, runs, began), opts.env ?? process.env);
