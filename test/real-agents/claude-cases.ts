@@ -492,3 +492,21 @@ CLAUDE_CASES.push(
     hooks: { PreToolUse: group('Bash', { label: 'judge', handler: { type: 'prompt', prompt: 'Is this safe? $ARGUMENTS' } }) },
   },
 );
+
+CLAUDE_CASES.push(
+  {
+    name: 'a project turns all hooks off',
+    scope: 'user',
+    alsoSettings: [{ scope: 'project', settings: { disableAllHooks: true } }],
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('mine')) },
+    differs: { aspects: ['hooks', 'env', 'counts'], row: '`disableAllHooks`, `enabledPlugins` in a project' },
+  },
+  {
+    name: 'a project permission rule in -p default mode',
+    mode: 'default',
+    settings: { permissions: { allow: ['Bash(touch:*)'] } },
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre')) },
+  },
+);

@@ -65,6 +65,8 @@ export interface ClaudeCase {
   timeoutMs?: number;
   /** Rewrites each hook input on both sides before they compare (text a documented difference leaves apart). */
   normalize?: (input: any) => any;
+  /** Settings in other files of the same run (a project's beside the user's hooks). */
+  alsoSettings?: Array<{ scope: 'project' | 'user' | 'local'; settings: Record<string, unknown> }>;
   /** Project files whose content after the run is compared (what hooks wrote). */
   compareFiles?: string[];
   /** Hooks the real agent starts without waiting for them, so they may not run before it exits. */
@@ -149,12 +151,18 @@ function hooksObject(groups: Record<string, Group[]>, dirs: Dirs, serverUrl: str
 function writeSettings(c: ClaudeCase, dirs: Dirs, serverUrl: string): { log: string; args: string[] } {
   const log = path.join(dirs.base, 'calls.jsonl');
   const hooks = hooksObject(c.hooks, dirs, serverUrl);
-  const file =
-    c.scope === 'user'
+  const fileOf = (scope: ClaudeCase['scope']) =>
+    scope === 'user'
       ? path.join(dirs.home, '.claude', 'settings.json')
-      : path.join(dirs.project, '.claude', c.scope === 'local' ? 'settings.local.json' : 'settings.json');
+      : path.join(dirs.project, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
+  const file = fileOf(c.scope);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify({ ...placed(c.settings, dirs.project), hooks }, null, 2));
+  for (const other of c.alsoSettings ?? []) {
+    const f = fileOf(other.scope);
+    fs.mkdirSync(path.dirname(f), { recursive: true });
+    fs.writeFileSync(f, JSON.stringify(placed(other.settings, dirs.project), null, 2));
+  }
   for (const [rel, content] of Object.entries(c.files ?? {})) {
     const f = path.join(dirs.project, rel);
     fs.mkdirSync(path.dirname(f), { recursive: true });

@@ -25,7 +25,15 @@ process.stdin.on('end', () => {
   fs.writeFileSync(count, String(n + 1));
   const env = {};
   for (const [k, v] of Object.entries(process.env)) if (/^(CLAUDE|GEMINI|CODEX|COPILOT|HOOKLINE|PLUGIN)/.test(k)) env[k] = v;
-  const record = { label: spec.label, call: n, input, env, names: Object.keys(process.env).sort(), argv: process.argv.slice(3) };
+  const record = {
+    label: spec.label,
+    call: n,
+    at: Date.now(),
+    input,
+    env,
+    names: Object.keys(process.env).sort(),
+    argv: process.argv.slice(3),
+  };
   fs.appendFileSync(spec.log, `${JSON.stringify(record)}\n`);
   const replies = spec.replies?.length ? spec.replies : [{}];
   const reply = replies[Math.min(n, replies.length - 1)];
