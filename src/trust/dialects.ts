@@ -12,7 +12,7 @@ import { gate } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
 import { visible } from '../config/display.js';
 import { changeDescriber, rememberReviewed } from './reviewed.js';
-import { filesStamp } from './scripts.js';
+import { unchanged, type Probe } from './scripts.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
 
@@ -39,6 +39,8 @@ export interface DialectHook {
   legacy?: string;
   /** Real paths of the project files its command runs, whose content the key covers. */
   files: string[];
+  /** What its key followed, as it was: checked again before the next event of a session. */
+  probes?: readonly Probe[];
   /** Keys written beside `key` for another agent that reads the same file (Gemini CLI's `name:command`). */
   alsoWrite?: string[];
   /** The plugin it comes from (a Claude Code plugin the project enables: `name@marketplace`). */
@@ -165,8 +167,8 @@ export function heldDialectHooks(
 /**
  * A dialect configuration gated for a whole session: `current()` is what may run now. When a
  * project file a workspace hook runs changes during the session (the agent's own tools may write
- * it), the hooks are fingerprinted and gated again before the next event, so a changed hook is
- * held back from then on.
+ * it; a link pointed elsewhere; the same size and times put back), the hooks are fingerprinted
+ * and gated again before the next event, so a changed hook is held back from then on.
  */
 export function sessionGate<L, C>(
   at: { cwd: string; trust: FolderTrust; warn: (warning: string) => void },
@@ -174,13 +176,11 @@ export function sessionGate<L, C>(
   workspaceHooks: (loaded: L, projectDir: string) => readonly DialectHook[],
   without: (loaded: L, held: ReadonlySet<string>) => C,
 ): { config: C; current: () => C } {
-  let files: string[] = [];
-  let stamp = '';
+  let probes: Probe[] = [];
   let config!: C;
   const gate = () => {
     const hooks = workspaceHooks(loaded, at.cwd);
-    files = hooks.flatMap((h) => h.files);
-    stamp = filesStamp(files);
+    probes = hooks.flatMap((h) => h.probes ?? []);
     const { held, warning } = heldDialectHooks(at.cwd, hooks, at.trust);
     if (warning) at.warn(warning);
     config = without(loaded, held);
@@ -189,7 +189,7 @@ export function sessionGate<L, C>(
   return {
     config,
     current: () => {
-      if (filesStamp(files) !== stamp) gate();
+      if (!unchanged(probes)) gate();
       return config;
     },
   };

@@ -8,7 +8,7 @@
  * command:"c"}` could not be told apart).
  */
 import crypto from 'node:crypto';
-import { scriptDigest, type ScriptContext } from './scripts.js';
+import { scriptDigest, type Probe, type ScriptContext } from './scripts.js';
 
 export type KeyDialect = 'gemini' | 'mm' | 'claude' | 'spatialagent' | 'agy';
 
@@ -22,6 +22,8 @@ export interface HookFingerprint {
   legacy?: string;
   /** Real paths of the files whose content the key covers. */
   files: string[];
+  /** The paths the key followed as they were (scripts.ts `unchanged` checks them again before a run). */
+  probes?: readonly Probe[];
 }
 
 /** JSON with object keys sorted and undefined members left out: equal values give equal text. */
@@ -43,13 +45,14 @@ export function fingerprintHook(
   ctx: ScriptContext,
   legacy?: string,
 ): HookFingerprint {
-  const scripts = command === null ? { ok: true as const, files: {}, paths: [] } : scriptDigest(command, ctx);
+  const scripts = command === null ? { ok: true as const, files: {}, links: {}, paths: [], probes: [] } : scriptDigest(command, ctx);
   if (!scripts.ok) return { problem: scripts.problem, ...(legacy !== undefined ? { legacy } : {}), files: [] };
   const hex = crypto
     .createHash('sha256')
-    .update(canonicalJson({ fields, scripts: scripts.files }))
+    // Where links lead counts only when some do: the keys of hooks that reach no file through a link stay as they were.
+    .update(canonicalJson({ fields, scripts: scripts.files, ...(Object.keys(scripts.links).length ? { links: scripts.links } : {}) }))
     .digest('hex');
-  return { key: `v2:${dialect}:${hex}`, ...(legacy !== undefined ? { legacy } : {}), files: scripts.paths };
+  return { key: `v2:${dialect}:${hex}`, ...(legacy !== undefined ? { legacy } : {}), files: scripts.paths, probes: scripts.probes };
 }
 
 export function isCurrentKey(key: string): boolean {
