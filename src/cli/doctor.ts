@@ -4,8 +4,8 @@ import { diagnose, type DoctorHook, type DoctorReport } from '../dialects/doctor
 import { MAPS } from '../dialects/convert/maps.js';
 import { EVENT_NAMES } from '../events/names.js';
 import { KNOWN_TOOL_NAMES } from '../events/tools.js';
-import { visible } from '../config/display.js';
-import { colorsFor, resolveDir, UsageError } from './io.js';
+import { type Painted, visible } from '../config/display.js';
+import { colorsFor, paint, print, printJson, resolveDir, UsageError } from './io.js';
 
 export interface DoctorCliOptions {
   cwd?: string;
@@ -31,25 +31,31 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
   const r = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
   const bad = unhealthy(r);
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ ...r, ok: !bad }, null, 2) + '\n');
+    printJson({ ...r, ok: !bad });
     return bad ? 1 : 0;
   }
   const c = colorsFor(process.stdout);
-  const out = (l: string) => process.stdout.write(`${l}\n`);
+  const out = print;
   const asked = [opts.event && `event ${opts.event}`, opts.tool && `tool ${opts.tool}`].filter(Boolean).join(', ');
   out(
     `${visible(r.folder)}: folder ${r.trust === 'untrusted' ? 'not trusted' : r.trust === 'assumed' ? 'trusted (assumed)' : 'trusted'}${asked ? `; for ${asked}` : ''}`,
   );
-  for (const l of r.config) out(`  ${c.yellow('!')} ${visible(l)}`);
-  const mark: Record<DoctorHook['state'], string> = { runs: c.green('✓'), off: c.dim('○'), elsewhere: c.dim('–'), broken: c.red('✗') };
+  for (const l of r.config) out('  ', paint(c.yellow('!')), ` ${l}`);
+  const mark: Record<DoctorHook['state'], Painted> = {
+    runs: paint(c.green('✓')),
+    off: paint(c.dim('○')),
+    elsewhere: paint(c.dim('–')),
+    broken: paint(c.red('✗')),
+  };
   for (const h of r.hooks) {
     const where = `${h.dialect} ${h.source} ${h.event}${h.matcher ? ` ${h.matcher}` : ''} ${h.name}${h.file ? ` (${h.file})` : ''}`;
-    out(`${mark[h.state]} ${visible(where)}`);
+    out(mark[h.state], ` ${visible(where)}`);
     for (const w of h.why) out(`    ${visible(w)}`);
   }
   for (const s of r.spawn)
     out(
-      `${s.problem ? c.red('✗') : c.green('✓')} interpreter ${s.interpreter} (${visible(s.path)})${s.problem ? `: ${visible(s.problem)}` : ' starts'}`,
+      paint(s.problem ? c.red('✗') : c.green('✓')),
+      ` interpreter ${s.interpreter} (${visible(s.path)})${s.problem ? `: ${visible(s.problem)}` : ' starts'}`,
     );
   const count = (st: DoctorHook['state']) => r.hooks.filter((h) => h.state === st).length;
   out(

@@ -1,6 +1,6 @@
 import { systemNamed } from '../dialects/registry.js';
 import { fireReport, sessionIdsProblem } from '../dialects/system.js';
-import { readInput, resolveDir, UsageError, warn } from './io.js';
+import { readInput, resolveDir, UsageError, warn, printJson } from './io.js';
 
 export interface FireOptions {
   input?: string;
@@ -49,5 +49,5 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
     process.exitCode = r.exitCode;
     return;
   }
-  process.stdout.write(JSON.stringify(fireReport(r), null, 2) + '\n');
+  printJson(fireReport(r));
 }

@@ -1,6 +1,6 @@
 import { summary } from '../dialects/list.js';
 import { listHooks } from '../dialects/listing.js';
-import { resolveDir, warn } from './io.js';
+import { resolveDir, warn, print, printJson } from './io.js';
 import { visible } from '../config/display.js';
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
@@ -8,7 +8,7 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   const { hooks, warnings } = await listHooks(resolveDir(opts.cwd));
   for (const w of warnings) warn(w);
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ hooks, summary: summary(hooks) }, null, 2) + '\n');
+    printJson({ hooks, summary: summary(hooks) });
     return;
   }
   const rows = hooks.map((h) =>
@@ -24,6 +24,6 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   const header = ['EVENT', 'MATCHER', 'NAME', 'SOURCE', 'STATE', 'TRUST'];
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
-  if (rows.length) process.stdout.write([fmt(header), ...rows.map(fmt)].join('\n') + '\n');
-  process.stdout.write(summary(hooks) + '\n');
+  if (rows.length) print([fmt(header), ...rows.map(fmt)].join('\n'));
+  print(summary(hooks));
 }

@@ -13,7 +13,7 @@ import { visible } from '../config/display.js';
 import { systemNamed } from '../dialects/registry.js';
 import type { TraceFireLine } from '../engine/trace.js';
 import { DENYING, findTrace, loadTrace, parseTrace, type TracedFire } from './trace-file.js';
-import { resolveDir, warn } from './io.js';
+import { resolveDir, warn, print, printJson } from './io.js';
 
 /** One event to fire again. */
 export interface ReplayEvent {
@@ -221,16 +221,16 @@ export async function replay(which: string, opts: { cwd?: string; json?: boolean
       ? `${file}: ${digestsOnly} event(s) have only an input digest and were not replayed — record full inputs with "trace": {"inputs": true} in ~/.gemini/settings.json or HOOKLINE_TRACE=inputs`
       : undefined;
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ file, kind, replayed: fired, digestsOnly, changes }, null, 2)}\n`);
+    printJson({ file, kind, replayed: fired, digestsOnly, changes });
   } else {
     for (const c of changes) {
       const who = c.hooks.filter((h) => !h.shadow && normal(h.decision) !== 'allow').map((h) => `${visible(h.hook)}: ${h.decision}`);
-      process.stdout.write(
-        `${String(c.n).padStart(3)}  ${c.dialect} ${c.event}${c.target ? ` ${visible(c.target)}` : ''}: ${c.before} → ${c.after}${c.reason ? ` (${visible(c.reason.split('\n')[0])})` : ''}${who.length ? ` [${who.join(', ')}]` : ''}\n`,
+      print(
+        `${String(c.n).padStart(3)}  ${c.dialect} ${c.event}${c.target ? ` ${visible(c.target)}` : ''}: ${c.before} → ${c.after}${c.reason ? ` (${visible(c.reason.split('\n')[0])})` : ''}${who.length ? ` [${who.join(', ')}]` : ''}`,
       );
     }
     const note = kind === 'recording' ? ' (a recording holds no hook decisions: listed are the events the hooks would now stop)' : '';
-    process.stdout.write(`${fired} event(s) replayed, ${changes.length} decision(s) would change${note}\n`);
+    print(`${fired} event(s) replayed, ${changes.length} decision(s) would change${note}`);
   }
   if (onlyDigests) warn(onlyDigests);
   if (kind === 'trace' && !events.length && digestsOnly) return 1;

@@ -2,7 +2,7 @@
 import { visible } from '../config/display.js';
 import type { TraceRunLine } from '../engine/trace.js';
 import { DENYING, findTrace, listTraces, loadTrace } from './trace-file.js';
-import { warn } from './io.js';
+import { warn, print, printJson } from './io.js';
 
 /** A hook whose median run takes longer than this is reported as slow (ms). */
 export const SLOW_P50_MS = 1000;
@@ -95,7 +95,7 @@ export function stats(sessions: string[], opts: { json?: boolean }): void {
   const files = sessions.length ? sessions.map((s) => findTrace(s)) : listTraces().map((t) => t.file);
   const runs = files.flatMap((f) => loadTrace(f).fires.flatMap((fire) => fire.runs));
   const all = hookStats(runs);
-  if (opts.json) process.stdout.write(`${JSON.stringify({ traces: files.length, hooks: all }, null, 2)}\n`);
-  else process.stdout.write(statsText(all, files.length));
+  if (opts.json) printJson({ traces: files.length, hooks: all });
+  else print(statsText(all, files.length).replace(/\n$/, ''));
   for (const w of slowWarnings(all)) warn(w);
 }

@@ -10,7 +10,7 @@ import { verdictOf, runsOf } from '../dialects/verdict.js';
 import { DEFAULT_TEST_DIR, findFixtures, loadFixture, type HookTest } from './hooktest/fixture.js';
 import { judge } from './hooktest/judge.js';
 import { makeSandbox } from './hooktest/sandbox.js';
-import { colorsFor, resolveDir } from './io.js';
+import { colorsFor, paint, print, resolveDir } from './io.js';
 import { visible } from '../config/display.js';
 
 export interface TestOptions {
@@ -66,12 +66,12 @@ export async function hookTest(paths: string[], opts: TestOptions): Promise<numb
   // The default folder may not exist yet: that is "no fixtures", not a failing one.
   const missing = paths.length ? found.missing : [];
   const c = colorsFor(process.stdout);
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const out = print;
   let passed = 0;
   let failed = 0;
   const fail = (name: string, why: string[], notes: string[] = []) => {
     failed++;
-    out(`${c.red('✗')} ${visible(name)} — ${visible(why.join('; '))}`);
+    out(paint(c.red('✗')), ` ${visible(name)} — ${visible(why.join('; '))}`);
     for (const n of notes) for (const l of n.split('\n')) out(`    ${visible(l)}`);
   };
   for (const m of missing) fail(path.relative(dir, m) || m, ['no such file or folder']);
@@ -91,7 +91,7 @@ export async function hookTest(paths: string[], opts: TestOptions): Promise<numb
     if (r.failures.length) fail(name, r.failures, r.notes);
     else {
       passed++;
-      out(`${c.green('✓')} ${visible(name)}`);
+      out(paint(c.green('✓')), ` ${visible(name)}`);
     }
   }
   out(`${passed} passed, ${failed} failed`);

@@ -137,7 +137,7 @@ export function timelineHtml(trace: Pick<LoadedTrace, 'session' | 'fires'>): str
       f.runs
         .map(
           (r) =>
-            `<tr><td>${n + 1}</td><td>${escapeHtml(r.start.slice(11, 23))}</td><td>${escapeHtml(r.dialect)}</td><td>${escapeHtml(r.event)}${r.target ? ` <code>${escapeHtml(r.target)}</code>` : ''}</td><td>${escapeHtml(r.hook)}</td><td class="d-${colourGroup(r.decision)}">${escapeHtml(r.decision)}${r.shadow ? ' (shadow)' : ''}</td><td>${r.ms} ms</td><td>${escapeHtml(r.reason ?? '')}</td></tr>`,
+            `<tr><td>${n + 1}</td><td>${escapeHtml(r.start.slice(11, 23))}</td><td>${escapeHtml(r.dialect)}</td><td>${escapeHtml(r.event)}${r.target ? ` <code>${escapeHtml(r.target)}</code>` : ''}</td><td>${escapeHtml(r.hook)}</td><td class="d-${colourGroup(r.decision)}">${escapeHtml(r.decision)}${r.shadow ? ' (shadow)' : ''}</td><td>${escapeHtml(String(r.ms))} ms</td><td>${escapeHtml(r.reason ?? '')}</td></tr>`,
         )
         .join('\n'),
     )

@@ -5,7 +5,7 @@ import { visible } from '../config/display.js';
 import { UsageError } from '../config/problems.js';
 import { findTrace, listTraces, loadTrace, traceDir, type LoadedTrace, type TracedFire } from './trace-file.js';
 import { timelineHtml } from './timeline.js';
-import { warn } from './io.js';
+import { warn, print, printJson } from './io.js';
 
 const oneLine = (s: string, max = 120): string => {
   const line = visible(s.replace(/\s+/g, ' ').trim());
@@ -44,16 +44,9 @@ export function traceText(trace: LoadedTrace): string {
 export function trace(session: string | undefined, opts: { json?: boolean; html?: string; list?: boolean }): void {
   if (opts.list) {
     const all = listTraces();
-    if (opts.json)
-      process.stdout.write(
-        `${JSON.stringify(
-          all.map((t) => ({ session: t.session, file: t.file, modified: new Date(t.mtime).toISOString() })),
-          null,
-          2,
-        )}\n`,
-      );
-    else if (!all.length) process.stdout.write(`no hook traces in ${traceDir()}\n`);
-    else for (const t of all) process.stdout.write(`${new Date(t.mtime).toISOString()}  ${t.session}\n`);
+    if (opts.json) printJson(all.map((t) => ({ session: t.session, file: t.file, modified: new Date(t.mtime).toISOString() })));
+    else if (!all.length) print(`no hook traces in ${traceDir()}`);
+    else for (const t of all) print(`${new Date(t.mtime).toISOString()}  ${t.session}`);
     return;
   }
   const loaded = loadTrace(findTrace(session));
@@ -65,9 +58,9 @@ export function trace(session: string | undefined, opts: { json?: boolean; html?
     } catch (err) {
       throw new UsageError(`cannot write ${out}: ${(err as Error).message}`);
     }
-    process.stdout.write(`wrote ${out}: ${loaded.fires.length} event(s) of session ${loaded.session}\n`);
+    print(`wrote ${out}: ${loaded.fires.length} event(s) of session ${loaded.session}`);
     return;
   }
-  if (opts.json) process.stdout.write(`${JSON.stringify(loaded.lines, null, 2)}\n`);
-  else process.stdout.write(traceText(loaded));
+  if (opts.json) printJson(loaded.lines);
+  else print(traceText(loaded).replace(/\n$/, ''));
 }

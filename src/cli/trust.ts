@@ -4,8 +4,7 @@ import { findWorkspaceHooks } from '../dialects/registry.js';
 import { writeTrustedFolder } from '../trust/folders.js';
 import { trustedKeys } from '../trust/fingerprints.js';
 import { describeDialectHook, isDialectHookTrusted, trustWorkspaceHooks } from '../trust/dialects.js';
-import { resolveDir, UsageError, warn } from './io.js';
-import { visible } from '../config/display.js';
+import { print, printJson, resolveDir, UsageError, warn } from './io.js';
 import { changeDescriber } from '../trust/reviewed.js';
 
 /** `hookline trust [DIR]`: trusts the folder and every workspace hook of every hook system in it. */
@@ -31,17 +30,17 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
       command: h.command,
       change: changes[i] ?? h.problem ?? null,
     }));
-    process.stdout.write(JSON.stringify({ folder: dir, trusted, untrusted: hooksOut }, null, 2) + '\n');
+    printJson({ folder: dir, trusted, untrusted: hooksOut });
     return trusted && !pending.length ? 0 : 1;
   }
   if (opts.check) {
-    process.stdout.write(`${visible(dir)}: folder ${trusted ? 'trusted' : 'not trusted'}\n`);
-    process.stdout.write(
+    print(`${dir}: folder ${trusted ? 'trusted' : 'not trusted'}`);
+    print(
       lines.length
-        ? `untrusted or changed hooks:\n${lines.join('\n')}\n`
+        ? `untrusted or changed hooks:\n${lines.join('\n')}`
         : trusted
-          ? 'every workspace hook is trusted\n'
-          : 'no new or changed hooks (they still need the folder to be trusted)\n',
+          ? 'every workspace hook is trusted'
+          : 'no new or changed hooks (they still need the folder to be trusted)',
     );
     return trusted && !lines.length ? 0 : 1;
   }
@@ -51,10 +50,8 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  process.stdout.write(`trusted folder ${visible(path.resolve(dir))}\n`);
-  process.stdout.write(
-    lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n',
-  );
+  print(`trusted folder ${path.resolve(dir)}`);
+  print(lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}` : 'no new or changed hooks');
   if (unkeyed) warn(`${unkeyed} hook(s) not trusted: a file they run is missing or unreadable (marked above); they stay held back`);
   return unkeyed ? 1 : 0;
 }
