@@ -5,6 +5,7 @@ import { MAPS } from '../dialects/convert/maps.js';
 import { EVENT_NAMES } from '../events/names.js';
 import { KNOWN_TOOL_NAMES } from '../events/tools.js';
 import { type Painted, visible } from '../config/display.js';
+import { reviewLines } from '../trust/review.js';
 import { colorsFor, paint, print, printJson, resolveDir, UsageError } from './io.js';
 
 export interface DoctorCliOptions {
@@ -50,6 +51,7 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
   for (const h of r.hooks) {
     const where = `${h.dialect} ${h.source} ${h.event}${h.matcher ? ` ${h.matcher}` : ''} ${h.name}${h.file ? ` (${h.file})` : ''}`;
     out(mark[h.state], ` ${visible(where)}`);
+    for (const l of reviewLines(h)) out(`    ${l}`);
     for (const w of h.why) out(`    ${visible(w)}`);
   }
   for (const s of r.spawn)

@@ -2,6 +2,7 @@ import { summary } from '../dialects/list.js';
 import { listHooks } from '../dialects/listing.js';
 import { resolveDir, warn, print, printJson } from './io.js';
 import { visible } from '../config/display.js';
+import { reviewLines } from '../trust/review.js';
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
 export async function list(opts: { cwd?: string; json?: boolean }): Promise<void> {
@@ -24,6 +25,8 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   const header = ['EVENT', 'MATCHER', 'NAME', 'SOURCE', 'STATE', 'TRUST'];
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
-  if (rows.length) print([fmt(header), ...rows.map(fmt)].join('\n'));
+  // Each hook's other fields, and the variables of yours it reads, on the lines under it.
+  const under = hooks.map((h) => reviewLines({ details: h.details ?? [], reads: h.reads ?? [] }).map((l) => `    ${l}`));
+  if (rows.length) print([fmt(header), ...rows.flatMap((r, i) => [fmt(r), ...under[i]])].join('\n'));
   print(summary(hooks));
 }

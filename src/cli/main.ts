@@ -29,7 +29,8 @@ Environment:
   HOOKLINE_NO_CGROUP               1: do not put hook processes in a cgroup of their own
   HOOKLINE_TRACE                   0: record no hook traces; inputs: record each event's full input too (for replay)
   HOOKLINE_TRACE_DIR               where hook traces are kept (default: ~/.gemini/hookline/traces)
-  HOOKLINE_SOCKET                  fire: send the event to a running hookline serve on this socket
+  HOOKLINE_SOCKET                  fire: send the event to a running hookline serve on this socket (yours only: owner-only, in a private folder)
+  HOOKLINE_MAX_HOOK_PROCESSES      at most this many one-shot hook processes at once; the others wait their turn (default 32)
   XDG_RUNTIME_DIR                  serve: the default socket's folder
   HOOKLINE_CLAUDE_MANAGED_SETTINGS Claude Code's managed policy file (default: /etc/claude-code/managed-settings.json)
   CLAUDE_CONFIG_DIR                Claude Code's home folder (default: ~/.claude)

@@ -16,7 +16,7 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
   const describeChange = changeDescriber(dir);
   const changes = pending.map((h) => (h.key ? describeChange(h) : undefined));
-  const lines = pending.map((h, i) => `  - ${describeDialectHook(h, dir)}${changes[i] ? `: ${changes[i]}` : ''}`);
+  const lines = pending.map((h, i) => `  - ${describeDialectHook(h, dir, changes[i])}`);
   const unkeyed = pending.filter((h) => !h.key).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
@@ -28,6 +28,8 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
       source: h.source,
       file: h.file,
       command: h.command,
+      details: h.review?.details ?? [],
+      reads: h.review?.reads ?? [],
       change: changes[i] ?? h.problem ?? null,
     }));
     printJson({ folder: dir, trusted, untrusted: hooksOut });

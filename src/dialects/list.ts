@@ -14,6 +14,10 @@ export interface ListedHook {
   plugin?: string;
   /** Not a hook but a setting trusted as one (a Claude Code project's `env` block): listed, not counted. */
   setting?: boolean;
+  /** Its other fingerprinted fields (`timeout: 5000`, `headers: …`), as every review surface shows them. */
+  details?: string[];
+  /** The user's variables it would read (allowedEnvVars, `$NAME` in its env). */
+  reads?: string[];
 }
 
 /**

@@ -13,6 +13,7 @@ import { isTrusted, trustedByLegacy } from './keys.js';
 import { visible } from '../config/display.js';
 import { changeDescriber, rememberReviewed } from './reviewed.js';
 import { unchanged, type Probe } from './scripts.js';
+import { reviewLines, type HookReview } from './review.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
 
@@ -41,6 +42,8 @@ export interface DialectHook {
   files: string[];
   /** What its key followed, as it was: checked again before the next event of a session. */
   probes?: readonly Probe[];
+  /** Its other fingerprinted fields and the user's variables it reads, as every review surface shows them. */
+  review?: HookReview;
   /** Keys written beside `key` for another agent that reads the same file (Gemini CLI's `name:command`). */
   alsoWrite?: string[];
   /** The plugin it comes from (a Claude Code plugin the project enables: `name@marketplace`). */
@@ -54,9 +57,11 @@ export interface DialectHook {
 }
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
-export function describeDialectHook(h: DialectHook, projectDir: string): string {
+export function describeDialectHook(h: DialectHook, projectDir: string, change?: string): string {
   const label = h.label ?? `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}`;
-  return visible(`${label}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`);
+  // What changed on its line; its other fields on the lines below, indented under the list item.
+  const first = `${label}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}${change ? `: ${change}` : ''}`;
+  return [first, ...reviewLines(h.review).map((l) => `      ${l}`)].map(visible).join('\n');
 }
 
 /** Whether a dialect hook's fingerprint is in `known` (or an old key that still counts). */
@@ -120,7 +125,7 @@ export function heldDialectHooks(
     return hs
       .map((h) => {
         const change = h.key ? describeChange(h) : undefined;
-        return `  - ${describeDialectHook(h, projectDir)}${change ? `: ${change}` : ''}`;
+        return `  - ${describeDialectHook(h, projectDir, change)}`;
       })
       .join('\n');
   };

@@ -6,6 +6,7 @@ import { hookKey, type HookEntry } from '../config/entry.js';
 import { rememberReviewed, type ReviewedHook } from './reviewed.js';
 import { fingerprintHook, isTrusted, trustedByLegacy, type HookFingerprint } from './keys.js';
 import type { Probe } from './scripts.js';
+import { reviewOf, type HookReview } from './review.js';
 
 type TrustedHooks = Record<string, string[]>;
 
@@ -57,6 +58,13 @@ export function geminiFingerprint(entry: HookEntry, projectDir: string): HookFin
   const fields = { event: entry.event, matcher: entry.matcher ?? null, sequential: entry.sequential === true, hook };
   const vars = { ...hook.env, GEMINI_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir };
   return fingerprintHook('gemini', fields, hook.command, { projectDir, vars }, hookKey(entry.hook));
+}
+
+/** What a person reviews of a Gemini hook of any layer besides its command: its other fields, its extension. */
+export function geminiReview(entry: HookEntry): HookReview {
+  if (entry.hook.type === 'runtime') return { details: [], reads: [] };
+  const { description: _description, ...hook } = entry.hook as HookEntry['hook'] & { description?: string };
+  return reviewOf({ sequential: entry.sequential === true, hook, ...(entry.extension ? { extension: entry.extension } : {}) });
 }
 
 /** A Gemini project hook as the reviewed-hooks record sees it (its id is the one `hookline list` shows). */

@@ -9,6 +9,7 @@
  */
 import crypto from 'node:crypto';
 import { scriptDigest, type Probe, type ScriptContext } from './scripts.js';
+import { reviewOf, type HookReview } from './review.js';
 
 export type KeyDialect = 'gemini' | 'mm' | 'claude' | 'spatialagent' | 'agy';
 
@@ -24,6 +25,8 @@ export interface HookFingerprint {
   files: string[];
   /** The paths the key followed as they were (scripts.ts `unchanged` checks them again before a run). */
   probes?: readonly Probe[];
+  /** What a person reviews of it besides its command (review.ts). */
+  review?: HookReview;
 }
 
 /** JSON with object keys sorted and undefined members left out: equal values give equal text. */
@@ -46,13 +49,14 @@ export function fingerprintHook(
   legacy?: string,
 ): HookFingerprint {
   const scripts = command === null ? { ok: true as const, files: {}, links: {}, paths: [], probes: [] } : scriptDigest(command, ctx);
-  if (!scripts.ok) return { problem: scripts.problem, ...(legacy !== undefined ? { legacy } : {}), files: [] };
+  const review = reviewOf(fields);
+  if (!scripts.ok) return { problem: scripts.problem, ...(legacy !== undefined ? { legacy } : {}), files: [], review };
   const hex = crypto
     .createHash('sha256')
     // Where links lead counts only when some do: the keys of hooks that reach no file through a link stay as they were.
     .update(canonicalJson({ fields, scripts: scripts.files, ...(Object.keys(scripts.links).length ? { links: scripts.links } : {}) }))
     .digest('hex');
-  return { key: `v2:${dialect}:${hex}`, ...(legacy !== undefined ? { legacy } : {}), files: scripts.paths, probes: scripts.probes };
+  return { key: `v2:${dialect}:${hex}`, ...(legacy !== undefined ? { legacy } : {}), files: scripts.paths, probes: scripts.probes, review };
 }
 
 export function isCurrentKey(key: string): boolean {

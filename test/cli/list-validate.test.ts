@@ -49,6 +49,8 @@ describe('hookline list', () => {
       file: p.projectFile,
       enabled: true,
       trusted: true,
+      details: [],
+      reads: [],
     });
     assert.deepEqual(
       out.hooks.map((h: { name: string; source: string; file: string; enabled: boolean }) => [h.name, h.source, h.file, h.enabled]),

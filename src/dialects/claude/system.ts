@@ -16,6 +16,7 @@ import {
   claudeHookText,
   claudeSessionEnv,
   claudeWithout,
+  claudeHookKey,
   claudeWorkspaceHooks,
   loadClaudeConfig,
   withoutProjectHooks,
@@ -209,6 +210,7 @@ export const claudeSystem: HookSystem = {
       enabled: true,
       trusted: true,
       ...(h.plugin ? { plugin: h.plugin.id } : {}),
+      ...claudeHookKey(h, dir).review,
     }));
   },
   adapter(setup) {

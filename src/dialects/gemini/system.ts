@@ -7,8 +7,9 @@ import { EVENT_NAMES, isEventName } from '../../events/names.js';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { closestEvent } from '../../config/validate.js';
 import { displayName, type HookEntry } from '../../config/entry.js';
-import { geminiFingerprint, geminiReviewed } from '../../trust/fingerprints.js';
+import { geminiFingerprint, geminiReview, geminiReviewed } from '../../trust/fingerprints.js';
 import { changeDescriber } from '../../trust/reviewed.js';
+import { reviewLines } from '../../trust/review.js';
 import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
 import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
@@ -33,7 +34,8 @@ export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { e
     const describeChange = changeDescriber(ctx.projectDir, (ctx.env ?? process.env) as Env);
     const line = (h: HeldHook) => {
       const change = h.problem ? ` [cannot be trusted: ${h.problem}]` : describeChange(geminiReviewed(h.entry, ctx.projectDir));
-      return `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${change ? (h.problem ? change : `: ${change}`) : ''}`;
+      const under = reviewLines(geminiReview(h.entry)).map((l) => `\n      ${l}`);
+      return `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${change ? (h.problem ? change : `: ${change}`) : ''}${under.join('')}`;
     };
     out.push(
       `new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map(line).join('\n')}`,
@@ -82,6 +84,7 @@ export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] 
     file: e.file ?? null,
     enabled: e.enabled,
     trusted: !held.has(e),
+    ...geminiReview(e),
   }));
 }
 
