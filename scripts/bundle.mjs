@@ -93,6 +93,9 @@ async function bundle(entry, outName) {
 
 // Every command, and `fire` alone: an event's start-up reads and runs a third of the code.
 const codes = [await bundle('cli/main.ts', 'cli.cjs'), await bundle('cli/fire-main.ts', 'fire.cjs')];
+// What an agent's Hookline entry runs per event: a socket client with almost nothing else in it.
+const relay = await bundle('relay/client.ts', 'relay.cjs');
+if (relay.length > 64 * 1024) throw new Error(`dist/bin/relay.cjs is ${relay.length} bytes: the light client must stay light`);
 const hash = crypto.createHash('sha256');
 for (const code of codes) hash.update(code);
 const build = hash.digest('hex').slice(0, 16);

@@ -149,7 +149,22 @@ program
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
   .option('--http <host:port>', 'also serve HTTP POST on a loopback address, e.g. 127.0.0.1:7337')
   .option('--token-file <file>', 'with --http: the bearer token clients must send (a file only you can read)')
+  .option('--idle-exit <seconds>', 'stop after this many seconds with no request')
   .action(async (opts) => (await load(() => import('../serve/server.js'))).serve(opts));
+
+program
+  .command('relay')
+  .description('answer one event of an agent Hookline is installed into (what `hookline install` entries run), in this process')
+  .argument('<agent>', 'claude | gemini')
+  .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. hookline,claude')
+  .option('--deadline <seconds>', "Hookline's own limit for the event: past it a guard event is refused (default 55)")
+  .option('--in-process', 'run here (the default; the light client passes it when no server answers)')
+  .action(async (agent: string, opts) => {
+    const [{ withHookProcesses }, { relayCommand }] = await Promise.all([import('./lifecycle.js'), import('./relay.js')]);
+    await withHookProcesses(async () => {
+      process.exitCode = await relayCommand(agent, opts);
+    });
+  });
 
 program
   .command('mcp-proxy')
