@@ -34,6 +34,8 @@ export function geminiTraceRun(run: HookRun, start: number, input?: string): Tra
     ...(effect ? { effect } : {}),
     stderr: run.stderr,
     ...(run.error ? { error: run.error } : {}),
+    ...(run.warning ? { warning: run.warning } : {}),
+    ...(run.timedOut ? { failure: 'timeout' as const } : {}),
     ...(run.shadow ? { shadow: true } : {}),
     ...(input ? { input } : {}),
   };

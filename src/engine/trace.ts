@@ -17,6 +17,7 @@ import { systemSettingsPath, userGeminiDir, userSettingsPath, type Env } from '.
 import { sessionIdProblem } from '../events/session-id.js';
 import { looksSecret } from '../run/env.js';
 import { approxJsonSize, jsonDigest } from '../run/serialize.js';
+import { failureOf, type FailureKind } from '../decide/failure.js';
 
 /** One hook's run, as a trace line holds it. */
 export interface TraceRun {
@@ -34,6 +35,10 @@ export interface TraceRun {
   effect?: string;
   stderr?: string;
   error?: string;
+  /** Something odd that did not fail the run (output that looked like JSON but did not parse, …). */
+  warning?: string;
+  /** How it failed (timeout, crash, start, …); derived when the line is written. */
+  failure?: FailureKind;
   /** Ran in shadow mode: logged, not enforced. */
   shadow?: boolean;
   /** The digest of the input this hook read, when it differs from the event's (a sequential chain). */
@@ -219,6 +224,12 @@ function appendLines(file: string, lines: string[]): void {
   if (size < 0) pruneOld(path.dirname(file));
 }
 
+/** A run's failure kind, read from what it reported, whichever system it belongs to. */
+function failed(r: TraceRun): { failure?: FailureKind } {
+  const failure = r.failure ?? failureOf({ exitCode: r.exit, stderr: r.stderr, error: r.error, warning: r.warning });
+  return failure ? { failure } : {};
+}
+
 /** The lines a fire is written as: one per run, then the fire. */
 export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fireId?: string }): TraceLine[] {
   const fire = opts.fireId ?? randomUUID().slice(0, 8);
@@ -240,6 +251,8 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
     ...(r.effect ? { effect: r.effect } : {}),
     ...(r.stderr?.trim() ? { stderr: trimmed(r.stderr) } : {}),
     ...(r.error ? { error: trimmed(r.error) } : {}),
+    ...(r.warning ? { warning: trimmed(r.warning) } : {}),
+    ...failed(r),
     ...(r.shadow || everyRunShadow ? { shadow: true } : {}),
     input: r.input ?? inputDigest,
   }));
@@ -310,6 +323,8 @@ export interface RunFacts {
   exitCode: number | null;
   stderr: string;
   error?: string | null;
+  warning?: string;
+  timedOut?: boolean;
 }
 
 /** A dialect's run as a trace line holds it, with the decision and reason read the dialect's way. */
@@ -324,6 +339,8 @@ export function traceRunOf(r: RunFacts, decision: string, reason?: string): Omit
     ...(reason ? { reason } : {}),
     stderr: r.stderr,
     ...(r.error ? { error: r.error } : {}),
+    ...(r.warning ? { warning: r.warning } : {}),
+    ...(r.timedOut ? { failure: 'timeout' as const } : {}),
   };
 }
 

@@ -127,6 +127,7 @@ export const geminiSystem: HookSystem = {
       stdout: r.stdout,
       stderr: r.stderr,
       error: r.error ?? null,
+      ...(r.warning ? { warning: r.warning } : {}),
       ...(r.shadow ? { shadow: true } : {}),
     }));
     const heldBack = engine.context.held
