@@ -235,6 +235,7 @@ program
   .description("fire a recorded session's events again against the hooks as configured now; print each decision that would change")
   .argument('<trace>', 'a session id or trace file (recorded with trace.inputs), or an agent session recording (.jsonl transcript)')
   .option('--cwd <dir>', 'the folder to fire in (default: the one each event was recorded in)')
+  .option('--current', "replay against the folder's hook files as they are now, trusted in a throwaway home (as hookline test does)")
   .option('--json', 'print JSON')
   .action(async (which: string, opts) => {
     const [{ withHookProcesses }, { replay }] = await Promise.all([import('./lifecycle.js'), import('./replay.js')]);

@@ -147,3 +147,56 @@ test('SpatialAgent: a hook that errors approves, unless onFailure: "block"', asy
   const wrong = saSetup(hooks({ onFailure: 'yes' }));
   assert.match(wrong.config.problems.map((x) => x.message).join('\n'), /must be "block" \(fail closed\) or left out, got "yes"/);
 });
+
+test('hookline test shows a failing hook’s exit code and an excerpt of its stderr', async () => {
+  const p = guard('crash', `python3 ${hook('crash.py')}`);
+  const dir = path.join(p.dir, '.hookline', 'tests');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'ls.hooktest.json'),
+    JSON.stringify({ name: 'lets ls through', event: 'BeforeTool', input: JSON.parse(SHELL), expect: { decision: 'allow', exitCode: 0 } }),
+  );
+  const r = await runCli(['test'], { cwd: p.dir, env: p.env });
+  assert.equal(r.code, 1);
+  const lines = r.stdout.split('\n');
+  assert.ok(lines.includes('✗ lets ls through — expected exit code 0, got 1'), r.stdout);
+  assert.ok(lines.includes('    hook "crash" exited with code 1; its stderr:'), r.stdout);
+  assert.ok(lines.includes("      ModuleNotFoundError: No module named 'hookline_no_such_module'"), r.stdout);
+});
+
+test('doctor says a hook’s last traced run failed, and exits 1', async () => {
+  const p = guard('bad', hook('bad-json.sh'));
+  const dir = path.dirname(tmpFile('doctor-traces/x'));
+  const env = { ...p.env, HOOKLINE_TRACE: '1', HOOKLINE_TRACE_DIR: dir };
+  const healthy = await runCli(['doctor'], { cwd: p.dir, env });
+  assert.equal(healthy.code, 0, healthy.stdout);
+  await runCli(['fire', 'BeforeTool', '--input', '-', '--session-id', 'doc-1'], { cwd: p.dir, env, input: SHELL });
+  const r = await runCli(['doctor'], { cwd: p.dir, env });
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.stdout, /^✗ gemini project BeforeTool bad \(\.gemini\/settings\.json\)$/m);
+  assert.match(
+    r.stdout,
+    /^ {4}its last run failed \(output: stdout is not valid JSON \(line 1, column 22: unexpected "r"\); read as plain text, which allows \(exit 0\)\) — \S+, session doc-1; hookline explain doc-1$/m,
+  );
+});
+
+test('replay says which held-back hooks it left out; --current replays the files as they are', async () => {
+  const settings = (command: string) => ({ hooks: { BeforeTool: [{ hooks: [cmd(command, { name: 'guard' })] }] } });
+  const p = makeProject({ project: settings('true') });
+  const traces = path.dirname(tmpFile('replay-traces/x'));
+  const env = { ...p.env, HOOKLINE_TRACE: 'inputs', HOOKLINE_TRACE_DIR: traces };
+  await runCli(['fire', 'BeforeTool', '--input', '-', '--session-id', 'rh-1'], { cwd: p.dir, env, input: SHELL });
+  // Edited into a guard that denies, and not trusted again.
+  fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(settings(`printf '{"decision":"deny","reason":"no"}'`)));
+  const held = await runCli(['replay', 'rh-1'], { env });
+  assert.equal(held.code, 0, held.stderr);
+  assert.match(held.stdout, /1 event\(s\) replayed, 0 decision\(s\) would change/);
+  assert.match(
+    held.stderr,
+    /^hookline: 1 workspace hook\(s\) held back for trust were left out of the replay, as if absent: guard \(BeforeTool, \S+settings\.json\) — review them and run hookline trust "[^"]+", or replay against the current files with --current$/m,
+  );
+  const current = await runCli(['replay', 'rh-1', '--current'], { env });
+  assert.equal(current.code, 0, current.stderr);
+  assert.match(current.stdout, /^ +1 +gemini BeforeTool run_shell_command: ok → deny \(no\) \[guard: deny\]$/m);
+  assert.doesNotMatch(current.stderr, /held back/);
+});
