@@ -42,6 +42,7 @@ Environment:
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
   OTEL_EXPORTER_OTLP_HEADERS       headers sent to the collector (k=v,k2=v2); OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES: the resource
   OTEL_SDK_DISABLED                true: no export, whatever the endpoint
+  HOOKLINE_OTEL_NAMING             gemini: run spans and metrics under Gemini CLI's names (gemini_cli.hook_call…)
   XDG_CACHE_HOME                   the installed hookline keeps its compiled code in $XDG_CACHE_HOME/hookline (default ~/.cache/hookline)
   NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
 `;

@@ -17,7 +17,7 @@ import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { geminiReviewed, recordRan } from '../trust/fingerprints.js';
-import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
+import type { HookEndEvent, HookStartEvent } from '../telemetry.js';
 import { keysToRecord, loadContext, type HeldHook, type HookContext } from './context.js';
 import { unchanged } from '../trust/scripts.js';
 import { firePlan, type FireResult } from './fire.js';
@@ -302,7 +302,6 @@ export class HookEngine extends EventEmitter<EngineEvents> {
         decision: typeof run.output?.decision === 'string' ? run.output.decision : undefined,
         error: run.error,
       };
-      recordHookCall(end);
       this.emit('hookEnd', end);
       return run;
     });

@@ -18,6 +18,7 @@ import { sessionIdProblem } from '../events/session-id.js';
 import { looksSecret } from '../run/env.js';
 import { approxJsonSize, jsonDigest } from '../run/serialize.js';
 import { failureOf, type FailureKind } from '../decide/failure.js';
+import { recordFireTelemetry } from '../telemetry.js';
 
 /** One hook's run, as a trace line holds it. */
 export interface TraceRun {
@@ -283,11 +284,18 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
 }
 
 /**
- * Appends a fired event and its runs to the session's trace. Costs nothing when no hook ran;
- * never throws (a trace that cannot be written loses its lines, not the hooks' work).
+ * Appends a fired event and its runs to the session's trace, and records it for OpenTelemetry
+ * when a provider is registered. Costs nothing when no hook ran; never throws (a trace that
+ * cannot be written loses its lines, not the hooks' work).
  */
-export function recordFire(f: TraceFire, env: Env = process.env): void {
-  if (!f.runs.length) return;
+export function recordFire(fired: TraceFire, env: Env = process.env): void {
+  if (!fired.runs.length) return;
+  const f = { ...fired, runs: fired.runs.map((r) => ({ ...r, ...failed(r) })) };
+  try {
+    recordFireTelemetry(f, env);
+  } catch {
+    // Telemetry is best effort too.
+  }
   try {
     const s = traceSettings(env);
     if (!s.enabled) return;
