@@ -32,8 +32,12 @@ export interface TraceRun {
   /** The hook's own answer: allow, deny, ask, block, stop, error, ok (nothing decided), … */
   decision: string;
   reason?: string;
-  /** What else its output does (context added, input rewritten, …). */
+  /** What else its output does, in words: `input rewritten (command)`, `context added (42 chars)`, … */
   effect?: string;
+  /** The fields of the tool input it rewrote; their values before and after only with `trace.inputs`. */
+  changes?: TraceChange[];
+  /** The context it added, with `trace.inputs` only. */
+  context?: string;
   stderr?: string;
   error?: string;
   /** Something odd that did not fail the run (output that looked like JSON but did not parse, …). */
@@ -44,6 +48,13 @@ export interface TraceRun {
   shadow?: boolean;
   /** The digest of the input this hook read, when it differs from the event's (a sequential chain). */
   input?: string;
+}
+
+/** One field a hook rewrote. */
+export interface TraceChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
 }
 
 /** One fired event and its runs. */
@@ -250,6 +261,9 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
     decision: r.decision,
     ...(r.reason ? { reason: trimmed(r.reason) } : {}),
     ...(r.effect ? { effect: r.effect } : {}),
+    // Values are what the agent saw (commands, file contents): kept only with full inputs.
+    ...(r.changes?.length ? { changes: opts.inputs ? r.changes : r.changes.map((c) => ({ field: c.field })) } : {}),
+    ...(r.context && opts.inputs ? { context: trimmed(r.context) } : {}),
     ...(r.stderr?.trim() ? { stderr: trimmed(r.stderr) } : {}),
     ...(r.error ? { error: trimmed(r.error) } : {}),
     ...(r.warning ? { warning: trimmed(r.warning) } : {}),
