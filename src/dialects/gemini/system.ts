@@ -16,6 +16,7 @@ import { disableHook, enableHook } from '../../config/write.js';
 import type { HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
+import { foreignEvent } from '../foreign-event.js';
 
 import { heldWarnings } from '../../engine/held.js';
 
@@ -79,6 +80,8 @@ export const geminiSystem: HookSystem = {
         '--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude',
       );
     if (!isEventName(eventArg)) {
+      const foreign = await foreignEvent(eventArg, 'Gemini settings');
+      if (foreign) throw new UsageError(foreign);
       const hint = closestEvent(eventArg);
       throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''} — use one of ${EVENT_NAMES.join(', ')}`);
     }
