@@ -71,9 +71,10 @@ async function bundle(entry, outName) {
     // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
     define: { 'import.meta.url': '__hooklineBundleUrl' },
     plugins: [lazySchemas, metaUrl],
-    // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
-    // when used, and the bundle stays small.
-    external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
+    // Everything the command uses is in the bundle (the AI SDK, the MCP SDK, OpenTelemetry), so an
+    // install needs none of it; the lazy imports keep each unevaluated until its command runs. The
+    // model providers are optional peer dependencies, required from beside Hookline when named.
+    external: ['@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible'],
     charset: 'ascii',
     // No import() left in the bundle: code compiled from a cache has no dynamic-import callback on
     // Node 20, so the external packages above are loaded with require (each has a CommonJS build).

@@ -42,6 +42,7 @@ Environment:
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
   OTEL_EXPORTER_OTLP_HEADERS       headers sent to the collector (k=v,k2=v2); OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES: the resource
   OTEL_SDK_DISABLED                true: no export, whatever the endpoint
+  HOOKLINE_OTEL_NAMING             gemini: run spans and metrics under Gemini CLI's names (gemini_cli.hook_call…)
   XDG_CACHE_HOME                   the installed hookline keeps its compiled code in $XDG_CACHE_HOME/hookline (default ~/.cache/hookline)
   NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
 `;
@@ -250,6 +251,7 @@ program
   .description("fire a recorded session's events again against the hooks as configured now; print each decision that would change")
   .argument('<trace>', 'a session id or trace file (recorded with trace.inputs), or an agent session recording (.jsonl transcript)')
   .option('--cwd <dir>', 'the folder to fire in (default: the one each event was recorded in)')
+  .option('--current', "replay against the folder's hook files as they are now, trusted in a throwaway home (as hookline test does)")
   .option('--json', 'print JSON')
   .action(async (which: string, opts) => {
     const [{ withHookProcesses }, { replay }] = await Promise.all([import('./lifecycle.js'), import('./replay.js')]);
