@@ -38,6 +38,8 @@ const COMMANDS = [
   'stats',
   'replay',
   'relay',
+  'install',
+  'uninstall',
 ];
 
 /** The user's own cache folder, or undefined when it is not safely theirs. */

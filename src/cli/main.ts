@@ -168,6 +168,27 @@ program
   });
 
 program
+  .command('install')
+  .description("add Hookline's entries to another agent's own configuration, so that agent runs your reviewed hooks through Hookline")
+  .argument('<agent>', 'claude | gemini')
+  .option('--scope <scope>', "user (the agent's user settings, the default) or project (this folder's)")
+  .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. claude')
+  .option('--dry-run', 'print the exact change and write nothing')
+  .option('-y, --yes', 'write without asking')
+  .action(async (agent: string, opts) => {
+    process.exitCode = await (await import('./install.js')).installCommand(agent, opts);
+  });
+
+program
+  .command('uninstall')
+  .description("remove Hookline's entries from another agent's configuration: the file as it was when nothing else changed it")
+  .argument('<agent>', 'claude | gemini')
+  .option('--scope <scope>', 'user (the default) or project')
+  .action(async (agent: string, opts) => {
+    process.exitCode = await (await import('./install.js')).uninstallCommand(agent, opts);
+  });
+
+program
   .command('mcp-proxy')
   .description('serve an MCP server over stdio with hooks on its tools: hookline mcp-proxy [--name SERVER] -- <server command…>')
   .option('--name <server>', "the server name hooks see in mcp__<server>__<tool> (default: the server's own name)")

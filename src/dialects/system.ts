@@ -72,6 +72,8 @@ export interface SystemFire {
   heldBack: HeldBack[];
   /** Lines for stderr: configuration problems, held-back hooks, hook errors. */
   warnings: string[];
+  /** The configuration errors among them (a file that does not parse, a hook that is not valid): what was meant may not have run. */
+  configErrors?: string[];
   /** Lines for stderr printed as they are (no prefix), e.g. mm's `[config error: …]`. */
   raw?: string[];
   /** Exit status when not 0 (mm refuses to fire with a configuration error). */

@@ -16,7 +16,8 @@ import { claudeAnswer } from '../dialects/claude/answer.js';
 import { isClaudeEvent, type ClaudeEvent } from '../dialects/claude/events.js';
 import type { HeldBack, SystemFire, WarmStore } from '../dialects/system.js';
 import { systemNamed } from '../dialects/registry.js';
-import { HOSTS, RELAY_ENV, type HostName, type RelayAnswer } from './hosts.js';
+import { failedAnswer, HOSTS, RELAY_ENV, type HostName, type RelayAnswer } from './hosts.js';
+import { GUARDS } from './answers.js';
 
 /** The host's answer: its JSON on stdout (nothing when there is nothing to say), exit 0. */
 const answerOf = (json: Record<string, unknown>, warnings: string[]): RelayAnswer => ({
@@ -49,6 +50,7 @@ interface Said {
   gemini?: HookOutput;
   held: HeldBack[];
   warnings: string[];
+  configErrors?: string[];
 }
 
 function str(v: unknown): string {
@@ -78,13 +80,13 @@ async function onClaudeEvent(source: Source, event: string, input: Record<string
     const toolName = str(input.tool_name);
     const toolInput = (input.tool_input as Record<string, unknown> | undefined) ?? {};
     const claude = toClaudeResponse(event, (r.output ?? undefined) as HookOutput | undefined, { toolName, toolInput, cwd: opts.cwd });
-    return { ...(claude ? { claude: claude as Record<string, unknown> } : {}), held: r.heldBack, warnings: r.warnings };
+    return { ...(claude ? { claude: claude as Record<string, unknown> } : {}), held: r.heldBack, warnings: r.warnings, ...(r.configErrors ? { configErrors: r.configErrors } : {}) };
   }
   if (!isClaudeEvent(event)) return undefined;
   const r = await fireSystem(source, event, input, opts);
   const out = r.output as Omit<ClaudeOutput, 'blocks' | 'contexts'> | null;
   const claude = out ? claudeAnswer(event, out) : undefined;
-  return { ...(claude ? { claude } : {}), held: r.heldBack, warnings: r.warnings };
+  return { ...(claude ? { claude } : {}), held: r.heldBack, warnings: r.warnings, ...(r.configErrors ? { configErrors: r.configErrors } : {}) };
 }
 
 /** One source's hooks on a Gemini CLI event. */
@@ -108,7 +110,7 @@ async function onGeminiEvent(
         { toolInput, toolName: str(input.tool_name), cwd: opts.cwd },
       )
     : undefined;
-  return { ...(gemini ? { gemini } : {}), held: r.heldBack, warnings: r.warnings };
+  return { ...(gemini ? { gemini } : {}), held: r.heldBack, warnings: r.warnings, ...(r.configErrors ? { configErrors: r.configErrors } : {}) };
 }
 
 /** What the user is told about hooks that did not run: one line, with the command that trusts them. */
@@ -134,9 +136,13 @@ export async function relay(host: HostName, input: Record<string, unknown>, opts
         : await onClaudeEvent(source, event, input, opts);
     if (s) said.push(s);
   }
+  // A configuration that does not read may hold the guard that was meant: a guard event is refused, naming it.
+  const broken = said.flatMap((s) => s.configErrors ?? []);
+  if (broken.length && GUARDS[host].has(event)) return failedAnswer(host, event, broken[0]!);
   const held = said.flatMap((s) => s.held);
   const notice = heldLine(held, opts.cwd);
-  const warnings = said.flatMap((s) => s.warnings);
+  // The host's own extra input fields are its business, not a problem to report.
+  const warnings = said.flatMap((s) => s.warnings).filter((w) => !/^input field ".*" is not part of/.test(w));
   if (h.family === 'gemini') {
     const outputs = said.flatMap((s) => (s.gemini ? [s.gemini] : []));
     const out = isEventName(event) ? aggregate(event, outputs) : undefined;

@@ -14,7 +14,7 @@ import { compare } from './observe.js';
 import { ROOT } from '../helpers.js';
 
 const differencesDoc = () =>
-  ['README.md', 'docs/claude-code.md']
+  ['README.md', 'docs/dialects/claude-code.md']
     .map((f) => path.join(ROOT, f))
     .filter((f) => fs.existsSync(f))
     .map((f) => fs.readFileSync(f, 'utf8'))

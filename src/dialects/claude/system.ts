@@ -102,6 +102,7 @@ export const claudeSystem: HookSystem = {
     const projectDir = opts.cwd;
     const loaded = load(projectDir, opts.config, opts.env, opts.pluginDirs);
     warnings.push(...loaded.problems.map(formatProblem));
+    const configErrors = loaded.problems.filter((p) => p.severity === 'error').map(formatProblem);
     const g = gated(loaded, projectDir, opts.env);
     warnings.push(...g.warnings);
     const input = {
@@ -164,6 +165,7 @@ export const claudeSystem: HookSystem = {
       runs,
       heldBack: g.heldBack.filter((h) => h.event === event),
       warnings,
+      ...(configErrors.length ? { configErrors } : {}),
       ...(exported ? { env: exported } : {}),
     };
   },

@@ -142,7 +142,8 @@ export const geminiSystem: HookSystem = {
         file: h.entry.file ?? '',
         reason: h.reason,
       }));
-    return { output: result.output ?? null, runs, heldBack, warnings };
+    const configErrors = context.config.problems.filter((p) => p.severity === 'error').map(formatProblem);
+    return { output: result.output ?? null, runs, heldBack, warnings, ...(configErrors.length ? { configErrors } : {}) };
   },
   validate({ cwd, config, env }) {
     if (config !== undefined)

@@ -1,0 +1,139 @@
+/** `hookline install AGENT` and `hookline uninstall AGENT`: Hookline's entries in another agent's own file. */
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline/promises';
+import { createTwoFilesPatch } from 'diff';
+import { convertConfig } from '../dialects/convert/index.js';
+import { claudeSettingsPaths } from '../dialects/claude/config.js';
+import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
+import { HOST_NAMES, type HostName } from '../relay/hosts.js';
+import { parseSources } from '../relay/run.js';
+import type { Source } from '../relay/relay.js';
+import { FORMATS, relayScript, type InstallScope } from '../relay/install.js';
+import { install, planInstall, uninstall } from '../relay/installs.js';
+import { print } from './io.js';
+import { visible } from '../config/display.js';
+import { UsageError } from './io.js';
+
+export interface InstallCliOptions {
+  scope?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  hooksFrom?: string;
+}
+
+function agentOf(agent: string): HostName {
+  if (!(HOST_NAMES as readonly string[]).includes(agent)) throw new UsageError(`unknown agent "${agent}" — give one of ${HOST_NAMES.join(', ')}`);
+  return agent as HostName;
+}
+
+function scopeOf(scope: string | undefined): InstallScope {
+  if (scope === undefined || scope === 'user') return 'user';
+  if (scope === 'project') return 'project';
+  throw new UsageError(`--scope ${scope}: give user or project`);
+}
+
+/** The files of a source's hooks, and the dialect `convert` reads them as. */
+function sourceFiles(source: Source, cwd: string): { dialect: string; files: string[] } {
+  if (source === 'claude') return { dialect: 'claude', files: claudeSettingsPaths(cwd).map((p) => p.file) };
+  return { dialect: 'gemini', files: [userSettingsPath(), projectSettingsPath(cwd)] };
+}
+
+/** What the agent cannot run of the hooks the relay will run in it (convert's notes), one line each. */
+function losses(agent: HostName, sources: readonly Source[], cwd: string): string[] {
+  const to = agent === 'gemini' ? 'gemini' : 'claude';
+  const out: string[] = [];
+  for (const source of sources) {
+    const { dialect, files } = sourceFiles(source, cwd);
+    if (dialect === to) continue;
+    for (const file of files) {
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      try {
+        for (const n of convertConfig(text, dialect, to).notes)
+          if (!n.startsWith('the hook programs are unchanged')) out.push(`${file}: ${n}`);
+      } catch (e) {
+        out.push(`${file}: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** What the agent needs before it runs the entries, when it would not run them as installed. */
+function stillNeeded(agent: HostName, scope: InstallScope): string[] {
+  if (scope !== 'project') return [];
+  if (agent === 'gemini')
+    return ['Gemini CLI runs a project\'s hooks only in a folder it trusts: trust this folder in Gemini CLI (its trust prompt, or /permissions) or install with --scope user'];
+  return ['Claude Code runs a project\'s hooks once you accept its trust prompt for this folder'];
+}
+
+async function confirmed(question: string): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function installCommand(agentName: string, opts: InstallCliOptions): Promise<number> {
+  const agent = agentOf(agentName);
+  const scope = scopeOf(opts.scope);
+  const cwd = process.cwd();
+  const parsed = parseSources(opts.hooksFrom, agent);
+  if ('problem' in parsed)
+    throw new UsageError(
+      opts.hooksFrom === undefined && agent === 'gemini'
+        ? `Gemini CLI already runs your Hookline hooks itself (they are in its settings files): give --hooks-from claude to run Claude Code's hooks in it with Hookline's guarantees`
+        : parsed.problem,
+    );
+  if (!fs.existsSync(relayScript())) throw new Error(`${relayScript()} is missing: build Hookline first (npm run build)`);
+  const hooksFrom = opts.hooksFrom === undefined ? [] : parsed.sources;
+  const plan = planInstall(agent, scope, cwd, hooksFrom, process.env);
+  const label = FORMATS[agent].label;
+  if (plan.same) {
+    print(`Hookline is already installed in ${label} (${visible(plan.file)}); nothing changed`);
+    return 0;
+  }
+  const shown = path.relative(cwd, plan.file).startsWith('..') ? plan.file : path.relative(cwd, plan.file);
+  process.stdout.write(createTwoFilesPatch(shown, shown, plan.before ?? '', plan.after, plan.before === null ? '(new file)' : '', ''));
+  for (const l of losses(agent, parsed.sources, cwd)) print(`! ${label} cannot run: ${visible(l)}`);
+  if (opts.dryRun) {
+    print(`dry run: ${visible(plan.file)} not changed`);
+    return 0;
+  }
+  if (!opts.yes) {
+    if (!process.stdin.isTTY) throw new UsageError(`add --yes to write this change to ${plan.file} (or --dry-run to see it only)`);
+    if (!(await confirmed(`Write this to ${plan.file}? [y/N] `))) {
+      print('not changed');
+      return 1;
+    }
+  }
+  const done = install(agent, scope, cwd, hooksFrom, process.env);
+  print(
+    done.changed
+      ? `Hookline installed in ${label}: ${FORMATS[agent].events.length} entries in ${visible(done.file)} (the file before is kept in ${visible(done.record ?? '')}; hookline uninstall ${agent}${scope === 'project' ? ' --scope project' : ''} puts it back)`
+      : `Hookline is already installed in ${label} (${visible(done.file)}); nothing changed`,
+  );
+  for (const l of stillNeeded(agent, scope)) print(`note: ${l}`);
+  return 0;
+}
+
+export async function uninstallCommand(agentName: string, opts: InstallCliOptions): Promise<number> {
+  const agent = agentOf(agentName);
+  const scope = scopeOf(opts.scope);
+  const label = FORMATS[agent].label;
+  const r = uninstall(agent, scope, process.cwd(), process.env);
+  if (r.how === 'restored') print(`Hookline uninstalled from ${label}: ${visible(r.file)} is back as it was before the install`);
+  else if (r.how === 'removed')
+    print(
+      `Hookline uninstalled from ${label}: ${visible(r.file)} changed since the install, so only Hookline's ${r.entries} entries were removed; the rest stays as it is now`,
+    );
+  else print(`Hookline is not installed in ${label} (${visible(r.file)}); nothing changed`);
+  return 0;
+}

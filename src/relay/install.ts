@@ -1,0 +1,198 @@
+/**
+ * Hookline's entries in another agent's own configuration, as text changes: one entry per event
+ * the agent has, in its format, appended after the user's own (so nothing of theirs moves), and
+ * found again by the command they run. Pure functions over the file's text; the transaction
+ * (lock, backup, record) is in installs.ts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyEdits, modify, parseTree, findNodeAtLocation, type Node } from 'jsonc-parser';
+import { parse as parseWords, quote } from 'shell-quote';
+import { CLAUDE_EVENTS } from '../dialects/claude/events.js';
+import { EVENT_NAMES } from '../events/names.js';
+import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
+import { parseJsonc } from '../config/jsonc.js';
+import { GUARDS, type HostName } from './answers.js';
+
+export type InstallScope = 'user' | 'project';
+
+/** How Hookline writes itself into one agent's file. */
+interface InstallFormat {
+  label: string;
+  events: readonly string[];
+  file(scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv): string;
+  /** One handler: the relay command, with the agent's own timeout unit and fail-closed switch. */
+  handler(command: string, event: string): Record<string, unknown>;
+  /** What the relay's command adds so that the agent refuses a guard event when the relay cannot start at all. */
+  guardSuffix: string;
+}
+
+/** Seconds the agent gives the relay; the relay's own deadline is a little shorter, so it answers first. */
+export const ENTRY_TIMEOUT_S = 60;
+export const RELAY_DEADLINE_S = 55;
+
+function claudeFolder(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR ? path.resolve(env.CLAUDE_CONFIG_DIR) : path.join(env.HOME || os.homedir(), '.claude');
+}
+
+export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
+  claude: {
+    label: 'Claude Code',
+    events: CLAUDE_EVENTS,
+    file: (scope, cwd, env) => (scope === 'user' ? path.join(claudeFolder(env), 'settings.json') : path.join(cwd, '.claude', 'settings.json')),
+    // Claude Code 2.1.295+ refuses the action when a hook marked onFailure "block" fails (exit, crash, timeout).
+    handler: (command, event) => ({
+      type: 'command',
+      command,
+      timeout: ENTRY_TIMEOUT_S,
+      ...(GUARDS.claude.has(event) ? { onFailure: 'block' } : {}),
+    }),
+    guardSuffix: '',
+  },
+  gemini: {
+    label: 'Gemini CLI',
+    events: EVENT_NAMES,
+    file: (scope, cwd, env) => (scope === 'user' ? userSettingsPath(env) : projectSettingsPath(cwd)),
+    handler: (command) => ({ type: 'command', name: 'hookline', command, timeout: ENTRY_TIMEOUT_S * 1000 }),
+    // Gemini CLI lets an action go on when a hook fails; exit 2 is its refusal.
+    guardSuffix: ' || exit 2',
+  },
+};
+
+/** The light client entries run (dist/bin/relay.cjs of this Hookline). */
+export function relayScript(): string {
+  return fileURLToPath(new URL('../../dist/bin/relay.cjs', import.meta.url));
+}
+
+/** What an entry runs: this Node and this Hookline's relay, by absolute path (the agent's PATH is its own). */
+export function relayCommand(host: HostName, event: string, hooksFrom: readonly string[], node = process.execPath, script = relayScript()): string {
+  const words = [node, script, host, ...(hooksFrom.length ? ['--hooks-from', hooksFrom.join(',')] : [])];
+  return `${quote(words)}${GUARDS[host].has(event) ? FORMATS[host].guardSuffix : ''}`;
+}
+
+/** The words of a relay command, when `command` is one: Node, the relay script, the agent. */
+export function relayWords(command: unknown): { node: string; script: string; host: string; hooksFrom: string[] } | undefined {
+  if (typeof command !== 'string' || !command.includes('relay.cjs')) return undefined;
+  const words = parseWords(command).filter((w): w is string => typeof w === 'string');
+  const at = words.findIndex((w) => path.basename(w) === 'relay.cjs');
+  if (at < 1 || !words[at + 1]) return undefined;
+  const from = words.indexOf('--hooks-from', at);
+  return { node: words[at - 1]!, script: words[at]!, host: words[at + 1]!, hooksFrom: from === -1 ? [] : (words[from + 1] ?? '').split(',') };
+}
+
+const isOurs = (h: unknown): boolean => !!h && typeof h === 'object' && relayWords((h as { command?: unknown }).command) !== undefined;
+
+/** The parsed settings object, or a one-line problem naming the file. */
+export function readSettings(file: string, text: string): { value: Record<string, unknown> } | { problem: string } {
+  if (!text.trim()) return { value: {} };
+  const p = parseJsonc(text);
+  if (!p.ok) return { problem: `${file}: ${p.message}; fix it first, nothing was changed` };
+  if (!p.value || typeof p.value !== 'object' || Array.isArray(p.value)) return { problem: `${file}: settings must be a JSON object; nothing was changed` };
+  return { value: p.value as Record<string, unknown> };
+}
+
+/** Hookline's handlers in a settings object, per event. */
+export function entriesIn(settings: Record<string, unknown>): Array<{ event: string; handler: Record<string, unknown> }> {
+  const hooks = settings.hooks;
+  if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks)) return [];
+  const out: Array<{ event: string; handler: Record<string, unknown> }> = [];
+  for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups) {
+      const list = (g as { hooks?: unknown } | null)?.hooks;
+      if (Array.isArray(list)) for (const h of list) if (isOurs(h)) out.push({ event, handler: h as Record<string, unknown> });
+    }
+  }
+  return out;
+}
+
+/** The group Hookline adds for one event. */
+export function groupFor(host: HostName, event: string, hooksFrom: readonly string[]): Record<string, unknown> {
+  return { hooks: [FORMATS[host].handler(relayCommand(host, event, hooksFrom), event)] };
+}
+
+function indentOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
+  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+/** `text` with Hookline's group appended to every event's list (lists and `hooks` created as needed); the rest kept byte for byte. */
+export function withEntries(text: string, host: HostName, hooksFrom: readonly string[]): string {
+  let out = text.trim() ? text : '{}\n';
+  for (const event of FORMATS[host].events) {
+    const group = groupFor(host, event, hooksFrom);
+    const tree = parseTree(out);
+    const node = tree && findNodeAtLocation(tree, ['hooks', event]);
+    const formattingOptions = indentOf(out);
+    const edits =
+      node?.type === 'array'
+        ? modify(out, ['hooks', event, node.children?.length ?? 0], group, { isArrayInsertion: true, formattingOptions })
+        : modify(out, ['hooks', event], [group], { formattingOptions });
+    out = applyEdits(out, edits);
+  }
+  return out.endsWith('\n') ? out : `${out}\n`;
+}
+
+/** `text` without Hookline's handlers: a group left empty goes, an event list left empty goes, a `hooks` left empty goes. */
+export function withoutEntries(text: string): string {
+  let out = text;
+  // One removal at a time, from the end, so every path stays valid.
+  for (;;) {
+    const tree = parseTree(out);
+    const hooks = tree && findNodeAtLocation(tree, ['hooks']);
+    if (!hooks || hooks.type !== 'object') return out;
+    const found = lastOurs(hooks);
+    if (!found) return out;
+    out = applyEdits(out, modify(out, found, undefined, { formattingOptions: indentOf(out) }));
+  }
+}
+
+/** The path of the last of Hookline's handlers (or of the group, list or `hooks` that holds only it). */
+function lastOurs(hooks: Node): Array<string | number> | undefined {
+  const events = hooks.children ?? [];
+  for (let e = events.length - 1; e >= 0; e--) {
+    const [key, list] = events[e]!.children ?? [];
+    if (!key || list?.type !== 'array') continue;
+    const groups = list.children ?? [];
+    for (let g = groups.length - 1; g >= 0; g--) {
+      const handlers = groups[g] && findNodeAtLocation(groups[g]!, ['hooks']);
+      if (handlers?.type !== 'array') continue;
+      const items = handlers.children ?? [];
+      for (let h = items.length - 1; h >= 0; h--) {
+        const cmd = items[h] && findNodeAtLocation(items[h]!, ['command']);
+        if (!relayWords(cmd?.value)) continue;
+        const event = key.value as string;
+        if (items.length > 1) return ['hooks', event, g, 'hooks', h];
+        if (groups.length > 1) return ['hooks', event, g];
+        if (events.length > 1) return ['hooks', event];
+        return ['hooks'];
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Whether the file already has exactly the entries an install would add (a second install changes nothing). */
+export function installedAsAsked(settings: Record<string, unknown>, host: HostName, hooksFrom: readonly string[]): boolean {
+  const have = entriesIn(settings);
+  if (have.length !== FORMATS[host].events.length) return false;
+  return FORMATS[host].events.every((event) => {
+    const mine = have.filter((x) => x.event === event);
+    return mine.length === 1 && JSON.stringify(mine[0]!.handler) === JSON.stringify(FORMATS[host].handler(relayCommand(host, event, hooksFrom), event));
+  });
+}
+
+/** Why an entry would not run Hookline (its Node or its relay is gone), or undefined when it would. */
+export function entryProblem(handler: Record<string, unknown>): string | undefined {
+  const w = relayWords(handler.command);
+  if (!w) return 'not a Hookline entry';
+  try {
+    fs.accessSync(w.node, fs.constants.X_OK);
+  } catch {
+    return `${w.node} (the Node it runs) is missing`;
+  }
+  if (!fs.existsSync(w.script)) return `${w.script} is missing (Hookline moved or was removed)`;
+  return undefined;
+}

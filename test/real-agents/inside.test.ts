@@ -1,0 +1,162 @@
+// Hookline installed inside the real Claude Code and Gemini CLI (`hookline install`), each
+// offline on the loopback model server: a reviewed Hookline guard refuses a command and it does
+// not run, another agent's hook set runs inside the agent, an untrusted or changed script is
+// held back with a visible line, a broken relay or configuration refuses instead of allowing,
+// and `uninstall` gives the agent's file back. Run with `npm run test:agents`.
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AGENTS, agentBin } from './agents.js';
+import {
+  closeBox,
+  geminiUserSettings,
+  guardScript,
+  hookline,
+  makeBox,
+  ran,
+  runAgent,
+  servers,
+  shellTurn,
+  write,
+  type Box,
+} from './inside.js';
+
+const done = { text: 'finished' };
+
+/** Hookline's own (Gemini-format) settings with one BeforeTool guard. */
+function hooklineGuard(file: string, script: string): void {
+  write(file, `${JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: script }] }] } }, null, 2)}\n`);
+}
+
+async function installed(box: Box, args: string[]): Promise<void> {
+  const r = await hookline(box, ['install', ...args, '--yes']);
+  assert.equal(r.code, 0, `hookline install ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+}
+
+async function withBox(fn: (box: Box) => Promise<void>): Promise<void> {
+  const box = makeBox();
+  try {
+    await fn(box);
+  } finally {
+    closeBox(box);
+  }
+}
+
+describe(`Hookline inside Claude Code ${AGENTS.claude.version}`, { concurrency: 2 }, () => {
+  before(() => agentBin(AGENTS.claude), { timeout: 600_000 });
+
+  test('a Hookline guard refuses the command, the model sees why, and uninstall gives the file back', { timeout: 300_000 }, () =>
+    withBox(async (box) => {
+      const settings = path.join(box.home, '.claude', 'settings.json');
+      const own = '{\n  "model": "opus",\n  "hooks": {}\n}\n';
+      write(settings, own);
+      hooklineGuard(path.join(box.home, '.gemini', 'settings.json'), guardScript(path.join(box.home, 'guard.sh'), 'ran-1', 'gemini'));
+      await installed(box, ['claude']);
+      assert.equal((await hookline(box, ['install', 'claude', '--yes'])).stdout.includes('already installed'), true);
+      const r = await runAgent('claude', box, [shellTurn('claude', 1), shellTurn('claude', 2), done]);
+      assert.equal(ran(box, 1), false, 'the refused command ran');
+      assert.equal(ran(box, 2), true, 'a command the guard lets through did not run');
+      assert.match(r.shown, /HK-guard refuses ran-1/);
+      // A second event reached the warm server the first one started.
+      assert.equal(servers(box).length, 1);
+      const u = await hookline(box, ['uninstall', 'claude']);
+      assert.match(u.stdout, /back as it was/);
+      assert.equal(fs.readFileSync(settings, 'utf8'), own);
+    }),
+  );
+
+  test('an untrusted project hook is held back with a line the user sees; trusted it runs; changed it is held again', { timeout: 400_000 }, () =>
+    withBox(async (box) => {
+      const script = guardScript(path.join(box.project, '.hookline', 'guard.sh'), 'ran-', 'gemini');
+      hooklineGuard(path.join(box.project, '.gemini', 'settings.json'), script);
+      await installed(box, ['claude']);
+      const held = await runAgent('claude', box, [shellTurn('claude', 1), done]);
+      assert.equal(ran(box, 1), true, 'a hook nobody reviewed decided');
+      assert.match(held.exited.stdout, /Hookline held back 1 hook\(s\) not trusted here \(guard\): review them with `hookline trust --check/);
+      assert.equal((await hookline(box, ['trust', box.project])).code, 0);
+      await runAgent('claude', box, [shellTurn('claude', 2), done]);
+      assert.equal(ran(box, 2), false, 'the trusted guard did not refuse');
+      fs.appendFileSync(script, '# changed\n');
+      const again = await runAgent('claude', box, [shellTurn('claude', 3), done]);
+      assert.equal(ran(box, 3), true, 'a changed script ran unreviewed');
+      assert.match(again.exited.stdout, /Hookline held back/);
+    }),
+  );
+
+  test('with the server killed, a broken Hookline configuration, or the relay gone, the guard event is refused', { timeout: 400_000 }, () =>
+    withBox(async (box) => {
+      const gemini = path.join(box.home, '.gemini', 'settings.json');
+      hooklineGuard(gemini, guardScript(path.join(box.home, 'guard.sh'), 'ran-1', 'gemini'));
+      await installed(box, ['claude']);
+      await runAgent('claude', box, [shellTurn('claude', 2), done]);
+      assert.equal(ran(box, 2), true);
+      for (const pid of servers(box)) process.kill(pid, 'SIGKILL');
+      await runAgent('claude', box, [shellTurn('claude', 1), done]);
+      assert.equal(ran(box, 1), false, 'the guard let the command through once its server was gone');
+      // A Hookline configuration that does not read may hide the guard: refused, naming the file.
+      fs.writeFileSync(gemini, '{"hooks": {"BeforeTool": [oops');
+      const broken = await runAgent('claude', box, [shellTurn('claude', 3), done]);
+      assert.equal(ran(box, 3), false, 'a broken configuration allowed the command');
+      // The prompt itself is a guard event: it is refused before the model is asked, and the user is told why.
+      assert.match(broken.exited.stdout, /Hookline could not decide \(.*settings\.json/);
+      // The relay itself gone (Hookline moved or removed): Claude Code's onFailure "block" refuses.
+      const settings = path.join(box.home, '.claude', 'settings.json');
+      fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replaceAll('relay.cjs', 'relay-gone.cjs'));
+      hooklineGuard(gemini, path.join(box.home, 'guard.sh'));
+      await runAgent('claude', box, [shellTurn('claude', 4), done]);
+      assert.equal(ran(box, 4), false, 'a missing relay allowed the command');
+    }),
+  );
+});
+
+describe(`Hookline inside Gemini CLI ${AGENTS.gemini.version}`, { concurrency: 2 }, () => {
+  before(() => agentBin(AGENTS.gemini), { timeout: 600_000 });
+
+  test("Claude Code's hooks run inside Gemini CLI: its guard refuses the command and the model sees why", { timeout: 300_000 }, () =>
+    withBox(async (box) => {
+      const settings = geminiUserSettings(box);
+      const own = fs.readFileSync(settings, 'utf8');
+      const guard = guardScript(path.join(box.home, 'guard.sh'), 'ran-1', 'claude');
+      write(
+        path.join(box.home, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] } }),
+      );
+      const none = await hookline(box, ['install', 'gemini', '--yes']);
+      assert.notEqual(none.code, 0);
+      assert.match(none.stderr, /give --hooks-from claude/);
+      await installed(box, ['gemini', '--hooks-from', 'claude']);
+      const r = await runAgent('gemini', box, [shellTurn('gemini', 1), shellTurn('gemini', 2), done]);
+      assert.equal(ran(box, 1), false, 'the refused command ran');
+      assert.equal(ran(box, 2), true, 'a command the guard lets through did not run');
+      assert.match(r.shown, /HK-guard refuses ran-1/);
+      const u = await hookline(box, ['uninstall', 'gemini']);
+      assert.equal(u.code, 0, u.stderr);
+      // Gemini CLI may rewrite its own file: then only Hookline's entries go, and the user's keys stay.
+      const after = fs.readFileSync(settings, 'utf8');
+      if (/back as it was/.test(u.stdout)) assert.equal(after, own);
+      else {
+        assert.match(u.stdout, /only Hookline's 11 entries were removed/);
+        assert.deepEqual(JSON.parse(after).security, JSON.parse(own).security);
+        assert.equal(after.includes('relay.cjs'), false);
+      }
+    }),
+  );
+
+  test('the relay gone or a broken Claude Code file: the guard event is refused, not allowed', { timeout: 300_000 }, () =>
+    withBox(async (box) => {
+      geminiUserSettings(box);
+      const claude = path.join(box.home, '.claude', 'settings.json');
+      write(claude, '{"hooks": {"PreToolUse": [oops');
+      await installed(box, ['gemini', '--hooks-from', 'claude']);
+      const broken = await runAgent('gemini', box, [shellTurn('gemini', 1), done]);
+      assert.equal(ran(box, 1), false, 'a broken Claude Code file allowed the command');
+      assert.match(broken.exited.stdout + broken.exited.stderr, /Hookline could not decide \(.*settings\.json/);
+      write(claude, '{}');
+      const settings = path.join(box.home, '.gemini', 'settings.json');
+      fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replaceAll('relay.cjs', 'relay-gone.cjs'));
+      await runAgent('gemini', box, [shellTurn('gemini', 2), done]);
+      assert.equal(ran(box, 2), false, 'a missing relay allowed the command');
+    }),
+  );
+});

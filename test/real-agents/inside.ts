@@ -1,0 +1,145 @@
+// Hookline installed inside the real agents: a throwaway home and project, `hookline install`
+// run as a user would, then the real agent offline on the loopback model server. What the
+// model was shown and which commands ran are read back; the relay's server (started by the
+// first event, detached) is stopped at the end.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AGENTS, agentBin, runGroup, type Exited } from './agents.js';
+import { startModelServer, type Recorded, type Turn } from './model-server.js';
+import { ROOT } from '../helpers.js';
+
+export const CLI = path.join(ROOT, 'dist', 'bin', 'hookline.cjs');
+
+export interface Box {
+  base: string;
+  home: string;
+  project: string;
+}
+
+export function makeBox(): Box {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-inside-'));
+  const box = { base, home: path.join(base, 'home'), project: path.join(base, 'project') };
+  fs.mkdirSync(box.home, { recursive: true });
+  fs.mkdirSync(box.project, { recursive: true });
+  return box;
+}
+
+/** Only what a user's agent would have: no settings of the machine running the suite. */
+export function boxEnv(box: Box): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const k of ['PATH', 'LANG', 'TERM', 'TMPDIR', 'SHELL']) if (process.env[k]) env[k] = process.env[k];
+  return { ...env, HOME: box.home, USER: os.userInfo().username, HOOKLINE_TRACE: '0' };
+}
+
+export function write(file: string, text: string, mode?: number): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text, mode === undefined ? undefined : { mode });
+}
+
+/** A guard script (bash) that refuses any command naming `word`, in the format given. */
+export function guardScript(file: string, word: string, format: 'gemini' | 'claude'): string {
+  const deny =
+    format === 'gemini'
+      ? `{"decision": "deny", "reason": "HK-guard refuses ${word}"}`
+      : `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "HK-guard refuses ${word}"}}`;
+  write(file, `#!/usr/bin/env bash\ninput=$(cat)\ncase "$input" in *${word}*) echo '${deny}' ;; esac\nexit 0\n`, 0o755);
+  return file;
+}
+
+export function hookline(box: Box, args: string[], cwd = box.project): Promise<Exited> {
+  return runGroup(process.execPath, [CLI, ...args], { cwd, env: boxEnv(box), timeoutMs: 60_000 });
+}
+
+/** A Bash (Claude Code) or run_shell_command (Gemini CLI) call that leaves `ran-N` in the project. */
+export function shellTurn(agent: 'claude' | 'gemini', n: number): Turn {
+  return agent === 'claude'
+    ? { tools: [{ name: 'Bash', input: { command: `touch ran-${n}`, description: `step ${n}` } }] }
+    : { tools: [{ name: 'run_shell_command', input: { command: `touch ran-${n}` } }] };
+}
+
+export interface AgentRun {
+  exited: Exited;
+  requests: Recorded[];
+  /** Everything of the main requests' contents, as text: what the model was shown. */
+  shown: string;
+}
+
+/** One prompt through the real agent, on a model server playing `turns`. */
+export async function runAgent(agent: 'claude' | 'gemini', box: Box, turns: Turn[], prompt = 'go'): Promise<AgentRun> {
+  const server = await startModelServer({ turns });
+  try {
+    const env = boxEnv(box);
+    const exited =
+      agent === 'claude'
+        ? await runGroup(
+            agentBin(AGENTS.claude),
+            ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
+            {
+              cwd: box.project,
+              timeoutMs: 150_000,
+              env: {
+                ...env,
+                ANTHROPIC_API_KEY: 'test',
+                ANTHROPIC_BASE_URL: server.url,
+                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+                DISABLE_TELEMETRY: '1',
+                DISABLE_AUTOUPDATER: '1',
+                IS_SANDBOX: '1',
+              },
+            },
+          )
+        : await runGroup(agentBin(AGENTS.gemini), ['-p', prompt, '-m', 'gemini-2.5-flash', '--output-format', 'json', '--yolo'], {
+            cwd: box.project,
+            timeoutMs: 150_000,
+            env: {
+              ...env,
+              GEMINI_API_KEY: 'test',
+              GOOGLE_GEMINI_BASE_URL: server.url,
+              GEMINI_CLI_NO_RELAUNCH: 'true',
+              GEMINI_CLI_TRUST_WORKSPACE: 'true',
+            },
+          });
+    const shown = server.requests
+      .filter((r) => r.main)
+      .map((r) => JSON.stringify(r.body.messages ?? r.body.contents ?? r.body))
+      .join('\n');
+    return { exited, requests: server.requests, shown };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Gemini CLI's user settings in the box: its API key sign-in, and what a case adds. */
+export function geminiUserSettings(box: Box, extra: Record<string, unknown> = {}): string {
+  const file = path.join(box.home, '.gemini', 'settings.json');
+  write(file, `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, ...extra }, null, 2)}\n`);
+  return file;
+}
+
+export function ran(box: Box, n: number): boolean {
+  return fs.existsSync(path.join(box.project, `ran-${n}`));
+}
+
+/** Stops the relay servers started in this box (they outlive the agent on purpose) and removes it. */
+export function closeBox(box: Box): void {
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmd.includes('serve') && cmd.includes(box.home)) process.kill(Number(pid), 'SIGKILL');
+    } catch {}
+  }
+  fs.rmSync(box.base, { recursive: true, force: true });
+}
+
+/** The relay servers running for this box. */
+export function servers(box: Box): number[] {
+  const out: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmd.includes('\0serve\0') && cmd.includes(box.home)) out.push(Number(pid));
+    } catch {}
+  }
+  return out;
+}
