@@ -1,5 +1,6 @@
 /** `hookline doctor`: every configured hook, whether it would run for an event and tool, and why not. */
 import { DIALECTS, allSystems } from '../dialects/registry.js';
+import { installLines, installStatus } from '../relay/status.js';
 import { diagnose, type DoctorHook, type DoctorReport } from '../dialects/doctor.js';
 import { MAPS } from '../dialects/convert/maps.js';
 import { EVENT_NAMES } from '../events/names.js';
@@ -91,9 +92,10 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
       return { ...h, state: h.state === 'runs' ? 'broken' : h.state, why: [...h.why, line], lastRun: l };
     }),
   };
-  const bad = unhealthy(r);
+  const installs = installStatus(r.folder);
+  const bad = unhealthy(r) || installs.some((s) => s.problems.length > 0);
   if (opts.json) {
-    printJson({ ...r, ok: !bad });
+    printJson({ ...r, installs, ok: !bad });
     return bad ? 1 : 0;
   }
   const c = colorsFor(process.stdout);
@@ -120,6 +122,7 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
       paint(s.problem ? c.red('✗') : c.green('✓')),
       ` interpreter ${s.interpreter} (${visible(s.path)})${s.problem ? `: ${visible(s.problem)}` : ' starts'}`,
     );
+  for (const l of installLines(installs)) out(paint(l.ok ? c.green('✓') : c.red('✗')), ` ${visible(l.line.trim())}`);
   const count = (st: DoctorHook['state']) => r.hooks.filter((h) => h.state === st).length;
   out(
     `${r.hooks.length} hook(s): ${count('runs')} would run, ${count('broken')} would not, ${count('off')} disabled, ${count('elsewhere')} not for this ${opts.tool ? 'event or tool' : 'event'}${r.configErrors ? `; ${r.configErrors} configuration error(s)` : ''}`,

@@ -23,7 +23,8 @@ export interface InstallCliOptions {
 }
 
 function agentOf(agent: string): HostName {
-  if (!(HOST_NAMES as readonly string[]).includes(agent)) throw new UsageError(`unknown agent "${agent}" — give one of ${HOST_NAMES.join(', ')}`);
+  if (!(HOST_NAMES as readonly string[]).includes(agent))
+    throw new UsageError(`unknown agent "${agent}" — give one of ${HOST_NAMES.join(', ')}`);
   return agent as HostName;
 }
 
@@ -68,8 +69,10 @@ function losses(agent: HostName, sources: readonly Source[], cwd: string): strin
 function stillNeeded(agent: HostName, scope: InstallScope): string[] {
   if (scope !== 'project') return [];
   if (agent === 'gemini')
-    return ['Gemini CLI runs a project\'s hooks only in a folder it trusts: trust this folder in Gemini CLI (its trust prompt, or /permissions) or install with --scope user'];
-  return ['Claude Code runs a project\'s hooks once you accept its trust prompt for this folder'];
+    return [
+      "Gemini CLI runs a project's hooks only in a folder it trusts: trust this folder in Gemini CLI (its trust prompt, or /permissions) or install with --scope user",
+    ];
+  return ["Claude Code runs a project's hooks once you accept its trust prompt for this folder"];
 }
 
 async function confirmed(question: string): Promise<boolean> {

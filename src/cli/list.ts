@@ -3,13 +3,16 @@ import { listHooks } from '../dialects/listing.js';
 import { resolveDir, warn, print, printJson } from './io.js';
 import { visible } from '../config/display.js';
 import { reviewLines } from '../trust/review.js';
+import { installLines, installStatus } from '../relay/status.js';
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
 export async function list(opts: { cwd?: string; json?: boolean }): Promise<void> {
-  const { hooks, warnings } = await listHooks(resolveDir(opts.cwd));
+  const cwd = resolveDir(opts.cwd);
+  const { hooks, warnings } = await listHooks(cwd);
   for (const w of warnings) warn(w);
+  const installs = installStatus(cwd);
   if (opts.json) {
-    printJson({ hooks, summary: summary(hooks) });
+    printJson({ hooks, summary: summary(hooks), installs });
     return;
   }
   const rows = hooks.map((h) =>
@@ -29,4 +32,5 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   const under = hooks.map((h) => reviewLines({ details: h.details ?? [], reads: h.reads ?? [] }).map((l) => `    ${l}`));
   if (rows.length) print([fmt(header), ...rows.flatMap((r, i) => [fmt(r), ...under[i]])].join('\n'));
   print(summary(hooks));
+  for (const l of installLines(installs)) print(visible(l.line));
 }

@@ -41,7 +41,8 @@ export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
   claude: {
     label: 'Claude Code',
     events: CLAUDE_EVENTS,
-    file: (scope, cwd, env) => (scope === 'user' ? path.join(claudeFolder(env), 'settings.json') : path.join(cwd, '.claude', 'settings.json')),
+    file: (scope, cwd, env) =>
+      scope === 'user' ? path.join(claudeFolder(env), 'settings.json') : path.join(cwd, '.claude', 'settings.json'),
     // Claude Code 2.1.295+ refuses the action when a hook marked onFailure "block" fails (exit, crash, timeout).
     handler: (command, event) => ({
       type: 'command',
@@ -67,7 +68,13 @@ export function relayScript(): string {
 }
 
 /** What an entry runs: this Node and this Hookline's relay, by absolute path (the agent's PATH is its own). */
-export function relayCommand(host: HostName, event: string, hooksFrom: readonly string[], node = process.execPath, script = relayScript()): string {
+export function relayCommand(
+  host: HostName,
+  event: string,
+  hooksFrom: readonly string[],
+  node = process.execPath,
+  script = relayScript(),
+): string {
   const words = [node, script, host, ...(hooksFrom.length ? ['--hooks-from', hooksFrom.join(',')] : [])];
   return `${quote(words)}${GUARDS[host].has(event) ? FORMATS[host].guardSuffix : ''}`;
 }
@@ -79,7 +86,12 @@ export function relayWords(command: unknown): { node: string; script: string; ho
   const at = words.findIndex((w) => path.basename(w) === 'relay.cjs');
   if (at < 1 || !words[at + 1]) return undefined;
   const from = words.indexOf('--hooks-from', at);
-  return { node: words[at - 1]!, script: words[at]!, host: words[at + 1]!, hooksFrom: from === -1 ? [] : (words[from + 1] ?? '').split(',') };
+  return {
+    node: words[at - 1]!,
+    script: words[at]!,
+    host: words[at + 1]!,
+    hooksFrom: from === -1 ? [] : (words[from + 1] ?? '').split(','),
+  };
 }
 
 const isOurs = (h: unknown): boolean => !!h && typeof h === 'object' && relayWords((h as { command?: unknown }).command) !== undefined;
@@ -89,7 +101,8 @@ export function readSettings(file: string, text: string): { value: Record<string
   if (!text.trim()) return { value: {} };
   const p = parseJsonc(text);
   if (!p.ok) return { problem: `${file}: ${p.message}; fix it first, nothing was changed` };
-  if (!p.value || typeof p.value !== 'object' || Array.isArray(p.value)) return { problem: `${file}: settings must be a JSON object; nothing was changed` };
+  if (!p.value || typeof p.value !== 'object' || Array.isArray(p.value))
+    return { problem: `${file}: settings must be a JSON object; nothing was changed` };
   return { value: p.value as Record<string, unknown> };
 }
 
@@ -115,7 +128,11 @@ export function groupFor(host: HostName, event: string, hooksFrom: readonly stri
 
 function indentOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
   const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
 }
 
 /** `text` with Hookline's group appended to every event's list (lists and `hooks` created as needed); the rest kept byte for byte. */
@@ -180,7 +197,10 @@ export function installedAsAsked(settings: Record<string, unknown>, host: HostNa
   if (have.length !== FORMATS[host].events.length) return false;
   return FORMATS[host].events.every((event) => {
     const mine = have.filter((x) => x.event === event);
-    return mine.length === 1 && JSON.stringify(mine[0]!.handler) === JSON.stringify(FORMATS[host].handler(relayCommand(host, event, hooksFrom), event));
+    return (
+      mine.length === 1 &&
+      JSON.stringify(mine[0]!.handler) === JSON.stringify(FORMATS[host].handler(relayCommand(host, event, hooksFrom), event))
+    );
   });
 }
 

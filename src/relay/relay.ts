@@ -80,13 +80,23 @@ async function onClaudeEvent(source: Source, event: string, input: Record<string
     const toolName = str(input.tool_name);
     const toolInput = (input.tool_input as Record<string, unknown> | undefined) ?? {};
     const claude = toClaudeResponse(event, (r.output ?? undefined) as HookOutput | undefined, { toolName, toolInput, cwd: opts.cwd });
-    return { ...(claude ? { claude: claude as Record<string, unknown> } : {}), held: r.heldBack, warnings: r.warnings, ...(r.configErrors ? { configErrors: r.configErrors } : {}) };
+    return {
+      ...(claude ? { claude: claude as Record<string, unknown> } : {}),
+      held: r.heldBack,
+      warnings: r.warnings,
+      ...(r.configErrors ? { configErrors: r.configErrors } : {}),
+    };
   }
   if (!isClaudeEvent(event)) return undefined;
   const r = await fireSystem(source, event, input, opts);
   const out = r.output as Omit<ClaudeOutput, 'blocks' | 'contexts'> | null;
   const claude = out ? claudeAnswer(event, out) : undefined;
-  return { ...(claude ? { claude } : {}), held: r.heldBack, warnings: r.warnings, ...(r.configErrors ? { configErrors: r.configErrors } : {}) };
+  return {
+    ...(claude ? { claude } : {}),
+    held: r.heldBack,
+    warnings: r.warnings,
+    ...(r.configErrors ? { configErrors: r.configErrors } : {}),
+  };
 }
 
 /** One source's hooks on a Gemini CLI event. */
@@ -110,7 +120,12 @@ async function onGeminiEvent(
         { toolInput, toolName: str(input.tool_name), cwd: opts.cwd },
       )
     : undefined;
-  return { ...(gemini ? { gemini } : {}), held: r.heldBack, warnings: r.warnings, ...(r.configErrors ? { configErrors: r.configErrors } : {}) };
+  return {
+    ...(gemini ? { gemini } : {}),
+    held: r.heldBack,
+    warnings: r.warnings,
+    ...(r.configErrors ? { configErrors: r.configErrors } : {}),
+  };
 }
 
 /** What the user is told about hooks that did not run: one line, with the command that trusts them. */
@@ -140,7 +155,8 @@ export async function relay(host: HostName, input: Record<string, unknown>, opts
   const broken = said.flatMap((s) => s.configErrors ?? []);
   if (broken.length && GUARDS[host].has(event)) return failedAnswer(host, event, broken[0]!);
   const held = said.flatMap((s) => s.held);
-  const notice = heldLine(held, opts.cwd);
+  // Said where the user sees it (the host shows a hook's systemMessage, not its stderr).
+  const notice = [broken[0] && `Hookline: ${broken[0]}`, heldLine(held, opts.cwd)].filter(Boolean).join('\n') || undefined;
   // The host's own extra input fields are its business, not a problem to report.
   const warnings = said.flatMap((s) => s.warnings).filter((w) => !/^input field ".*" is not part of/.test(w));
   if (h.family === 'gemini') {

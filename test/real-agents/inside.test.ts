@@ -26,7 +26,10 @@ const done = { text: 'finished' };
 
 /** Hookline's own (Gemini-format) settings with one BeforeTool guard. */
 function hooklineGuard(file: string, script: string): void {
-  write(file, `${JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: script }] }] } }, null, 2)}\n`);
+  write(
+    file,
+    `${JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: script }] }] } }, null, 2)}\n`,
+  );
 }
 
 async function installed(box: Box, args: string[]): Promise<void> {
@@ -66,22 +69,28 @@ describe(`Hookline inside Claude Code ${AGENTS.claude.version}`, { concurrency: 
     }),
   );
 
-  test('an untrusted project hook is held back with a line the user sees; trusted it runs; changed it is held again', { timeout: 400_000 }, () =>
-    withBox(async (box) => {
-      const script = guardScript(path.join(box.project, '.hookline', 'guard.sh'), 'ran-', 'gemini');
-      hooklineGuard(path.join(box.project, '.gemini', 'settings.json'), script);
-      await installed(box, ['claude']);
-      const held = await runAgent('claude', box, [shellTurn('claude', 1), done]);
-      assert.equal(ran(box, 1), true, 'a hook nobody reviewed decided');
-      assert.match(held.exited.stdout, /Hookline held back 1 hook\(s\) not trusted here \(guard\): review them with `hookline trust --check/);
-      assert.equal((await hookline(box, ['trust', box.project])).code, 0);
-      await runAgent('claude', box, [shellTurn('claude', 2), done]);
-      assert.equal(ran(box, 2), false, 'the trusted guard did not refuse');
-      fs.appendFileSync(script, '# changed\n');
-      const again = await runAgent('claude', box, [shellTurn('claude', 3), done]);
-      assert.equal(ran(box, 3), true, 'a changed script ran unreviewed');
-      assert.match(again.exited.stdout, /Hookline held back/);
-    }),
+  test(
+    'an untrusted project hook is held back with a line the user sees; trusted it runs; changed it is held again',
+    { timeout: 400_000 },
+    () =>
+      withBox(async (box) => {
+        const script = guardScript(path.join(box.project, '.hookline', 'guard.sh'), 'ran-', 'gemini');
+        hooklineGuard(path.join(box.project, '.gemini', 'settings.json'), script);
+        await installed(box, ['claude']);
+        const held = await runAgent('claude', box, [shellTurn('claude', 1), done]);
+        assert.equal(ran(box, 1), true, 'a hook nobody reviewed decided');
+        assert.match(
+          held.exited.stdout,
+          /Hookline held back 1 hook\(s\) not trusted here \(guard\): review them with `hookline trust --check/,
+        );
+        assert.equal((await hookline(box, ['trust', box.project])).code, 0);
+        await runAgent('claude', box, [shellTurn('claude', 2), done]);
+        assert.equal(ran(box, 2), false, 'the trusted guard did not refuse');
+        fs.appendFileSync(script, '# changed\n');
+        const again = await runAgent('claude', box, [shellTurn('claude', 3), done]);
+        assert.equal(ran(box, 3), true, 'a changed script ran unreviewed');
+        assert.match(again.exited.stdout, /Hookline held back/);
+      }),
   );
 
   test('with the server killed, a broken Hookline configuration, or the relay gone, the guard event is refused', { timeout: 400_000 }, () =>

@@ -1,0 +1,307 @@
+// `hookline install` / `uninstall` into Claude Code's and Gemini CLI's own files, and the relay
+// those entries run: as real processes, in a throwaway home.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { HOOKS, ROOT, runCli } from '../helpers.js';
+
+const RELAY = path.join(ROOT, 'dist', 'bin', 'relay.cjs');
+
+function box() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-install-'));
+  const home = path.join(base, 'home');
+  const project = path.join(base, 'project');
+  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(project, { recursive: true });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, HOOKLINE_SOCKET: path.join(base, 's.sock'), HOOKLINE_TRACE: '0' };
+  return {
+    base,
+    home,
+    project,
+    env,
+    claude: path.join(home, '.claude', 'settings.json'),
+    gemini: path.join(home, '.gemini', 'settings.json'),
+  };
+}
+
+function write(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+/** What the agent would do for one event: run the entry's command through a shell, the event on stdin. */
+function runEntry(
+  command: string,
+  event: unknown,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(JSON.stringify(event));
+  });
+}
+
+const entryOf = (file: string, event: string): string => {
+  const groups = JSON.parse(fs.readFileSync(file, 'utf8')).hooks[event] as Array<{ hooks: Array<{ command: string }> }>;
+  return groups.at(-1)!.hooks.at(-1)!.command;
+};
+
+const preToolUse = (cwd: string, command: string) => ({
+  hook_event_name: 'PreToolUse',
+  session_id: 's1',
+  transcript_path: '',
+  cwd,
+  permission_mode: 'default',
+  tool_name: 'Bash',
+  tool_input: { command },
+  tool_use_id: 'toolu_1',
+});
+
+/** Stops the servers the relay started for this box's socket. */
+function stopServers(b: ReturnType<typeof box>): void {
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(b.env.HOOKLINE_SOCKET!)) process.kill(Number(pid), 'SIGKILL');
+    } catch {}
+  fs.rmSync(b.base, { recursive: true, force: true });
+}
+
+describe('hookline install / uninstall', () => {
+  test("Claude Code: the user's file keeps its hooks and comments, gains one entry per event, a second install is a no-op, uninstall gives the bytes back", async () => {
+    const b = box();
+    try {
+      const own =
+        '{\n  // my settings\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": "Bash", "hooks": [ { "type": "command", "command": "echo mine" } ] }\n    ]\n  }\n}\n';
+      write(b.claude, own);
+      const r = await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Hookline installed in Claude Code: 18 entries/);
+      const text = fs.readFileSync(b.claude, 'utf8');
+      assert.ok(text.includes('// my settings'), 'the comment went');
+      const { parse } = await import('jsonc-parser');
+      const after = parse(text);
+      assert.deepEqual(
+        after.hooks.PreToolUse[0],
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] },
+        "the user's own group moved or changed",
+      );
+      assert.equal(after.hooks.PreToolUse.length, 2);
+      assert.equal(Object.keys(after.hooks).length, 18);
+      // Guard events fail closed in Claude Code itself; the others do not.
+      assert.equal(after.hooks.PreToolUse[1].hooks[0].onFailure, 'block');
+      assert.equal(after.hooks.UserPromptSubmit[0].hooks[0].onFailure, 'block');
+      assert.equal(after.hooks.PostToolUse[0].hooks[0].onFailure, undefined);
+      assert.equal(after.hooks.PostToolUse[0].hooks[0].timeout, 60);
+      assert.ok(after.hooks.Stop[0].hooks[0].command.includes(RELAY));
+      const again = await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.match(again.stdout, /already installed/);
+      assert.equal(fs.readFileSync(b.claude, 'utf8'), text);
+      const listed = await runCli(['list'], { env: b.env, cwd: b.project });
+      assert.match(listed.stdout, /Hookline is installed in Claude Code \(user, .*settings\.json\): 18 entries, each runs Hookline/);
+      const u = await runCli(['uninstall', 'claude'], { env: b.env, cwd: b.project });
+      assert.match(u.stdout, /back as it was before the install/);
+      assert.equal(fs.readFileSync(b.claude, 'utf8'), own);
+      assert.match((await runCli(['uninstall', 'claude'], { env: b.env, cwd: b.project })).stdout, /not installed/);
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test("a file that did not exist is removed again; a file changed since loses only Hookline's entries", async () => {
+    const b = box();
+    try {
+      await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.ok(fs.existsSync(b.claude));
+      await runCli(['uninstall', 'claude'], { env: b.env, cwd: b.project });
+      assert.equal(fs.existsSync(b.claude), false);
+
+      write(b.gemini, '{"security": {"auth": {"selectedType": "gemini-api-key"}}}\n');
+      await runCli(['install', 'gemini', '--hooks-from', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      // The agent rewrites its own file (as Gemini CLI does with old key names) and the user adds a hook.
+      const v = JSON.parse(fs.readFileSync(b.gemini, 'utf8'));
+      v.general = { enableAutoUpdate: false };
+      v.hooks.BeforeTool.unshift({ hooks: [{ type: 'command', command: 'echo theirs' }] });
+      write(b.gemini, JSON.stringify(v, null, 2));
+      const u = await runCli(['uninstall', 'gemini'], { env: b.env, cwd: b.project });
+      assert.match(u.stdout, /changed since the install, so only Hookline's 11 entries were removed/);
+      const left = JSON.parse(fs.readFileSync(b.gemini, 'utf8'));
+      assert.deepEqual(left.general, { enableAutoUpdate: false });
+      assert.deepEqual(left.hooks, { BeforeTool: [{ hooks: [{ type: 'command', command: 'echo theirs' }] }] });
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test('--dry-run prints the change and writes nothing; without --yes and no terminal it asks for --yes; a broken file is named and kept', async () => {
+    const b = box();
+    try {
+      const dry = await runCli(['install', 'claude', '--dry-run'], { env: b.env, cwd: b.project });
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.match(dry.stdout, /\+\s+"PreToolUse": \[/);
+      assert.match(dry.stdout, /dry run: .* not changed/);
+      assert.equal(fs.existsSync(b.claude), false);
+      const asked = await runCli(['install', 'claude'], { env: b.env, cwd: b.project });
+      assert.notEqual(asked.code, 0);
+      assert.match(asked.stderr, /add --yes to write this change/);
+      write(b.claude, '{"hooks": {');
+      const broken = await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.notEqual(broken.code, 0);
+      assert.equal(broken.stderr.trim().split('\n').length, 1, broken.stderr);
+      assert.match(broken.stderr, /settings\.json: .*nothing was changed/);
+      assert.equal(fs.readFileSync(b.claude, 'utf8'), '{"hooks": {');
+      const gem = await runCli(['install', 'gemini', '--yes'], { env: b.env, cwd: b.project });
+      assert.notEqual(gem.code, 0);
+      assert.match(gem.stderr, /Gemini CLI already runs your Hookline hooks itself .* --hooks-from claude/);
+      const loop = await runCli(['install', 'claude', '--hooks-from', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.match(loop.stderr, /Claude Code already runs these hooks itself/);
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test('a Claude Code hook the other agent cannot express is named at install time', async () => {
+    const b = box();
+    try {
+      write(b.gemini, '{}');
+      write(b.claude, JSON.stringify({ hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: 'echo x' }] }] } }));
+      const r = await runCli(['install', 'gemini', '--hooks-from', 'claude', '--dry-run'], { env: b.env, cwd: b.project });
+      assert.match(r.stdout, /! Gemini CLI cannot run: .*settings\.json: .*PermissionRequest/);
+    } finally {
+      stopServers(b);
+    }
+  });
+});
+
+describe('the relay an entry runs', () => {
+  test("a Hookline guard refuses in Claude Code's words, through a server the first event starts; a harmless command passes with nothing said", async () => {
+    const b = box();
+    try {
+      write(
+        b.gemini,
+        JSON.stringify({
+          hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: path.join(HOOKS, 'ht-guard.sh') }] }] },
+        }),
+      );
+      await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      const command = entryOf(b.claude, 'PreToolUse');
+      const denied = await runEntry(command, preToolUse(b.project, 'rm -rf build'), b.env, b.project);
+      assert.equal(denied.code, 0, denied.stderr);
+      assert.deepEqual(JSON.parse(denied.stdout).hookSpecificOutput, {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no rm -rf here',
+      });
+      // The first event started the user's server; it listens owner-only.
+      const st = fs.statSync(b.env.HOOKLINE_SOCKET!);
+      assert.equal(st.mode & 0o077, 0);
+      const ok = await runEntry(command, preToolUse(b.project, 'ls'), b.env, b.project);
+      assert.equal(ok.code, 0);
+      assert.equal(JSON.parse(ok.stdout).hookSpecificOutput.additionalContext, 'checked by ht-guard');
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test('a server that does not answer, a Hookline configuration that does not read: the guard event is refused with one line; other events pass', async () => {
+    const b = box();
+    // A socket that accepts and never answers.
+    const silent = net.createServer(() => {});
+    await new Promise<void>((r) => silent.listen(b.env.HOOKLINE_SOCKET!, r));
+    fs.chmodSync(b.env.HOOKLINE_SOCKET!, 0o600);
+    try {
+      write(b.gemini, '{"hooks": {"BeforeTool": [oops');
+      const run = (event: unknown) =>
+        new Promise<{ stdout: string; code: number | null }>((resolve) => {
+          const c = spawn(process.execPath, [RELAY, 'claude', '--deadline', '1'], {
+            cwd: b.project,
+            env: b.env,
+            stdio: ['pipe', 'pipe', 'pipe'],
+          });
+          let stdout = '';
+          c.stdout.on('data', (d) => (stdout += d));
+          c.on('close', (code) => resolve({ stdout, code }));
+          c.stdin.end(JSON.stringify(event));
+        });
+      const hung = await run(preToolUse(b.project, 'ls'));
+      assert.equal(hung.code, 0);
+      const answer = JSON.parse(hung.stdout).hookSpecificOutput;
+      assert.equal(answer.permissionDecision, 'deny');
+      assert.match(answer.permissionDecisionReason, /^Hookline could not decide \(.+\); refused to be safe$/);
+      silent.close();
+      fs.rmSync(b.env.HOOKLINE_SOCKET!, { force: true });
+      const inProcess = await runCli(['relay', 'claude'], {
+        env: b.env,
+        cwd: b.project,
+        input: JSON.stringify(preToolUse(b.project, 'ls')),
+      });
+      const refused = JSON.parse(inProcess.stdout).hookSpecificOutput;
+      assert.equal(refused.permissionDecision, 'deny');
+      assert.match(refused.permissionDecisionReason, /Hookline could not decide \(.*settings\.json.*\)/);
+      const stop = await runCli(['relay', 'claude'], {
+        env: b.env,
+        cwd: b.project,
+        input: JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', transcript_path: '', cwd: b.project, stop_hook_active: false }),
+      });
+      const said = JSON.parse(stop.stdout);
+      assert.equal(said.decision, undefined, 'a broken configuration stopped a Stop event');
+      assert.match(said.systemMessage, /^Hookline: .*settings\.json: invalid JSON/);
+      // Inside the relay's own hooks an entry answers nothing at once: no loop.
+      const inner = await runCli(['relay', 'claude'], {
+        env: { ...b.env, HOOKLINE_RELAYING: '1' },
+        cwd: b.project,
+        input: JSON.stringify(preToolUse(b.project, 'ls')),
+      });
+      assert.equal(inner.stdout, '');
+    } finally {
+      silent.close();
+      stopServers(b);
+    }
+  });
+
+  test("Gemini CLI with Claude Code hooks: a Claude guard refuses a shell command in Gemini's words; a project hook not reviewed is held back and said", async () => {
+    const b = box();
+    try {
+      write(b.gemini, '{}');
+      write(
+        b.claude,
+        JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: path.join(HOOKS, 'cc-bash-guard.mjs') }] }] },
+        }),
+      );
+      write(
+        path.join(b.project, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo project' }] }] } }),
+      );
+      await runCli(['install', 'gemini', '--hooks-from', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      const command = entryOf(b.gemini, 'BeforeTool');
+      assert.ok(command.endsWith(' || exit 2'), command);
+      const event = {
+        hook_event_name: 'BeforeTool',
+        session_id: 's1',
+        transcript_path: '',
+        cwd: b.project,
+        timestamp: new Date().toISOString(),
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'rm -rf /' },
+      };
+      const r = await runEntry(command, event, b.env, b.project);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.equal(out.decision, 'deny');
+      assert.match(out.reason, /Destructive command blocked: rm -rf \//);
+      assert.match(out.systemMessage, /Hookline held back 1 hook\(s\) not trusted here .*hookline trust/);
+    } finally {
+      stopServers(b);
+    }
+  });
+});
