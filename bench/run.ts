@@ -646,6 +646,91 @@ async function mcpProxy(): Promise<void> {
   await direct.close();
 }
 
+/** A command as an agent runs a hook: through sh, the event on stdin, in the environment given. */
+function hostSpawn(command: string, stdin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', () => {});
+    child.on('close', () => resolve(out));
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+  });
+}
+
+/**
+ * Hookline inside another agent: one Claude Code PreToolUse event through the entry `hookline
+ * install claude` writes (the light client, to the warm server it starts on first use), beside
+ * the trivial hook an agent runs of its own (`node -e 0`), and beside the same guard run by the
+ * agent directly; then with no server to be had (the full relay in a child).
+ */
+async function relayed(): Promise<void> {
+  const { relayCommand } = await import('../src/relay/install.js');
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-bench-relay-'));
+  const home = path.join(base, 'home');
+  const dir = path.join(base, 'project');
+  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const socket = path.join(base, 's.sock');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, HOOKLINE_SOCKET: socket, HOOKLINE_TRACE: '0' };
+  const event = JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'bench',
+    transcript_path: '',
+    cwd: dir,
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: TOOL_INPUT,
+    tool_use_id: 'toolu_1',
+  });
+  const entry = relayCommand('claude', 'PreToolUse', []);
+  const settings = path.join(home, '.gemini', 'settings.json');
+  const trivial = `${JSON.stringify(process.execPath)} -e 0`;
+  for (const [label, hooks, own] of [
+    ['no Hookline hook for the event', {}, trivial],
+    ['one Hookline guard', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, ALLOW],
+  ] as const) {
+    fs.writeFileSync(settings, JSON.stringify({ hooks }));
+    const [a, b] = await pair(
+      n(40),
+      () => hostSpawn(own, event, dir, env),
+      () => hostSpawn(entry, event, dir, env),
+      3,
+    );
+    rows.push({
+      case: `Claude Code PreToolUse through Hookline's entry (${label}), warm server`,
+      baseline: own === trivial ? 'the agent runs `node -e 0` itself' : 'the agent runs the guard itself',
+      base: a,
+      subject: b,
+      unit: 'ms',
+      ...(own === trivial ? { target: '≤ 1.1×', met: median(b) / median(a) <= 1.1 } : {}),
+    });
+  }
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(socket)) process.kill(Number(pid), 'SIGKILL');
+    } catch {}
+  // No server to be had: a file where the socket would be.
+  fs.rmSync(socket, { force: true });
+  fs.writeFileSync(socket, '');
+  fs.writeFileSync(settings, '{}');
+  const [a, b] = await pair(
+    n(10),
+    () => hostSpawn(trivial, event, dir, env),
+    () => hostSpawn(entry, event, dir, env),
+    1,
+  );
+  rows.push({
+    case: "Claude Code PreToolUse through Hookline's entry, no server (the relay in a child)",
+    baseline: 'the agent runs `node -e 0` itself',
+    base: a,
+    subject: b,
+    unit: 'ms',
+  });
+  fs.rmSync(base, { recursive: true, force: true });
+}
+
 function table(): string {
   const head =
     '| case | baseline | baseline median | Hookline median | Hookline p95 | ratio | target | met |\n|---|---|---|---|---|---|---|---|';
@@ -669,6 +754,7 @@ const sections: Array<[string, () => Promise<void> | void]> = [
   ['memory', memory],
   ['serve', served],
   ['mcp', mcpProxy],
+  ['relay', relayed],
   ['no hook vs gemini', noHookVsGemini],
   ['reference', againstReference],
   ['prewarm', prewarmed],

@@ -5,7 +5,7 @@
  * when none answers), and only when no server can be had does it run the full `hookline relay`
  * in a child. Whatever fails, a guard event gets the host's refusal, never a silent pass.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { call, Unreachable } from '../serve/client.js';
@@ -13,6 +13,11 @@ import { defaultSocketPath } from '../serve/places.js';
 import { failedAnswer, HOST_NAMES, RELAY_ENV, type HostName, type RelayAnswer } from './answers.js';
 
 const LAUNCHER = path.join(__dirname, 'hookline.cjs');
+
+/** child_process is loaded only when a process is started (not on the common path: a warm server answering). */
+function spawn(cmd: string, args: string[], opts: SpawnOptions): ChildProcess {
+  return (require('node:child_process') as typeof import('node:child_process')).spawn(cmd, args, opts);
+}
 /** How long a server the client started may take to listen. */
 const START_MS = 3000;
 /** A server the client starts stops after this long with no event. */
@@ -79,7 +84,7 @@ function inChild(host: HostName, args: string[], text: string, deadlineMs: numbe
     const child = spawn(process.execPath, [LAUNCHER, 'relay', host, '--in-process', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), deadlineMs + 2000);
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
     child.on('error', (e) => resolve(failedAnswer(host, eventOf(text), `hookline could not start: ${e.message}`)));
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -87,8 +92,8 @@ function inChild(host: HostName, args: string[], text: string, deadlineMs: numbe
         code === 0 ? { stdout: out, exitCode: 0, stderr: [] } : failedAnswer(host, eventOf(text), `hookline relay exited with ${code}`),
       );
     });
-    child.stdin.on('error', () => {});
-    child.stdin.end(text);
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(text);
   });
 }
 

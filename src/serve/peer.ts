@@ -67,15 +67,34 @@ export function peerProblem(socket: string): string | undefined {
   if (!inodes.size) return 'no process is listening there';
   const uid = process.geteuid?.();
   const links = new Set([...inodes].map((i) => `socket:[${i}]`));
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
+  const holds = (pid: string): boolean => {
     try {
-      if (uid !== undefined && fs.statSync(`/proc/${pid}`).uid !== uid) continue;
+      if (uid !== undefined && fs.statSync(`/proc/${pid}`).uid !== uid) return false;
       const fds = `/proc/${pid}/fd`;
-      for (const fd of fs.readdirSync(fds)) if (links.has(fs.readlinkSync(`${fds}/${fd}`))) return undefined;
+      for (const fd of fs.readdirSync(fds)) if (links.has(fs.readlinkSync(`${fds}/${fd}`))) return true;
     } catch {
       // Gone, or not ours to read.
     }
-  }
+    return false;
+  };
+  // The server names itself beside its socket (in the same private folder): one process to look
+  // at instead of every process of the user, which is what a relay entry pays on each event.
+  const named = pidFileOf(socket);
+  if (named && holds(named)) return undefined;
+  for (const pid of fs.readdirSync('/proc')) if (/^\d+$/.test(pid) && pid !== named && holds(pid)) return undefined;
   return 'the process listening there is not one of yours';
+}
+
+/** Where a server writes its pid: beside its socket. */
+export function pidFilePath(socket: string): string {
+  return `${path.resolve(socket)}.pid`;
+}
+
+function pidFileOf(socket: string): string | undefined {
+  try {
+    const text = fs.readFileSync(pidFilePath(socket), 'utf8').trim();
+    return /^\d+$/.test(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -11,6 +11,7 @@ import { handle } from './dispatch.js';
 import type { MethodContext } from './methods.js';
 import { authorized, clearStaleSocket, defaultSocketPath, loopback, readToken, socketFolder } from './places.js';
 import { errorResponse, INVALID_REQUEST, MAX_REQUEST_BYTES } from './protocol.js';
+import { pidFilePath } from './peer.js';
 import { UsageError } from '../config/problems.js';
 import { Warm } from './warm.js';
 
@@ -119,11 +120,12 @@ export async function serve(opts: ServeOptions): Promise<void> {
     warm.clear();
     for (const s of sockets) s.end(() => s.destroy());
     web?.closeAllConnections();
-    try {
-      fs.unlinkSync(socket);
-    } catch {
-      // already gone
-    }
+    for (const f of [socket, pidFilePath(socket)])
+      try {
+        fs.unlinkSync(f);
+      } catch {
+        // already gone
+      }
     stopped();
   };
   process.once('SIGINT', stop);
@@ -142,6 +144,11 @@ export async function serve(opts: ServeOptions): Promise<void> {
     process.umask(mask);
   }
   fs.chmodSync(socket, 0o600);
+  try {
+    fs.writeFileSync(pidFilePath(socket), `${process.pid}\n`, { mode: 0o600 });
+  } catch {
+    // Clients then look for the listener among all of the user's processes.
+  }
   let url: string | undefined;
   if (web && address) {
     await new Promise<void>((resolve, reject) => {
