@@ -159,7 +159,7 @@ export function withoutEntries(text: string): string {
   for (;;) {
     const tree = parseTree(out);
     const hooks = tree && findNodeAtLocation(tree, ['hooks']);
-    if (!hooks || hooks.type !== 'object') return out;
+    if (hooks?.type !== 'object') return out;
     const found = lastOurs(hooks);
     if (!found) return out;
     out = applyEdits(out, modify(out, found, undefined, { formattingOptions: indentOf(out) }));

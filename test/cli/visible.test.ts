@@ -101,7 +101,8 @@ describe('the CLI shows the escapes', () => {
   });
 
   test('validate', async () => {
-    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ ...cmd('true'), [`x\x1b]0;title\x07`]: 1 }] }] } } });
+    const field = `x\x1b]0;title\x07`;
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ ...cmd('true'), [field]: 1 }] }] } } });
     const r = await runCli(['validate', '--cwd', p.dir], { env: p.env });
     assert.ok(r.stdout.includes('x\\x1b]0;title\\x07'), r.stdout);
     assert.doesNotMatch(r.stdout, RAW);
