@@ -14,7 +14,7 @@ import { visible } from '../config/display.js';
 import { changeDescriber, rememberReviewed } from './reviewed.js';
 import { filesStamp } from './scripts.js';
 
-export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
+export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy' | 'codex';
 
 /** One workspace hook of a dialect configuration, as trust and `hookline list` see it. */
 export interface DialectHook {

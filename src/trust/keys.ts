@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import { scriptDigest, type ScriptContext } from './scripts.js';
 
-export type KeyDialect = 'gemini' | 'mm' | 'claude' | 'spatialagent' | 'agy';
+export type KeyDialect = 'gemini' | 'mm' | 'claude' | 'spatialagent' | 'agy' | 'codex';
 
 /** A hook's trust identity. */
 export interface HookFingerprint {
