@@ -1,0 +1,242 @@
+// The Codex cases of the real-agent suite. Every text a hook prints carries "HK-" so the suite
+// finds it wherever it lands (observe.ts).
+import { bash, group, hook, type CodexCase } from './codex.js';
+
+const ctx = (event: string, text: string) => ({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
+const pre = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
+const done = { text: 'finished' };
+const shell = (cmd: string) => ({ tools: [{ name: 'exec_command', input: { cmd } }] });
+
+export const CODEX_CASES: CodexCase[] = [
+  {
+    name: 'context from every event that gives it',
+    turns: [bash(1), done],
+    hooks: {
+      SessionStart: group(undefined, hook('start', { out: ctx('SessionStart', 'HK-start') })),
+      UserPromptSubmit: group(undefined, hook('prompt', { out: ctx('UserPromptSubmit', 'HK-prompt') })),
+      PreToolUse: group('Bash', hook('pre', { out: ctx('PreToolUse', 'HK-pre') })),
+      PostToolUse: group('Bash', hook('post', { out: ctx('PostToolUse', 'HK-post') })),
+    },
+  },
+  {
+    name: 'plain stdout from SessionStart and UserPromptSubmit',
+    turns: [done],
+    hooks: {
+      SessionStart: group(undefined, hook('start', { out: 'HK-start-text\n' })),
+      UserPromptSubmit: group(undefined, hook('prompt', { out: 'HK-prompt-text\n' })),
+    },
+  },
+  {
+    name: 'PreToolUse deny',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-deny' }) })) },
+  },
+  {
+    name: 'PreToolUse exit 2 with stderr',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { err: 'HK-stderr\n', exit: 2 })) },
+  },
+  {
+    name: 'PreToolUse decision block',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-legacy' } })) },
+  },
+  {
+    name: 'PreToolUse allow with a reason and a systemMessage',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group(
+        'Bash',
+        hook('pre', { out: { systemMessage: 'HK-msg', ...pre({ permissionDecision: 'allow', permissionDecisionReason: 'HK-why' }) } }),
+      ),
+    },
+  },
+  {
+    name: 'PreToolUse updatedInput',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group('Bash', hook('pre', { out: pre({ permissionDecision: 'allow', updatedInput: { command: 'touch ran-2' } }) })),
+      PostToolUse: group('Bash', hook('post')),
+    },
+  },
+  {
+    name: 'a shell command that exits non-zero',
+    turns: [shell('touch ran-1; echo out; exit 3'), done],
+    hooks: { PostToolUse: group('Bash', hook('post')) },
+  },
+  {
+    name: 'PostToolUse decision block replaces the output',
+    turns: [shell('touch ran-1; echo visible-output'), done],
+    hooks: { PostToolUse: group('Bash', hook('post', { out: { decision: 'block', reason: 'HK-block' } })) },
+  },
+  {
+    name: 'PostToolUse exit 2',
+    turns: [bash(1), done],
+    hooks: { PostToolUse: group('Bash', hook('post', { err: 'HK-post-stderr\n', exit: 2 })) },
+  },
+  {
+    name: 'several hooks on one event',
+    turns: [bash(1), done],
+    hooks: {
+      SessionStart: group(
+        undefined,
+        hook('start1', { out: ctx('SessionStart', 'HK-s1') }),
+        hook('start2', { out: 'HK-s2\n' }),
+        hook('start3', { out: ctx('SessionStart', 'HK-s3') }),
+      ),
+      UserPromptSubmit: group(undefined, hook('p1', { out: ctx('UserPromptSubmit', 'HK-u1') }), hook('p2', { out: ctx('UserPromptSubmit', 'HK-u2') })),
+      PreToolUse: group('Bash', hook('pre1', { out: ctx('PreToolUse', 'HK-p1') }), hook('pre2', { out: ctx('PreToolUse', 'HK-p2') })),
+      PostToolUse: group(
+        'Bash',
+        hook('post1', { out: { decision: 'block', reason: 'HK-b1' } }),
+        hook('post2', { out: { decision: 'block', reason: 'HK-b2', ...ctx('PostToolUse', 'HK-c2') } }),
+      ),
+    },
+  },
+  {
+    name: 'UserPromptSubmit block',
+    turns: [bash(1), done],
+    hooks: {
+      UserPromptSubmit: group(undefined, hook('prompt', { out: { decision: 'block', reason: 'HK-no' } })),
+      Stop: group(undefined, hook('stop')),
+    },
+  },
+  {
+    name: 'UserPromptSubmit exit 2',
+    turns: [bash(1), done],
+    hooks: { UserPromptSubmit: group(undefined, hook('prompt', { err: 'HK-no-stderr', exit: 2 })) },
+  },
+  {
+    name: 'Stop blocks once',
+    turns: [{ text: 'first answer' }, { text: 'second answer' }],
+    hooks: { Stop: group(undefined, hook('stop', { out: { decision: 'block', reason: 'HK-keep-going' } }, {})) },
+  },
+  {
+    name: 'Stop exit 2 once',
+    turns: [{ text: 'first answer' }, { text: 'second answer' }],
+    hooks: { Stop: group(undefined, hook('stop', { err: 'HK-stop-stderr', exit: 2 }, {})) },
+  },
+  {
+    name: 'Stop continue false',
+    turns: [{ text: 'first answer' }],
+    hooks: { Stop: group(undefined, hook('stop', { out: { continue: false, stopReason: 'HK-stop-now' } })) },
+  },
+  {
+    name: 'continue false on PreToolUse',
+    turns: [bash(1), bash(2), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: { continue: false, stopReason: 'HK-stopped' } })) },
+    differs: { aspects: ['ran', 'hooks', 'counts', 'env', 'requests', 'model'], row: 'continue: false on PreToolUse' },
+  },
+  {
+    name: 'continue false on PostToolUse',
+    turns: [bash(1), bash(2), done],
+    hooks: { PostToolUse: group('Bash', hook('post', { out: { continue: false, stopReason: 'HK-stopped' } })) },
+  },
+  {
+    name: 'continue false on UserPromptSubmit',
+    turns: [bash(1), done],
+    hooks: { UserPromptSubmit: group(undefined, hook('prompt', { out: { continue: false, stopReason: 'HK-stopped' } })) },
+  },
+  {
+    name: 'continue false on SessionStart',
+    turns: [bash(1), done],
+    hooks: {
+      SessionStart: group(undefined, hook('start', { out: { continue: false, stopReason: 'HK-stopped' } })),
+      UserPromptSubmit: group(undefined, hook('prompt')),
+    },
+  },
+  {
+    name: 'a hook that fails (exit 1)',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { err: 'HK-oops', exit: 1 })) },
+  },
+  {
+    name: 'invalid JSON output',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: '{"decision": "block", reason: HK-bad' })) },
+  },
+  {
+    name: 'a hook past its timeout',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group('Bash', {
+        label: 'pre',
+        replies: [{ sleepMs: 4000, out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-late' }) }],
+        handler: { timeout: 1 },
+      }),
+    },
+  },
+  {
+    name: 'matchers: alternatives, star, empty, case, regex, prefix',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash|Write', hooks: [hook('alt')] },
+        { matcher: '*', hooks: [hook('star')] },
+        { matcher: '', hooks: [hook('empty')] },
+        { matcher: 'bash', hooks: [hook('lower')] },
+        { matcher: '^Ba.*', hooks: [hook('regex')] },
+        { matcher: 'Ba.h', hooks: [hook('dot')] },
+        { matcher: 'Bas', hooks: [hook('prefix')] },
+        { matcher: 'exec_command', hooks: [hook('native')] },
+        { hooks: [hook('none')] },
+      ],
+    },
+  },
+  {
+    name: 'SessionEnd',
+    turns: [done],
+    hooks: { SessionEnd: group(undefined, hook('end')) },
+  },
+  {
+    name: 'PreModelRequest on every model call',
+    turns: [bash(1), done],
+    hooks: { PreModelRequest: group(undefined, hook('model')) },
+  },
+  {
+    name: 'hooks in config.toml',
+    scope: 'toml',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: ctx('PreToolUse', 'HK-toml') })), Stop: group(undefined, hook('stop')) },
+  },
+  {
+    name: 'timeout and statusMessage are in the trust hash',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', { label: 'pre', handler: { timeout: 5, statusMessage: 'HK-checking' } }) },
+  },
+  {
+    name: 'trust: a hook without a record does not run',
+    trust: 'none',
+    noneRun: true,
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })), SessionStart: group(undefined, hook('start')) },
+  },
+  {
+    name: 'trust: a hook changed since its record does not run',
+    trust: 'changed',
+    noneRun: true,
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })) },
+  },
+  {
+    name: 'trust: a hook turned off with enabled = false',
+    trust: 'disabled',
+    noneRun: true,
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })) },
+  },
+  {
+    name: 'project hooks in a trusted project',
+    scope: 'project',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: ctx('PreToolUse', 'HK-project') })) },
+  },
+  {
+    name: 'project hooks in a project Codex does not trust',
+    scope: 'project',
+    projectTrusted: false,
+    noneRun: true,
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })) },
+  },
+];
