@@ -18,12 +18,8 @@ export type Message =
   | { role: 'user'; text: string }
   | { role: 'model'; text: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; results: ToolOutcome[] }
-  /**
-   * A hook's message for the model, apart from the prompt and the tool results (Claude Code's
-   * labelled hook messages); `beforeResults`: it comes ahead of the tool results that follow it
-   * (Codex's developer messages before a tool's output).
-   */
-  | { role: 'note'; text: string; beforeResults?: boolean };
+  /** A hook's message for the model, apart from the prompt and the tool results (Claude Code's labelled hook messages). */
+  | { role: 'note'; text: string };
 
 export function contentText(c: unknown): string {
   if (typeof c === 'string') return c;
@@ -53,15 +49,7 @@ export function takesSystemNotes(provider: string): boolean {
 /** History to AI SDK messages (the system prompt goes in the call's own `system` option). */
 export function toModelMessages(history: readonly Message[], opts: ModelMessageOptions = {}): ModelMessage[] {
   const out: ModelMessage[] = [];
-  // Notes meant to come before tool results, held for a provider that takes no system message there.
-  let held: string[] = [];
   for (const m of history) {
-    if (m.role === 'note' && m.beforeResults) {
-      // Between a model's tool calls and their results only a system message fits; else they follow the results.
-      if (opts.systemNotes !== false) out.push({ role: 'system', content: m.text });
-      else held.push(m.text);
-      continue;
-    }
     if (m.role === 'user') out.push({ role: 'user', content: m.text });
     else if (m.role === 'note') {
       // A system message follows what the user side said (a prompt, tool results); right after the model's
@@ -86,11 +74,8 @@ export function toModelMessages(history: readonly Message[], opts: ModelMessageO
           output: { type: r.isError ? ('error-text' as const) : ('text' as const), value: r.output },
         })),
       });
-      for (const text of held) out.push({ role: 'user', content: `<system-reminder>\n${text}\n</system-reminder>` });
-      held = [];
     }
   }
-  for (const text of held) out.push({ role: 'user', content: `<system-reminder>\n${text}\n</system-reminder>` });
   return out;
 }
 

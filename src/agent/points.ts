@@ -47,8 +47,6 @@ const joined = (parts: Array<string | undefined>, sep = '\n') => {
 
 /** `{notes}` when there are some. */
 const withNotes = (notes: string[]) => (notes.length ? { notes } : {});
-/** `{notesBefore}` when there are some. */
-const withNotesBefore = (notesBefore: string[]) => (notesBefore.length ? { notesBefore } : {});
 
 type Fn<K extends keyof Adapter> = NonNullable<Adapter[K]>;
 
@@ -244,7 +242,6 @@ export class Points {
     const messages: Array<string | undefined> = [];
     const contexts: Array<string | undefined> = [];
     const notes: string[] = [];
-    const before: string[] = [];
     const refusals: Array<string | undefined> = [];
     for (const f of this.each('beforeTool')) {
       const e = await f({ ...p, args });
@@ -256,17 +253,9 @@ export class Points {
       if (e.action === 'ask') refusals.push(e.refusal);
       contexts.push(e.context);
       notes.push(...(e.notes ?? []));
-      before.push(...(e.notesBefore ?? []));
     }
     const context = joined(contexts);
-    const common = {
-      args,
-      inputModified,
-      ...(context ? { context } : {}),
-      ...withNotes(notes),
-      ...withNotesBefore(before),
-      systemMessage: joined(messages),
-    };
+    const common = { args, inputModified, ...(context ? { context } : {}), ...withNotes(notes), systemMessage: joined(messages) };
     if (!ask) return { action: 'run', ...common };
     const refusal = joined(refusals);
     return { action: 'ask', ...common, ...(refusal ? { refusal } : {}) };
@@ -277,31 +266,15 @@ export class Points {
     let tail: { name: string; args: Record<string, unknown> } | undefined;
     const messages: Array<string | undefined> = [];
     const notes: string[] = [];
-    const before: string[] = [];
     for (const f of this.each('afterTool')) {
       const e = await f({ ...p, llmContent });
       messages.push(e.systemMessage);
-      if (e.action !== 'stop') {
-        notes.push(...(e.notes ?? []));
-        before.push(...(e.notesBefore ?? []));
-      }
-      if (e.action !== 'keep')
-        return {
-          ...e,
-          ...(e.action === 'replace' ? { ...withNotes(notes), ...withNotesBefore(before) } : {}),
-          systemMessage: joined(messages),
-        };
+      if (e.action !== 'stop') notes.push(...(e.notes ?? []));
+      if (e.action !== 'keep') return { ...e, ...(e.action === 'replace' ? withNotes(notes) : {}), systemMessage: joined(messages) };
       llmContent = e.llmContent;
       tail ??= e.tail;
     }
-    return {
-      action: 'keep',
-      llmContent,
-      ...(tail ? { tail } : {}),
-      ...withNotes(notes),
-      ...withNotesBefore(before),
-      systemMessage: joined(messages),
-    };
+    return { action: 'keep', llmContent, ...(tail ? { tail } : {}), ...withNotes(notes), systemMessage: joined(messages) };
   }
 
   /** The first adapter that does not accept the answer decides; a context clear from any counts. */

@@ -4,11 +4,10 @@ import { additionalContext, effectiveReason, isBlocking, isPlainObject, specific
 export const INPUT_MODIFIED_NOTE = '\n\n[System] Tool input parameters were modified by a hook before execution.';
 
 /**
- * Messages for the model apart from the tool's result: `notes` follow the tool results in the
- * history, in order (Claude Code's labelled hook messages); `notesBefore` come ahead of them
- * (Codex's developer messages, which it places before the tool's output).
+ * Messages for the model apart from the tool's result (Claude Code's labelled hook messages):
+ * they follow the tool results in the history, in order.
  */
-export type Notes = { notes?: string[]; notesBefore?: string[] };
+export type Notes = { notes?: string[] };
 
 export type BeforeToolEffect =
   /** Run the tool with these arguments; `context` is read by the model with the tool's result. */

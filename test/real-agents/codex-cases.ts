@@ -75,7 +75,7 @@ export const CODEX_CASES: CodexCase[] = [
     hooks: { PostToolUse: group('Bash', hook('post', { err: 'HK-post-stderr\n', exit: 2 })) },
   },
   {
-    name: 'several hooks on one event',
+    name: 'several hooks give context on one event',
     turns: [bash(1), done],
     hooks: {
       SessionStart: group(
@@ -84,14 +84,27 @@ export const CODEX_CASES: CodexCase[] = [
         hook('start2', { out: 'HK-s2\n' }),
         hook('start3', { out: ctx('SessionStart', 'HK-s3') }),
       ),
-      UserPromptSubmit: group(undefined, hook('p1', { out: ctx('UserPromptSubmit', 'HK-u1') }), hook('p2', { out: ctx('UserPromptSubmit', 'HK-u2') })),
-      PreToolUse: group('Bash', hook('pre1', { out: ctx('PreToolUse', 'HK-p1') }), hook('pre2', { out: ctx('PreToolUse', 'HK-p2') })),
-      PostToolUse: group(
-        'Bash',
-        hook('post1', { out: { decision: 'block', reason: 'HK-b1' } }),
-        hook('post2', { out: { decision: 'block', reason: 'HK-b2', ...ctx('PostToolUse', 'HK-c2') } }),
+      UserPromptSubmit: group(
+        undefined,
+        hook('p1', { out: ctx('UserPromptSubmit', 'HK-u1') }),
+        hook('p2', { out: ctx('UserPromptSubmit', 'HK-u2') }),
       ),
+      PreToolUse: group('Bash', hook('pre1', { out: ctx('PreToolUse', 'HK-p1') }), hook('pre2', { out: ctx('PreToolUse', 'HK-p2') })),
+      PostToolUse: group('Bash', hook('post1', { out: ctx('PostToolUse', 'HK-c1') }), hook('post2', { out: ctx('PostToolUse', 'HK-c2') })),
     },
+  },
+  {
+    name: 'several PostToolUse hooks block',
+    turns: [bash(1), done],
+    hooks: {
+      PostToolUse: group('Bash', hook('post1', { out: { decision: 'block', reason: 'HK-b1' } }), hook('post2', { err: 'HK-b2', exit: 2 })),
+    },
+  },
+  {
+    name: 'a PostToolUse block beside a context',
+    turns: [bash(1), done],
+    hooks: { PostToolUse: group('Bash', hook('post', { out: { decision: 'block', reason: 'HK-b1', ...ctx('PostToolUse', 'HK-c1') } })) },
+    differs: { aspects: ['model'], row: 'Hook context beside a tool’s output' },
   },
   {
     name: 'UserPromptSubmit block',
@@ -185,8 +198,10 @@ export const CODEX_CASES: CodexCase[] = [
   },
   {
     name: 'SessionEnd',
+    // Codex may exit before its SessionEnd hook has run.
+    mayNotRun: ['end'],
     turns: [done],
-    hooks: { SessionEnd: group(undefined, hook('end')) },
+    hooks: { SessionEnd: group(undefined, hook('end')), Stop: group(undefined, hook('stop')) },
   },
   {
     name: 'PreModelRequest on every model call',
@@ -209,7 +224,10 @@ export const CODEX_CASES: CodexCase[] = [
     trust: 'none',
     noneRun: true,
     turns: [bash(1), done],
-    hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })), SessionStart: group(undefined, hook('start')) },
+    hooks: {
+      PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })),
+      SessionStart: group(undefined, hook('start')),
+    },
   },
   {
     name: 'trust: a hook changed since its record does not run',

@@ -38,6 +38,8 @@ export interface CodexCase {
   files?: Record<string, string>;
   /** Aspects that differ on purpose, and the README row that says why. */
   differs?: { aspects: Aspect[]; row: string };
+  /** Hooks the real agent may exit before running. */
+  mayNotRun?: string[];
   /** No hook is expected to run on the real agent (a trust case). */
   noneRun?: boolean;
   timeoutMs?: number;
@@ -248,9 +250,16 @@ export async function runSide(side: 'codex' | 'hookline', c: CodexCase): Promise
         env: { ...env, STUB_API_KEY: 'test' },
       });
     } else {
-      const hl = { ...env, GEMINI_CLI_HOME: dirs.home, HOOKLINE_TRACE: '0', HOOKLINE_BASE_URL: `${server.url}/v1`, HOOKLINE_API_KEY: 'test' };
+      const hl = {
+        ...env,
+        GEMINI_CLI_HOME: dirs.home,
+        HOOKLINE_TRACE: '0',
+        HOOKLINE_BASE_URL: `${server.url}/v1`,
+        HOOKLINE_API_KEY: 'test',
+      };
       // The project's hooks wait for Hookline's review too; it records Codex's own as well, so only where Codex's are there.
-      if (c.scope === 'project' && (c.trust ?? 'recorded') === 'recorded') await runGroup(process.execPath, [CLI, 'trust', dirs.project], { cwd: dirs.project, env: hl });
+      if (c.scope === 'project' && (c.trust ?? 'recorded') === 'recorded')
+        await runGroup(process.execPath, [CLI, 'trust', dirs.project], { cwd: dirs.project, env: hl });
       const args = [CLI, 'agent', '-p', prompt, '--model', 'openai-compatible:stub-model', '--approval-mode', 'yolo'];
       exited = await runGroup(process.execPath, args, { cwd: dirs.project, timeoutMs: c.timeoutMs, env: hl });
     }

@@ -69,8 +69,6 @@ export interface HookedResult {
   run?: ToolRun;
   /** The hooks' messages for the model apart from the result (before-tool ones first). */
   notes?: string[];
-  /** The hooks' messages for the model ahead of the result. */
-  notesBefore?: string[];
 }
 
 const STOPPED = /^Agent execution stopped by hook: /;
@@ -150,8 +148,7 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
   show(ae.systemMessage);
   const isError = !!result.error;
   const allNotes = [...(be.notes ?? []), ...(ae.action === 'stop' ? [] : (ae.notes ?? []))];
-  const allBefore = [...(be.notesBefore ?? []), ...(ae.action === 'stop' ? [] : (ae.notesBefore ?? []))];
-  const notes = { ...(allNotes.length ? { notes: allNotes } : {}), ...(allBefore.length ? { notesBefore: allBefore } : {}) };
+  const notes = allNotes.length ? { notes: allNotes } : {};
   // A before-tool or permission hook's arguments, when they replaced the model's.
   const ran = be.inputModified || approvedArgs ? args : undefined;
   if (ae.action === 'stop')
@@ -250,8 +247,8 @@ export function hookTools<T extends ToolSet>(points: ToolPoints, tools: T, opts:
           opts.onStop?.(r.stop);
           throw new HookStop('stopped', r.stopAt ?? 'BeforeTool', r.stop);
         }
-        // An app's tool call has no place of its own for the hooks' notes: they come with its result.
-        const output = [...(r.notesBefore ?? []), r.outcome.output, ...(r.notes ?? [])].join('\n\n');
+        // An app's tool call has no place of its own for the hooks' notes: they follow its result.
+        const output = [r.outcome.output, ...(r.notes ?? [])].join('\n\n');
         if (r.outcome.isError) throw new Error(output);
         // Untouched by hooks: the tool's own value, so its `toModelOutput` still applies.
         if (r.run && output === r.run.llmContent) return r.run.returnDisplay;

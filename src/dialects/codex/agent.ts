@@ -17,7 +17,7 @@ import { fireClaude, type ClaudeFireResult } from '../claude/run.js';
 import { PERMISSION_MODES } from '../claude/translate.js';
 import { ClaudeSession } from '../claude/background.js';
 import { codexHookId, type CodexHook } from './config.js';
-import { CODEX_CATALOG, codexEventLabel, NO_TURN_EVENTS, type CodexEvent } from './events.js';
+import { CODEX_CATALOG, codexEventLabel, NO_PERMISSION_MODE, NO_TURN_EVENTS, type CodexEvent } from './events.js';
 import { blocksOf, CODEX_TEXTS, contextNotes, replacedOutput, shownOf, stopOf } from './effects.js';
 import { agentToolArgs, codexTool, codexToolInput } from './tools.js';
 
@@ -57,12 +57,14 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
       cwd: ctx.cwd,
       hook_event_name: event,
       model,
-      permission_mode: PERMISSION_MODES[ctx.approvalMode()] ?? ctx.approvalMode(),
+      ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode: PERMISSION_MODES[ctx.approvalMode()] ?? ctx.approvalMode() }),
       ...(sub ? { agent_id: s.id, agent_type: sub.name } : {}),
       ...fields,
     };
     const claude: ClaudeEvent = CODEX_CATALOG[event].claude;
-    const r = await fireClaude(config, claude, input, {
+    // Codex events that share a Claude Code reading (PreModelRequest, SessionEnd) keep their own hooks.
+    const own = { ...config, hooks: config.hooks.filter((h) => (h as CodexHook).codex?.event === event) };
+    const r = await fireClaude(own, claude, input, {
       projectDir: ctx.cwd,
       env: opts.env,
       signal,
@@ -162,7 +164,7 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
       const effect = {
         args: updated ?? args,
         inputModified: updated !== undefined,
-        ...(notes.length ? { notesBefore: notes } : {}),
+        ...(notes.length ? { notes } : {}),
         ...(systemMessage ? { systemMessage } : {}),
       };
       if (o.permissionDecision === 'ask' || o.permissionDecision === 'defer')
@@ -171,17 +173,20 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
     },
     async afterTool({ id, name, args, result, llmContent, signal }): Promise<AfterToolEffect> {
       const f = result.facts;
-      const response = f?.kind === 'shell' ? f.output : llmContent;
+      // Codex gives the shell's output as printed.
+      const response = f?.kind === 'shell' ? (f.printed ?? f.output) : llmContent;
       const r = await run('PostToolUse', { ...toolFields(id, name, args), tool_response: response }, signal, codexTool(name).aliases);
       const o = r.output;
-      const systemMessage = shownOf(o);
       const notes = contextNotes(o);
-      const extra = { ...(notes.length ? { notesBefore: notes } : {}), ...(systemMessage ? { systemMessage } : {}) };
       const reasons = blocksOf(r).map((b) => b.reason);
       // Codex gives the model the stop reason in place of the output, and goes on.
       const stop = stopOf(o);
       if (stop !== undefined) reasons.push(stop);
-      if (reasons.length) return { action: 'replace', llmContent: replacedOutput(reasons), ...extra };
+      const replaced = reasons.length ? replacedOutput(reasons) : undefined;
+      // Codex reports the replaced output as the tool call's error; the user sees it here too.
+      const said = [shownOf(o), replaced !== undefined ? CODEX_TEXTS.replaced(codexTool(name).name, replaced) : undefined].filter(Boolean);
+      const extra = { ...(notes.length ? { notes } : {}), ...(said.length ? { systemMessage: said.join('\n') } : {}) };
+      if (replaced !== undefined) return { action: 'replace', llmContent: replaced, ...extra };
       return { action: 'keep', llmContent, ...extra };
     },
     async permissionRequest({ name, args, signal }) {

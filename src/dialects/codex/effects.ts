@@ -12,6 +12,7 @@ export const CODEX_TEXTS = {
   hookPrompt: (runId: string, reason: string) => `<hook_prompt hook_run_id="${escapeAttribute(runId)}">${escapeText(reason)}</hook_prompt>`,
   promptBlocked: (reason: string) => `UserPromptSubmit hook blocked the prompt: ${reason}`,
   stopped: (reason: string) => `Stopped by hook: ${reason}`,
+  replaced: (tool: string, output: string) => `PostToolUse hook replaced the output of ${tool}: ${output}`,
 } as const;
 
 function escapeText(s: string): string {

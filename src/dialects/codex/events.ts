@@ -63,6 +63,9 @@ export function codexEventLabel(event: CodexEvent): string {
   return event.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
+/** The events whose input has no `permission_mode`. */
+export const NO_PERMISSION_MODE: ReadonlySet<CodexEvent> = new Set(['PreModelRequest']);
+
 /** The events whose input has no `turn_id` (they happen outside a turn). */
 export const NO_TURN_EVENTS: ReadonlySet<CodexEvent> = new Set(['SessionStart', 'SessionEnd']);
 

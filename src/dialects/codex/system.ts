@@ -31,7 +31,15 @@ import {
   type CodexConfig,
   type CodexHook,
 } from './config.js';
-import { CODEX_CATALOG, CODEX_EVENTS, closestCodexEvent, isCodexEvent, NO_TURN_EVENTS, type CodexEvent } from './events.js';
+import {
+  CODEX_CATALOG,
+  CODEX_EVENTS,
+  closestCodexEvent,
+  isCodexEvent,
+  NO_PERMISSION_MODE,
+  NO_TURN_EVENTS,
+  type CodexEvent,
+} from './events.js';
 import { codexTool } from './tools.js';
 import { writeTrustRecords } from './trust.js';
 
@@ -160,13 +168,14 @@ export const codexSystem: HookSystem = {
       transcript_path: opts.transcriptPath ?? null,
       cwd: opts.cwd,
       model: '',
-      permission_mode: 'default',
+      ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode: 'default' }),
       ...fields,
       ...(opts.sessionId !== undefined ? { session_id: opts.sessionId } : {}),
       ...(opts.transcriptPath !== undefined ? { transcript_path: opts.transcriptPath } : {}),
     };
     const tool = typeof input.tool_name === 'string' ? input.tool_name : undefined;
-    const result = await fireClaude(g.config, CODEX_CATALOG[event].claude, input, {
+    const own = { ...g.config, hooks: g.config.hooks.filter((h) => (h as CodexHook).codex?.event === event) };
+    const result = await fireClaude(own, CODEX_CATALOG[event].claude, input, {
       projectDir: opts.cwd,
       env: { ...ctx.baseEnv, ...codexEnv(loaded) },
       variables: () => ({}),
