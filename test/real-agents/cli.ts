@@ -19,6 +19,8 @@ const flag = (name: string) => {
 const only = flag('--side');
 const keep = args.includes('--keep');
 const raw = args.includes('--raw');
+// --strict: the documented differences are compared too (to see that each still shows).
+const strict = args.includes('--strict');
 const names = args.filter((a) => !a.startsWith('--'));
 if (agent !== 'claude' && agent !== 'codex') {
   process.stderr.write('usage: cli.ts claude|codex [CASE…] [--side claude|codex|hookline] [--keep]\n');
@@ -40,7 +42,12 @@ for (const c of cases) {
     if (!keep) fs.rmSync(r.dirs.base, { recursive: true, force: true });
   }
   if (runs.length === 2) {
-    const d = compare(runs[0].observation, runs[1].observation, c.differs?.aspects ?? [], 'mayNotRun' in c ? c.mayNotRun : undefined);
+    const d = compare(
+      runs[0].observation,
+      runs[1].observation,
+      strict ? [] : (c.differs?.aspects ?? []),
+      'mayNotRun' in c ? c.mayNotRun : undefined,
+    );
     const lines = Object.entries(d).flatMap(([a, ls]) => ls.map((l) => `  ${a}: ${l}`));
     if (lines.length) differing++;
     console.log(lines.length ? `DIFFERENT:\n${lines.join('\n')}` : 'SAME');

@@ -34,6 +34,8 @@ export interface CodexCase {
   trust?: 'recorded' | 'changed' | 'none' | 'disabled';
   /** The project is trusted in the user's config.toml (project-scope cases; default true). */
   projectTrusted?: boolean;
+  /** Hookline's side runs `hookline trust` on the project first (project-scope cases with records; default true). */
+  hooklineTrust?: boolean;
   /** Files to create in the project (relative path → content). */
   files?: Record<string, string>;
   /** Aspects that differ on purpose, and the README row that says why. */
@@ -258,7 +260,7 @@ export async function runSide(side: 'codex' | 'hookline', c: CodexCase): Promise
         HOOKLINE_API_KEY: 'test',
       };
       // The project's hooks wait for Hookline's review too; it records Codex's own as well, so only where Codex's are there.
-      if (c.scope === 'project' && (c.trust ?? 'recorded') === 'recorded')
+      if (c.scope === 'project' && (c.trust ?? 'recorded') === 'recorded' && c.hooklineTrust !== false)
         await runGroup(process.execPath, [CLI, 'trust', dirs.project], { cwd: dirs.project, env: hl });
       const args = [CLI, 'agent', '-p', prompt, '--model', 'openai-compatible:stub-model', '--approval-mode', 'yolo'];
       exited = await runGroup(process.execPath, args, { cwd: dirs.project, timeoutMs: c.timeoutMs, env: hl });
