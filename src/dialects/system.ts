@@ -138,7 +138,8 @@ export interface HookSystem {
    */
   ownTrust?: {
     pending(dir: string, env: NodeJS.ProcessEnv): string[];
-    trust(dir: string, env: NodeJS.ProcessEnv): string[];
+    /** With `project`, the folder itself is trusted in the system's own records too (a `hookline test` sandbox). */
+    trust(dir: string, env: NodeJS.ProcessEnv, opts?: { project?: boolean }): string[];
   };
 }
 

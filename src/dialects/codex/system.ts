@@ -41,7 +41,7 @@ import {
   type CodexEvent,
 } from './events.js';
 import { codexTool } from './tools.js';
-import { writeTrustRecords } from './trust.js';
+import { writeProjectTrust, writeTrustRecords } from './trust.js';
 
 function load(projectDir: string, file: string | undefined, env: NodeJS.ProcessEnv): CodexConfig {
   let loaded: CodexConfig;
@@ -286,8 +286,12 @@ export const codexSystem: HookSystem = {
       const loaded = load(dir, undefined, env);
       return loaded.hooks.filter((h) => h.codex.enabled && !codexRuns(h) && h.codex.loaded).map((h) => describeCodexHook(h, dir));
     },
-    trust(dir, env) {
-      const loaded = load(dir, undefined, env);
+    trust(dir, env, opts) {
+      let loaded = load(dir, undefined, env);
+      if (opts?.project && !loaded.project.trusted) {
+        writeProjectTrust(loaded.userConfig, loaded.project.root);
+        loaded = load(dir, undefined, env);
+      }
       const todo = loaded.hooks.filter(
         (h) => h.codex.enabled && h.codex.loaded && (h.codex.trust === 'untrusted' || h.codex.trust === 'modified'),
       );

@@ -69,3 +69,18 @@ export function writeTrustRecords(configFile: string, records: ReadonlyArray<{ k
     throw new Error(`Codex config ${configFile}: ${(e as Error).message}`);
   }
 }
+
+/** The user's config.toml trusting a project (`[projects."<dir>"] trust_level = "trusted"`), for a `hookline test` sandbox. */
+export function writeProjectTrust(configFile: string, dir: string): void {
+  try {
+    updateFile(configFile, (text) => {
+      const v = parseToml(text) as { projects?: Record<string, { trust_level?: unknown }> };
+      if (v.projects?.[dir]?.trust_level === 'trusted') return undefined;
+      if (v.projects?.[dir] !== undefined) throw new Error(`its [projects.${tomlString(dir)}] says otherwise: not changed`);
+      const sep = text === '' || text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+      return `${text}${sep}[projects.${tomlString(dir)}]\ntrust_level = "trusted"\n`;
+    });
+  } catch (e) {
+    throw new Error(`Codex config ${configFile}: ${(e as Error).message}`);
+  }
+}
