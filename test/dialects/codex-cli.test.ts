@@ -208,3 +208,33 @@ describe('Codex trust records written in config.toml', () => {
     assert.throws(() => withTrustRecords(text, [{ key: '/a.json:stop:0:0', hash: 'sha256:new' }]), /edit it by hand/);
   });
 });
+
+describe('init, test and convert for Codex', () => {
+  test('hookline init --dialect codex writes a .codex/hooks.json guard whose fixtures pass; the user’s CODEX_HOME is never touched', async () => {
+    const p = setup();
+    const mine = path.join(p.base, 'my-codex-home');
+    const env = { ...p.env, CODEX_HOME: mine };
+    const init = await runCli(['init', '--dialect', 'codex'], { cwd: p.dir, env });
+    assert.equal(init.code, 0, init.stderr);
+    const file = JSON.parse(fs.readFileSync(path.join(p.dir, '.codex', 'hooks.json'), 'utf8'));
+    assert.equal(file.hooks.PreToolUse[0].matcher, 'Bash');
+    const t = await runCli(['test'], { cwd: p.dir, env });
+    assert.equal(t.code, 0, t.stdout + t.stderr);
+    assert.match(t.stdout, /2 passed, 0 failed/);
+    assert.equal(fs.existsSync(mine), false);
+  });
+
+  test('hookline convert --from claude --to codex: Codex tool names, the project variable it lacks noted', async () => {
+    const p = setup();
+    const src = path.join(p.base, 'claude.json');
+    p.write(src, {
+      hooks: { PreToolUse: [{ matcher: 'Bash|Edit', hooks: [{ type: 'command', command: '$CLAUDE_PROJECT_DIR/g.sh', timeout: 30 }] }] },
+    });
+    const r = await runCli(['convert', '--from', 'claude', '--to', 'codex', src], { cwd: p.dir, env: p.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json(), {
+      hooks: { PreToolUse: [{ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command: './g.sh', timeout: 30 }] }] },
+    });
+    assert.match(r.stderr, /\$CLAUDE_PROJECT_DIR is not set by codex/);
+  });
+});
