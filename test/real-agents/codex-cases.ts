@@ -223,6 +223,7 @@ export const CODEX_CASES: CodexCase[] = [
     name: 'trust: a hook without a record does not run',
     trust: 'none',
     noneRun: true,
+    held: true,
     differs: { aspects: [], row: 'Held-back hooks' },
     turns: [bash(1), done],
     hooks: {
@@ -234,6 +235,7 @@ export const CODEX_CASES: CodexCase[] = [
     name: 'trust: a hook changed since its record does not run',
     trust: 'changed',
     noneRun: true,
+    held: true,
     differs: { aspects: [], row: 'Held-back hooks' },
     turns: [bash(1), done],
     hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })) },
@@ -256,6 +258,7 @@ export const CODEX_CASES: CodexCase[] = [
     scope: 'project',
     projectTrusted: false,
     noneRun: true,
+    held: true,
     differs: { aspects: [], row: 'Held-back hooks' },
     turns: [bash(1), done],
     hooks: { PreToolUse: group('Bash', hook('pre', { out: { decision: 'block', reason: 'HK-no' } })) },
@@ -280,5 +283,18 @@ export const CODEX_CASES: CodexCase[] = [
     turns: [done],
     hooks: { UserPromptSubmit: group(undefined, { label: 'prompt', command: `{hook}; echo "HK-key=$OPENAI_API_KEY"` }) },
     differs: { aspects: ['model'], row: 'Environment' },
+  },
+  {
+    name: 'Stop blocks nine times in a row',
+    turns: [{ text: 'answer' }],
+    hooks: { Stop: group(undefined, hook('stop', ...Array(9).fill({ out: { decision: 'block', reason: 'HK-again' } }), {})) },
+    differs: { aspects: ['hooks', 'counts', 'requests', 'model'], row: 'Stop blocks in a row' },
+  },
+  {
+    name: 'the model API refuses the key: no StopFailure',
+    noneRun: true,
+    turns: [{ error: { status: 401, type: 'authentication_error', message: 'HK-bad-key' } }],
+    hooks: { StopFailure: group(undefined, hook('fail')), Stop: group(undefined, hook('stop')) },
+    differs: { aspects: ['user'], row: 'API errors' },
   },
 ];

@@ -42,8 +42,10 @@ export interface CodexCase {
   differs?: { aspects: Aspect[]; row: string };
   /** Hooks the real agent may exit before running. */
   mayNotRun?: string[];
-  /** No hook is expected to run on the real agent (a trust case). */
+  /** No hook is expected to run on the real agent. */
   noneRun?: boolean;
+  /** Hooks are held back (trust): Hookline must say so. */
+  held?: boolean;
   timeoutMs?: number;
   normalize?: (input: any) => any;
   compareFiles?: string[];
@@ -134,6 +136,9 @@ function writeConfig(c: CodexCase, dirs: Dirs, serverUrl: string): { log: string
     `base_url = ${tomlString(`${serverUrl}/v1`)}`,
     'wire_api = "responses"',
     'env_key = "STUB_API_KEY"',
+    // An API error is the case's answer, not something to wait out.
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
     '',
   ].join('\n');
   if (scope === 'project' && c.projectTrusted !== false) toml += `\n[projects.${tomlString(dirs.project)}]\ntrust_level = "trusted"\n`;

@@ -231,9 +231,6 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
       const r = await run('Stop', { stop_hook_active: stopHookActive, last_assistant_message: last }, signal);
       return turnDecision(r, 'Stop', retries, cap);
     },
-    async turnFailed({ kind, message, status }) {
-      await run('StopFailure', { error: kind, last_assistant_message: `API Error: ${status !== undefined ? `${status} ` : ''}${message}` });
-    },
     async settle() {
       await session.settleWithin(10_000);
     },

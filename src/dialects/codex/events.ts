@@ -4,7 +4,8 @@
  * count, and the snake-case label Codex uses in trust keys and hashes (`pre_tool_use`).
  *
  * Hookline runs every event below at the agent's matching point but Interrupt, whose moment (the
- * user stopping a turn) its adapters do not see: `validate` warns about its hooks.
+ * user stopping a turn) its adapters do not see, and StopFailure, which Codex 0.169 does not fire
+ * when the model's API fails: `validate` warns about their hooks.
  */
 import { closestName } from '../../config/suggest.js';
 import type { ClaudeEvent } from '../claude/events.js';
@@ -42,7 +43,8 @@ export const CODEX_CATALOG: Readonly<Record<CodexEvent, CodexEventSpec>> = {
   PostToolUse: { claude: 'PostToolUse', matcher: true, fired: true },
   UserPromptSubmit: { claude: 'UserPromptSubmit', matcher: false, fired: true },
   Stop: { claude: 'Stop', matcher: false, fired: true },
-  StopFailure: { claude: 'StopFailure', matcher: false, fired: true },
+  // Codex 0.169 fires none when the model's API fails (a 401, a 500): neither does the agent.
+  StopFailure: { claude: 'StopFailure', matcher: false, fired: false },
   SessionStart: { claude: 'SessionStart', matcher: true, fired: true },
   SessionEnd: { claude: 'SessionEnd', matcher: false, fired: true },
   SubagentStart: { claude: 'SubagentStart', matcher: false, fired: true },
