@@ -100,6 +100,26 @@ describe('hookline fire --dialect codex: Codex trust records', () => {
     );
   });
 
+  test('--config naming the user’s hooks.json reads it once, with its records; a file Codex never reads runs as the user named it', async () => {
+    const p = setup({ user: hooksFile(deny) });
+    const own = await fire('PreToolUse', bash, p, ['--config', p.userHooks]);
+    assert.equal(own.code, 0, own.stderr);
+    assert.equal(own.json().runs.length, 0);
+    assert.equal(own.json().heldBack.length, 1);
+    assert.match(own.stderr, /without a trust record/);
+    const v = await runCli(['validate', '--dialect', 'codex', '--config', p.userHooks, '--json'], { cwd: p.dir, env: p.env });
+    assert.equal(v.json().files.filter((f: string) => f === p.userHooks).length, 1, v.stdout);
+
+    const other = path.join(p.base, 'guard.json');
+    p.write(other, hooksFile(deny));
+    const named = await fire('PreToolUse', bash, p, ['--config', other]);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(named.json().output.permissionDecision, 'deny');
+    // The user's unreviewed hook is still held; only the named file's runs.
+    assert.equal(named.json().runs.length, 1);
+    assert.equal(named.json().runs[0].file, other);
+  });
+
   test('a system (managed) hook runs with no record', async () => {
     const p = setup({ system: hooksFile(deny) });
     const r = await fire('PreToolUse', bash, p);

@@ -30,8 +30,8 @@ import { compileCodexMatcher } from './matcher.js';
 /** Where a hook comes from: `managed` is requirements.toml's `[hooks]`, `explicit` a file named with `--config`. */
 export type CodexLayer = 'managed' | 'system' | 'user' | 'project' | 'explicit';
 
-/** Whether a hook may run by Codex's own trust records. */
-export type CodexTrust = 'managed' | 'trusted' | 'modified' | 'untrusted';
+/** Whether a hook may run by Codex's own trust records (`named`: a file the user named with `--config`, the user's own). */
+export type CodexTrust = 'managed' | 'named' | 'trusted' | 'modified' | 'untrusted';
 
 export interface CodexHookFacts {
   event: CodexEvent;
@@ -372,7 +372,9 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
       const state = states.get(key);
       const trust: CodexTrust = managed
         ? 'managed'
-        : state?.trusted_hash === undefined
+        : layer === 'explicit'
+          ? 'named'
+          : state?.trusted_hash === undefined
           ? 'untrusted'
           : state.trusted_hash === hash
             ? 'trusted'
@@ -439,16 +441,20 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
   layer('system', system, readTomlFile(systemToml, problems), systemToml);
   if (!managedOnly) {
     layer('user', home, user, userConfig);
-    if (opts.file) {
-      const file = path.resolve(opts.file);
-      if (file.endsWith('.toml')) {
-        const t = readTomlFile(file, problems);
-        files.push({ layer: 'explicit', file, exists: t.exists });
-        add('explicit', file, file, isObject(t.value?.hooks) ? t.value.hooks : undefined, ['hooks']);
-      } else {
-        const j = readHooksJson(file, problems);
-        files.push({ layer: 'explicit', file, exists: j.exists });
-        add('explicit', file, file, j.events, ['hooks']);
+    const named = opts.file ? path.resolve(opts.file) : undefined;
+    // A named file that is one of Codex's own (the user's hooks.json) is read once, in its layer, with its records.
+    if (named) {
+      if (!files.some((f) => f.file === named && f.exists)) {
+        const file = named;
+        if (file.endsWith('.toml')) {
+          const t = readTomlFile(file, problems);
+          files.push({ layer: 'explicit', file, exists: t.exists });
+          add('explicit', file, file, isObject(t.value?.hooks) ? t.value.hooks : undefined, ['hooks']);
+        } else {
+          const j = readHooksJson(file, problems);
+          files.push({ layer: 'explicit', file, exists: j.exists });
+          add('explicit', file, file, j.events, ['hooks']);
+        }
       }
     } else {
       // Read even when Codex would not load them (an untrusted project), so they can be listed and trusted.
@@ -468,7 +474,7 @@ export function codexProjectFiles(config: CodexConfig): string[] {
 
 /** Whether Codex would run a hook by its own records: enabled, and managed or trusted with its current hash. */
 export const codexRuns = (h: CodexHook): boolean =>
-  h.codex.loaded && h.codex.enabled && (h.codex.trust === 'managed' || h.codex.trust === 'trusted');
+  h.codex.loaded && h.codex.enabled && (h.codex.trust === 'managed' || h.codex.trust === 'named' || h.codex.trust === 'trusted');
 
 /** The hooks as the Claude Code runner takes them, without those not to run. */
 export function codexRunnable(config: CodexConfig, held: ReadonlySet<string> = new Set()): ClaudeConfig {

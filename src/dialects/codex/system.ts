@@ -278,7 +278,7 @@ export const codexSystem: HookSystem = {
         source: 'codex',
         file: h.file,
         enabled: h.codex.enabled,
-        trusted: h.codex.trust === 'managed' || h.codex.trust === 'trusted',
+        trusted: codexRuns(h),
       }));
   },
   ownTrust: {
