@@ -9,6 +9,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { HookEngine } from '../src/engine/index.js';
 import { poolsOf, type PrewarmPools } from '../src/run/prewarm.js';
+import { unchanged } from '../src/trust/scripts.js';
 import { ensureReference, referenceSystem } from './reference.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -396,6 +397,73 @@ async function noMatch(): Promise<void> {
   });
 }
 
+/**
+ * What a long-lived engine pays to check a workspace hook's files before each run (real path and
+ * bytes): the same script hook as a workspace hook (checked) and as the user's own (never checked).
+ */
+async function verifiedRuns(): Promise<void> {
+  const script = '#!/usr/bin/env bash\ncat >/dev/null\necho \'{"decision":"allow"}\'\n';
+  const hook = { BeforeTool: [{ hooks: [cmd('bash .gemini/hooks/allow.sh')] }] };
+  const workspace = project(hook);
+  const user = project({});
+  for (const d of [workspace.dir, user.dir]) {
+    fs.mkdirSync(path.join(d, '.gemini', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(d, '.gemini', 'hooks', 'allow.sh'), script);
+  }
+  fs.writeFileSync(path.join(user.env.GEMINI_CLI_HOME!, '.gemini', 'settings.json'), JSON.stringify({ hooks: hook }));
+  const make = (p: { dir: string; env: NodeJS.ProcessEnv }) => {
+    const e = new HookEngine({ cwd: p.dir, env: p.env, sessionId: 'bench-session' });
+    e.on('warning', () => {});
+    engines.push(e);
+    return e;
+  };
+  const checked = make(workspace);
+  const mine = make(user);
+  const fields = { tool_name: 'run_shell_command', tool_input: TOOL_INPUT };
+  const [a, b] = await pair(
+    n(60),
+    () => mine.fire('BeforeTool', fields),
+    () => checked.fire('BeforeTool', fields),
+    3,
+    async () => {
+      await ready(mine);
+      await ready(checked);
+    },
+  );
+  rows.push({
+    case: '1 workspace script hook, its files checked before each run (warm engine)',
+    baseline: 'the same hook as a user hook (not checked)',
+    base: a,
+    subject: b,
+    unit: 'ms',
+    target: '≤ 1.05×',
+    met: median(b) / median(a) <= 1.05,
+  });
+  // The check alone, µs per event: what it adds to an event that runs the hook.
+  const probes = [...checked.context.pins.values()][0] ?? [];
+  const loop = (fn: () => unknown, count: number) => {
+    const t0 = performance.now();
+    for (let i = 0; i < count; i++) fn();
+    return ((performance.now() - t0) / count) * 1000;
+  };
+  const noop = () => undefined;
+  const base: number[] = [];
+  const subject: number[] = [];
+  for (let round = 0; round < 12; round++) {
+    base.push(loop(noop, 2000));
+    subject.push(loop(() => unchanged(probes), 2000));
+  }
+  rows.push({
+    case: 'the check itself: real path and sha256 of the script a workspace hook runs',
+    baseline: 'an empty call',
+    base,
+    subject,
+    unit: 'µs',
+    target: '≤ 100 µs',
+    met: median(subject) <= 100,
+  });
+}
+
 async function persistentHooks(): Promise<void> {
   const langs: Array<[string, string, number]> = [
     ['Node', `node '${path.join(HERE, 'hooks', 'node-hook.mjs')}'`, 15],
@@ -595,6 +663,7 @@ function table(): string {
 const sections: Array<[string, () => Promise<void> | void]> = [
   ['floor', floor],
   ['no match', noMatch],
+  ['verify', verifiedRuns],
   ['persistent', persistentHooks],
   ['cold start', coldStart],
   ['memory', memory],

@@ -3,6 +3,7 @@ import { summary } from '../dialects/list.js';
 import type { Agent } from './loop.js';
 import { mmAskAnswerLabel, mmAskDeniedCommandError } from '../dialects/mm/effects.js';
 import { visible } from '../config/display.js';
+import { reviewLines } from '../trust/review.js';
 
 const HELP =
   'commands: /hooks [list | enable <name> | disable <name>], /clear, /compress [instructions] (or /compact), /ask <agent> <question>, /ask-<agent>, /ask-with-context-<agent>, /quit or /exit';
@@ -118,10 +119,12 @@ function hooksCommand(agent: Agent, args: string, write: (s: string) => void): v
   if (!hooks) return write('no hooks to manage in this session\n');
   if (!sub || sub === 'list' || sub === 'panel') {
     const all = hooks.list();
-    for (const h of all)
+    for (const h of all) {
       write(
         `  ${h.event}${h.matcher ? ` (${visible(h.matcher)})` : ''} · ${visible(h.name)} · ${h.source} · ${h.enabled ? 'enabled' : 'disabled'}${h.trusted ? '' : ' · untrusted'}\n`,
       );
+      for (const l of reviewLines({ details: h.details ?? [], reads: h.reads ?? [] })) write(`      ${visible(l)}\n`);
+    }
     write(`${summary(all)}\n`);
     return;
   }

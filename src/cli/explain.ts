@@ -1,3 +1,4 @@
+import { print, printJson } from './io.js';
 /** `hookline explain [SESSION] [N]`: the story of one decision from a trace. */
 import { CATALOG } from '../events/catalog.js';
 import { isEventName } from '../events/names.js';
@@ -132,20 +133,14 @@ export function explain(sessionArg: string | undefined, nArg: string | undefined
   const picked = pickFire(trace, index);
   if (opts.json) {
     const { fire, runs } = picked.fire;
-    process.stdout.write(
-      `${JSON.stringify(
-        {
-          index: picked.index,
-          fire,
-          runs,
-          rule: combinationRule(fire.dialect, fire.event, !!fire.sequential),
-          consequence: consequence(fire.event, fire.decision, fire.target),
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    printJson({
+      index: picked.index,
+      fire,
+      runs,
+      rule: combinationRule(fire.dialect, fire.event, !!fire.sequential),
+      consequence: consequence(fire.event, fire.decision, fire.target),
+    });
     return;
   }
-  process.stdout.write(explainText(trace, picked.index, picked.fire));
+  print(explainText(trace, picked.index, picked.fire).replace(/\n$/, ''));
 }

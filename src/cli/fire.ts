@@ -1,6 +1,7 @@
+import { visibleLines } from '../config/display.js';
 import { systemNamed } from '../dialects/registry.js';
 import { fireReport, sessionIdsProblem } from '../dialects/system.js';
-import { readInput, resolveDir, UsageError, warn } from './io.js';
+import { readInput, resolveDir, UsageError, warn, printJson } from './io.js';
 
 export interface FireOptions {
   input?: string;
@@ -44,10 +45,10 @@ export async function fire(event: string, opts: FireOptions): Promise<void> {
     env: process.env,
   });
   for (const w of r.warnings) warn(w);
-  for (const l of r.raw ?? []) process.stderr.write(`${l}\n`);
+  for (const l of r.raw ?? []) process.stderr.write(`${visibleLines(l)}\n`);
   if (r.exitCode) {
     process.exitCode = r.exitCode;
     return;
   }
-  process.stdout.write(JSON.stringify(fireReport(r), null, 2) + '\n');
+  printJson(fireReport(r));
 }

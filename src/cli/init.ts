@@ -12,7 +12,7 @@ import { updateFile } from '../config/write.js';
 import { PROFILES, scaffoldProfile, type ScaffoldProfile } from '../dialects/scaffold/profiles.js';
 import { denyReason, EXTENSIONS, hookScript, interpreterOf, LANGS, type Lang } from '../dialects/scaffold/scripts.js';
 import { DEFAULT_TEST_DIR } from './hooktest/fixture.js';
-import { resolveDir, UsageError, warn } from './io.js';
+import { print, resolveDir, UsageError, warn } from './io.js';
 
 export interface InitOptions {
   cwd?: string;
@@ -104,6 +104,6 @@ export function initHook(opts: InitOptions): { lines: string[]; warnings: string
 /** `hookline init`. */
 export function init(opts: InitOptions): void {
   const { lines, warnings } = initHook(opts);
-  process.stdout.write(lines.map((l) => `${l}\n`).join(''));
+  for (const l of lines) print(l);
   for (const w of warnings) warn(w);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { parseJson } from '../config/jsonc.js';
 import { textNestsDeeper, tooDeep } from '../config/limits.js';
-import { visibleLines } from '../config/display.js';
+import { jsonText, Painted, terminalText, visibleLines } from '../config/display.js';
 
 export { UsageError } from '../config/problems.js';
 
@@ -75,6 +75,23 @@ export function formatLine(
   const prefix = kind === 'error' ? c.bold(c.red('hookline:')) : c.yellow('hookline:');
   return `${prefix} ${line}`;
 }
+
+/**
+ * The one place a command's text reaches stdout: every character a terminal would hide or act on
+ * is escaped (line breaks kept), whatever the text came from (a hook, a trace file, a model);
+ * Hookline's own colours are passed as `paint`ed parts.
+ */
+export function print(...parts: Array<string | Painted>): void {
+  process.stdout.write(`${terminalText(parts)}\n`);
+}
+
+/** JSON on stdout: what a program reads is unchanged, what a person sees hides nothing. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${jsonText(value, 2)}\n`);
+}
+
+/** Hookline's own coloured text (a mark, a prefix), for `print`. */
+export const paint = (text: string) => new Painted(text);
 
 export function warn(line: string): void {
   process.stderr.write(`${formatLine(visibleLines(line), 'warning')}\n`);

@@ -1,14 +1,15 @@
 import { summary } from '../dialects/list.js';
 import { listHooks } from '../dialects/listing.js';
-import { resolveDir, warn } from './io.js';
+import { resolveDir, warn, print, printJson } from './io.js';
 import { visible } from '../config/display.js';
+import { reviewLines } from '../trust/review.js';
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
 export async function list(opts: { cwd?: string; json?: boolean }): Promise<void> {
   const { hooks, warnings } = await listHooks(resolveDir(opts.cwd));
   for (const w of warnings) warn(w);
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ hooks, summary: summary(hooks) }, null, 2) + '\n');
+    printJson({ hooks, summary: summary(hooks) });
     return;
   }
   const rows = hooks.map((h) =>
@@ -24,6 +25,8 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   const header = ['EVENT', 'MATCHER', 'NAME', 'SOURCE', 'STATE', 'TRUST'];
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
-  if (rows.length) process.stdout.write([fmt(header), ...rows.map(fmt)].join('\n') + '\n');
-  process.stdout.write(summary(hooks) + '\n');
+  // Each hook's other fields, and the variables of yours it reads, on the lines under it.
+  const under = hooks.map((h) => reviewLines({ details: h.details ?? [], reads: h.reads ?? [] }).map((l) => `    ${l}`));
+  if (rows.length) print([fmt(header), ...rows.flatMap((r, i) => [fmt(r), ...under[i]])].join('\n'));
+  print(summary(hooks));
 }

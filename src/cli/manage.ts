@@ -3,7 +3,7 @@ import { displayName } from '../config/schema.js';
 import { disableAll, disableHook, enableAll, enableHook, readDisabled } from '../config/write.js';
 import { systemSettingsPath } from '../config/paths.js';
 import { closestName } from '../config/suggest.js';
-import { resolveDir, UsageError, warn } from './io.js';
+import { resolveDir, UsageError, warn, print } from './io.js';
 
 function settingsNames(cwd: string | undefined): { projectDir: string; names: string[]; unreadable: boolean } {
   const ctx = loadContext({ cwd: resolveDir(cwd) });
@@ -34,14 +34,14 @@ export function setHook(name: string, enabled: boolean, opts: { cwd?: string }):
     throw new UsageError(`${name}: no configured hook has this name, nothing written — ${fix}`);
   }
   const msg = settingsWrite(() => (enabled ? enableHook(name, projectDir) : disableHook(name, projectDir)));
-  process.stdout.write(msg + '\n');
+  print(msg);
   if (enabled) warnSystemDisabled([name]);
 }
 
 export function setAll(enabled: boolean, opts: { cwd?: string }): void {
   const { projectDir, names } = settingsNames(opts.cwd);
   const msg = settingsWrite(() => (enabled ? enableAll(projectDir, names) : disableAll(projectDir, names)));
-  process.stdout.write(msg + '\n');
+  print(msg);
   if (enabled) warnSystemDisabled(names);
 }
 

@@ -10,12 +10,38 @@ import { verdictOf, runsOf } from '../dialects/verdict.js';
 import { DEFAULT_TEST_DIR, findFixtures, loadFixture, type HookTest } from './hooktest/fixture.js';
 import { judge } from './hooktest/judge.js';
 import { makeSandbox } from './hooktest/sandbox.js';
-import { colorsFor, resolveDir } from './io.js';
+import { colorsFor, paint, print, resolveDir } from './io.js';
 import { visible } from '../config/display.js';
 
 export interface TestOptions {
   cwd?: string;
   hook?: string;
+}
+
+/** Lines of stderr shown under a failing fixture: all of a short one, the start and end of a long one. */
+const STDERR_LINES = 12;
+
+/** Why a hook's run went wrong, for a failing fixture: its exit code, its error, an excerpt of its stderr. */
+export function runNotes(runs: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const run of runs) {
+    if (!run || typeof run !== 'object') continue;
+    const r = run as { name?: unknown; command?: unknown; exitCode?: unknown; stderr?: unknown; error?: unknown };
+    const exit = typeof r.exitCode === 'number' || r.exitCode === null ? r.exitCode : 0;
+    const stderr = typeof r.stderr === 'string' ? r.stderr.trimEnd() : '';
+    if (exit === 0 && !r.error) continue;
+    const name = typeof r.name === 'string' ? r.name : String(r.command ?? '');
+    const lines = stderr ? stderr.split('\n') : [];
+    const shown =
+      lines.length > STDERR_LINES
+        ? [...lines.slice(0, STDERR_LINES / 2), `… (${lines.length - STDERR_LINES} more lines)`, ...lines.slice(-STDERR_LINES / 2)]
+        : lines;
+    out.push(
+      `hook ${JSON.stringify(name)} ${exit === null ? 'was stopped (no exit code)' : `exited with code ${exit}`}${shown.length ? '; its stderr:' : ', nothing on stderr'}`,
+    );
+    for (const l of shown) out.push(`  ${l}`);
+  }
+  return out;
 }
 
 interface Outcome {
@@ -48,6 +74,7 @@ async function runFixture(t: HookTest, file: string, dir: string, hookFlag: stri
     }
     const failures = judge(t.expect, verdictOf(fired, hook));
     for (const h of fired.heldBack) failures.push(`hook ${h.name} (${h.file}) was held back: ${h.reason}`);
+    if (failures.length) notes.push(...runNotes(hook !== undefined ? runsOf(fired, hook) : fired.runs));
     return { failures, notes };
   } catch (e) {
     if (e instanceof UsageError) return { failures: [e.message], notes: [] };
@@ -66,12 +93,12 @@ export async function hookTest(paths: string[], opts: TestOptions): Promise<numb
   // The default folder may not exist yet: that is "no fixtures", not a failing one.
   const missing = paths.length ? found.missing : [];
   const c = colorsFor(process.stdout);
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const out = print;
   let passed = 0;
   let failed = 0;
   const fail = (name: string, why: string[], notes: string[] = []) => {
     failed++;
-    out(`${c.red('✗')} ${visible(name)} — ${visible(why.join('; '))}`);
+    out(paint(c.red('✗')), ` ${visible(name)} — ${visible(why.join('; '))}`);
     for (const n of notes) for (const l of n.split('\n')) out(`    ${visible(l)}`);
   };
   for (const m of missing) fail(path.relative(dir, m) || m, ['no such file or folder']);
@@ -91,7 +118,7 @@ export async function hookTest(paths: string[], opts: TestOptions): Promise<numb
     if (r.failures.length) fail(name, r.failures, r.notes);
     else {
       passed++;
-      out(`${c.green('✓')} ${visible(name)}`);
+      out(paint(c.green('✓')), ` ${visible(name)}`);
     }
   }
   out(`${passed} passed, ${failed} failed`);

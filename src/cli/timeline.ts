@@ -48,6 +48,11 @@ function tooltip(r: TraceRunLine): string {
     `${r.hook} (${r.dialect} ${r.event}${r.target ? ` ${r.target}` : ''})`,
     `decision: ${r.decision}${r.shadow ? ' (shadow: not enforced)' : ''}${r.reason ? ` — ${r.reason}` : ''}`,
     r.effect ? `effect: ${r.effect}` : '',
+    ...(r.changes ?? []).map((c) =>
+      'after' in c ? `${c.field}: ${JSON.stringify(c.before) ?? '(new)'} → ${JSON.stringify(c.after)}` : '',
+    ),
+    r.context ? `context: ${r.context}` : '',
+    r.failure ? `failure: ${r.failure}` : '',
     `${r.ms} ms, exit ${r.exit ?? 'none'}, started ${r.start}`,
     `input: ${r.input}`,
     r.file ? `file: ${r.file}` : '',
@@ -137,7 +142,7 @@ export function timelineHtml(trace: Pick<LoadedTrace, 'session' | 'fires'>): str
       f.runs
         .map(
           (r) =>
-            `<tr><td>${n + 1}</td><td>${escapeHtml(r.start.slice(11, 23))}</td><td>${escapeHtml(r.dialect)}</td><td>${escapeHtml(r.event)}${r.target ? ` <code>${escapeHtml(r.target)}</code>` : ''}</td><td>${escapeHtml(r.hook)}</td><td class="d-${colourGroup(r.decision)}">${escapeHtml(r.decision)}${r.shadow ? ' (shadow)' : ''}</td><td>${r.ms} ms</td><td>${escapeHtml(r.reason ?? '')}</td></tr>`,
+            `<tr><td>${n + 1}</td><td>${escapeHtml(r.start.slice(11, 23))}</td><td>${escapeHtml(r.dialect)}</td><td>${escapeHtml(r.event)}${r.target ? ` <code>${escapeHtml(r.target)}</code>` : ''}</td><td>${escapeHtml(r.hook)}</td><td class="d-${colourGroup(r.decision)}">${escapeHtml(r.decision)}${r.shadow ? ' (shadow)' : ''}</td><td>${escapeHtml(String(r.ms))} ms</td><td>${escapeHtml(r.reason ?? '')}</td></tr>`,
         )
         .join('\n'),
     )

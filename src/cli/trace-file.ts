@@ -1,5 +1,6 @@
 /** Reading hook traces (src/engine/trace.ts): finding a session's file and grouping its lines by fire. */
 import fs from 'node:fs';
+import { z } from 'zod';
 import path from 'node:path';
 import { UsageError } from '../config/problems.js';
 import type { Env } from '../config/paths.js';
@@ -71,8 +72,45 @@ export function listTraces(env: Env = process.env): Array<{ session: string; fil
   return traceFiles(traceDir(env)).map((f) => ({ session: path.basename(f.file, '.jsonl'), ...f }));
 }
 
-const isLine = (v: unknown): v is TraceLine =>
-  !!v && typeof v === 'object' && (v as TraceLine).v === 1 && ((v as TraceLine).kind === 'run' || (v as TraceLine).kind === 'fire');
+// What a trace line must hold to be read: a foreign or edited file's line of another shape (a
+// `ms` that is not a number, a decision that is not text) is skipped and counted, never printed.
+const text = z.string();
+const maybe = text.optional();
+const duration = z.number().finite().nonnegative();
+const base = { v: z.literal(1), t: text, session: text, dialect: text, event: text, fire: text, target: maybe };
+const RUN_LINE = z.looseObject({
+  ...base,
+  kind: z.literal('run'),
+  hook: text,
+  source: maybe,
+  file: maybe,
+  start: text.refine((t) => !Number.isNaN(Date.parse(t))),
+  ms: duration,
+  exit: z.number().int().nullable(),
+  decision: text,
+  reason: maybe,
+  effect: maybe,
+  stderr: maybe,
+  error: maybe,
+  shadow: z.boolean().optional(),
+  input: text,
+});
+const FIRE_LINE = z.looseObject({
+  ...base,
+  kind: z.literal('fire'),
+  cwd: maybe,
+  input: text,
+  inputOmitted: maybe,
+  decision: text,
+  reason: maybe,
+  effect: maybe,
+  sequential: z.boolean().optional(),
+  runs: z.number().int().nonnegative(),
+  ms: duration,
+});
+const LINE = z.discriminatedUnion('kind', [RUN_LINE, FIRE_LINE]);
+
+const isLine = (v: unknown): v is TraceLine => LINE.safeParse(v).success;
 
 /** Parses trace text; lines that are not trace records are counted, not fatal. */
 export function parseTrace(text: string): { lines: TraceLine[]; skipped: number } {

@@ -4,8 +4,7 @@ import { allSystems, findWorkspaceHooks } from '../dialects/registry.js';
 import { writeTrustedFolder } from '../trust/folders.js';
 import { trustedKeys } from '../trust/fingerprints.js';
 import { describeDialectHook, isDialectHookTrusted, trustWorkspaceHooks } from '../trust/dialects.js';
-import { resolveDir, UsageError, warn } from './io.js';
-import { visible } from '../config/display.js';
+import { print, printJson, resolveDir, UsageError, warn } from './io.js';
 import { changeDescriber } from '../trust/reviewed.js';
 
 /** `hookline trust [DIR]`: trusts the folder and every workspace hook of every hook system in it. */
@@ -17,7 +16,7 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
   const describeChange = changeDescriber(dir);
   const changes = pending.map((h) => (h.key ? describeChange(h) : undefined));
-  const lines = pending.map((h, i) => `  - ${describeDialectHook(h, dir)}${changes[i] ? `: ${changes[i]}` : ''}`);
+  const lines = pending.map((h, i) => `  - ${describeDialectHook(h, dir, changes[i])}`);
   const unkeyed = pending.filter((h) => !h.key).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
@@ -32,25 +31,25 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
       source: h.source,
       file: h.file,
       command: h.command,
+      details: h.review?.details ?? [],
+      reads: h.review?.reads ?? [],
       change: changes[i] ?? h.problem ?? null,
     }));
     const recordsOut = ownPending.map((p) => ({ source: p.system, hook: p.line }));
-    process.stdout.write(JSON.stringify({ folder: dir, trusted, untrusted: hooksOut, unrecorded: recordsOut }, null, 2) + '\n');
+    printJson({ folder: dir, trusted, untrusted: hooksOut, unrecorded: recordsOut });
     return trusted && !pending.length && !ownPending.length ? 0 : 1;
   }
   if (opts.check) {
-    process.stdout.write(`${visible(dir)}: folder ${trusted ? 'trusted' : 'not trusted'}\n`);
-    process.stdout.write(
+    print(`${dir}: folder ${trusted ? 'trusted' : 'not trusted'}`);
+    print(
       lines.length
-        ? `untrusted or changed hooks:\n${lines.join('\n')}\n`
+        ? `untrusted or changed hooks:\n${lines.join('\n')}`
         : trusted
-          ? 'every workspace hook is trusted\n'
-          : 'no new or changed hooks (they still need the folder to be trusted)\n',
+          ? 'every workspace hook is trusted'
+          : 'no new or changed hooks (they still need the folder to be trusted)',
     );
     if (ownPending.length)
-      process.stdout.write(
-        `hooks without a trust record of their own agent:\n${ownPending.map((p) => `  - ${p.system}: ${p.line}`).join('\n')}\n`,
-      );
+      print(`hooks without a trust record of their own agent:\n${ownPending.map((p) => `  - ${p.system}: ${p.line}`).join('\n')}`);
     return trusted && !lines.length && !ownPending.length ? 0 : 1;
   }
   let recorded: Array<{ system: string; line: string }>;
@@ -61,14 +60,10 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  process.stdout.write(`trusted folder ${visible(path.resolve(dir))}\n`);
-  process.stdout.write(
-    lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}\n` : 'no new or changed hooks\n',
-  );
+  print(`trusted folder ${path.resolve(dir)}`);
+  print(lines.length ? `trusted ${lines.length - unkeyed} new or changed hook(s):\n${lines.join('\n')}` : 'no new or changed hooks');
   if (recorded.length)
-    process.stdout.write(
-      `recorded as reviewed in their agent's own trust records:\n${recorded.map((r) => `  - ${r.system}: ${r.line}`).join('\n')}\n`,
-    );
+    print(`recorded as reviewed in their agent's own trust records:\n${recorded.map((r) => `  - ${r.system}: ${r.line}`).join('\n')}`);
   if (unkeyed) warn(`${unkeyed} hook(s) not trusted: a file they run is missing or unreadable (marked above); they stay held back`);
   return unkeyed ? 1 : 0;
 }

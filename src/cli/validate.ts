@@ -1,6 +1,6 @@
 import { systemNamed } from '../dialects/registry.js';
 import { validateSystems } from '../dialects/validate-all.js';
-import { resolveDir, UsageError } from './io.js';
+import { resolveDir, UsageError, print, printJson } from './io.js';
 
 export interface ValidateOptions {
   cwd?: string;
@@ -37,16 +37,7 @@ export async function validate(opts: ValidateOptions): Promise<number> {
     pluginDirs: opts.pluginDir,
     env: process.env,
   });
-  process.stdout.write(
-    opts.json
-      ? `${JSON.stringify(json, null, 2)}
-`
-      : lines
-          .map(
-            (l) => `${l}
-`,
-          )
-          .join(''),
-  );
+  if (opts.json) printJson(json);
+  else for (const l of lines) print(l);
   return errors ? 1 : 0;
 }

@@ -80,7 +80,8 @@ export function stampOf(file: string): { exists: boolean; stamp: string } {
     // Checked on every fire of a warm engine: a missing file must not cost an exception.
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) return { exists: false, stamp: 'missing' };
-    return { exists: true, stamp: `${st.mtimeMs}:${st.size}:${st.ino}` };
+    // The change time too: a rewrite that puts the old size and modification time back moves it.
+    return { exists: true, stamp: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}` };
   } catch {
     return { exists: false, stamp: 'missing' };
   }

@@ -15,7 +15,8 @@ import { isEventName } from '../events/names.js';
 import { KNOWN_TOOL_NAMES } from '../events/tools.js';
 import { AT_RUN_TIME, checkCommand, probeInterpreter } from '../run/which.js';
 import { heldDialectHooks, type DialectHook } from '../trust/dialects.js';
-import { geminiReviewed } from '../trust/fingerprints.js';
+import { geminiReview, geminiReviewed } from '../trust/fingerprints.js';
+import type { HookReview } from '../trust/review.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { agentEventOf, MAPS } from './convert/maps.js';
 import { changeDescriber, type ReviewedHook } from '../trust/reviewed.js';
@@ -34,6 +35,12 @@ export interface DoctorHook {
   file: string | null;
   state: HookState;
   why: string[];
+  /** Its other fingerprinted fields, as every review surface shows them. */
+  details: string[];
+  /** The user's variables it would read. */
+  reads: string[];
+  /** Its last traced run, when that failed (added by the command from the traces). */
+  lastRun?: { at: string; session: string; failure: string; detail?: string };
 }
 
 export interface DoctorReport {
@@ -70,6 +77,7 @@ interface Candidate {
   held?: string;
   timeoutHint?: string;
   vars: Record<string, string | undefined>;
+  review?: HookReview;
 }
 
 const rel = (dir: string, f: string) => path.relative(dir, f) || f;
@@ -136,6 +144,7 @@ function geminiCandidates(ctx: HookContext): Candidate[] {
         : {}),
       ...(e.hook.type === 'command' && msTimeoutHint(e.hook.timeout) ? { timeoutHint: msTimeoutHint(e.hook.timeout) } : {}),
       vars: { ...vars, ...(e.hook.type === 'command' ? e.hook.env : {}) },
+      review: geminiReview(e),
     };
   });
 }
@@ -156,6 +165,7 @@ async function dialectCandidates(ctx: HookContext, env: NodeJS.ProcessEnv): Prom
         command: h.command,
         file: h.file,
         vars,
+        review: { details: h.details ?? [], reads: h.reads ?? [] },
       });
     // Gemini's workspace hooks are the settings entries, read with their state above.
     const ws: DialectHook[] = s.workspaceHooks(ctx.projectDir, env).filter((h) => h.source !== 'gemini' && !h.setting);
@@ -175,6 +185,7 @@ async function dialectCandidates(ctx: HookContext, env: NodeJS.ProcessEnv): Prom
             }
           : {}),
         vars,
+        review: h.review,
       });
   }
   return out;
@@ -255,6 +266,8 @@ export async function diagnose(opts: DoctorOptions): Promise<DoctorReport> {
       file: c.file ? rel(ctx.projectDir, c.file) : null,
       state,
       why: away ? [away, ...why] : why,
+      details: c.review?.details ?? [],
+      reads: c.review?.reads ?? [],
     };
   });
   const spawn = [...interpreters].map(([p, name]) => {

@@ -25,6 +25,8 @@ export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.en
     trusted: !held.has(h.id),
     ...(h.plugin ? { plugin: h.plugin } : {}),
     ...(h.setting ? { setting: true } : {}),
+    details: h.review?.details ?? [],
+    reads: h.review?.reads ?? [],
   }));
   const systems = await allSystems();
   // A broken configuration of another system lists no hook from it: say why, as validate would.

@@ -11,7 +11,7 @@ import { sanitizeEnv } from '../run/env.js';
 import { checkHooks, geminiFingerprint } from '../trust/fingerprints.js';
 import { folderTrust, type FolderTrust } from '../trust/folders.js';
 import { gate, type HoldReason } from '../trust/gate.js';
-import { filesStamp } from '../trust/scripts.js';
+import type { Probe } from '../trust/scripts.js';
 import { trustFileProblem } from '../trust/store.js';
 
 /** A hook that is configured but will not run here, and why. */
@@ -45,8 +45,12 @@ export interface HookContext {
   unrecorded: HookEntry[];
   /** Hooks trusted only by an old key: recorded in the new form on first fire in a trusted folder. */
   legacy: HookEntry[];
-  /** The project files trusted hooks run, and their stamp: editing one is a configuration change. */
-  scripts: { files: string[]; stamp: string };
+  /**
+   * What each fingerprinted workspace hook was fingerprinted from (its probes): checked again
+   * before it runs, so an edit since (a link pointed elsewhere, the same size and times) holds it
+   * back; a held-back hook's, so a file put back as trusted is noticed.
+   */
+  pins: ReadonlyMap<HookEntry, readonly Probe[]>;
   /** The environment every command hook starts from (secrets removed). */
   baseEnv: Record<string, string>;
 }
@@ -64,7 +68,6 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
   const check = trust === 'untrusted' ? undefined : checkHooks(projectDir, config.entries, env as Env);
   const untrusted = new Set(check?.untrusted ?? []);
   const g = gate(config.entries, { trust, isWorkspace, isTrusted: (e) => !untrusted.has(e), canRecord: (e) => !check?.problems.has(e) });
-  const files = check?.files ?? [];
   // A trust file that could not be read trusts nothing: said with the settings' problems, naming it.
   const trustProblems = [trustedFoldersPath(env as Env), trustedHooksPath(env as Env)].flatMap((file) => {
     const message = trustFileProblem(file);
@@ -84,7 +87,7 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
     })),
     unrecorded: g.unrecorded,
     legacy: check?.legacy ?? [],
-    scripts: { files, stamp: filesStamp(files) },
+    pins: check?.probes ?? new Map(),
     baseEnv: sanitizeEnv(env, config.redaction),
   };
 }

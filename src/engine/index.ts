@@ -17,14 +17,15 @@ import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { geminiReviewed, recordRan } from '../trust/fingerprints.js';
-import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
+import type { HookEndEvent, HookStartEvent } from '../telemetry.js';
 import { keysToRecord, loadContext, type HeldHook, type HookContext } from './context.js';
-import { filesStamp } from '../trust/scripts.js';
+import { unchanged } from '../trust/scripts.js';
 import { firePlan, type FireResult } from './fire.js';
 import { plansDir, runHook, type HookRun } from './run-hook.js';
 import { digest, recordFire, traceSettings } from './trace.js';
 import { geminiTraceFire } from './trace-gemini.js';
 import { isoNow } from './clock.js';
+import { heldKey, heldWarnings } from './held.js';
 
 export type { HeldHook, HookContext, FireResult, HookRun };
 export { loadContext, firePlan };
@@ -42,7 +43,8 @@ export interface EngineOptions {
   watchConfig?: boolean;
   /**
    * How often (ms) the settings files are checked for changes: a check stats every file, too
-   * costly for every event on a hot path. Default 200; 0 checks before every event.
+   * costly for every event on a hot path. Default 200; 0 checks before every event. Whatever
+   * the interval, the files a workspace hook runs are checked (real path and bytes) before it runs.
    */
   configCheckIntervalMs?: number;
   /** Shadow mode for every hook: decisions are shown and traced, none is enforced. */
@@ -52,6 +54,12 @@ export interface EngineOptions {
    * `"prewarm": true`). Default: true. A caller that fires once and exits sets false.
    */
   startAhead?: boolean;
+  /**
+   * Where the engine's notices go: which hooks are held back and the command that trusts them
+   * (said once per set, at the first fire), and warnings no `warning` listener took. Default: a
+   * line on stderr.
+   */
+  onNotice?: (line: string) => void;
 }
 
 export interface RuntimeHookOptions {
@@ -84,6 +92,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private readonly watch: boolean;
   private readonly checkEvery: number;
   private lastCheck = 0;
+  /** A workspace hook's files changed during a fire: read everything again before the next plan. */
+  private changed = false;
   private ctx!: HookContext;
   private planner!: Planner;
   private runtime: HookEntry[] = [];
@@ -92,6 +102,9 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private recorded = false;
   private readonly shadow: boolean;
   private readonly startAhead: boolean;
+  private readonly onNotice?: (line: string) => void;
+  /** The held set last said (heldKey), so each is said once. */
+  private heldSaid = '';
   /** Warnings raised while loading or recording, kept for callers that subscribe late. */
   readonly pendingWarnings: string[] = [];
 
@@ -104,6 +117,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     this.checkEvery = opts.configCheckIntervalMs ?? 200;
     this.shadow = opts.shadow ?? false;
     this.startAhead = opts.startAhead ?? true;
+    this.onNotice = opts.onNotice;
     this.ctx = loadContext({ cwd: opts.cwd, projectDir: opts.projectDir, env: this.env });
     this.cwd = this.ctx.cwd;
     this.projectDir = this.ctx.projectDir;
@@ -116,6 +130,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     this.close();
     this.ctx = loadContext({ cwd: this.cwd, projectDir: this.projectDir, env: this.env });
     this.recorded = false;
+    this.changed = false;
     this.rebuild();
   }
 
@@ -214,12 +229,26 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       const now = this.checkEvery ? Date.now() : 0;
       if (!this.checkEvery || now - this.lastCheck >= this.checkEvery) {
         this.lastCheck = now;
-        const scripts = this.ctx.scripts;
-        if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env }) || filesStamp(scripts.files) !== scripts.stamp)
-          this.reload();
+        if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env }) || !this.verified()) this.changed = true;
       }
     }
-    return this.planner.plan(event, matchValue(event, fields));
+    if (this.changed) this.reload();
+    const match = matchValue(event, fields);
+    const plan = this.planner.plan(event, match);
+    // What runs is what was verified: the workspace hooks about to run are checked again now,
+    // whatever the interval (a tool may have just rewritten one), and held back if changed.
+    if (!plan || this.verified(plan.entries)) return plan;
+    this.reload();
+    return this.planner.plan(event, match);
+  }
+
+  /** True when every workspace hook among `entries` (default: all) still finds the files it was fingerprinted with. */
+  private verified(entries: Iterable<HookEntry> = this.ctx.pins.keys()): boolean {
+    for (const e of entries) {
+      const probes = e.source === 'project' ? this.ctx.pins.get(e) : undefined;
+      if (probes && !unchanged(probes)) return false;
+    }
+    return true;
   }
 
   /**
@@ -232,6 +261,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     opts: { signal?: AbortSignal; cwd?: string } = {},
   ): Promise<FireResult & { input: HookInput<E> }> {
     const plan = this.plan(event, fields);
+    this.noticeHeld();
     // The base fields, then the event's own (which may override them), then the event's name.
     const input = { ...this.baseInput(event, opts.cwd ?? this.cwd), ...fields } as AnyHookInput;
     input.hook_event_name = event;
@@ -258,7 +288,11 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       this.emit('hookStart', start);
       starts[index] = Date.now();
       if (tracing && hookInput !== input) inputs[index] = digest(hookInput);
-      const run = await runHook(entry, event, hookInput, deps, trusted);
+      // A later hook of a sequential chain is checked again when its turn comes.
+      const run =
+        plan.sequential && index > 0 && !this.verified([entry])
+          ? this.heldRun(entry, event)
+          : await runHook(entry, event, hookInput, deps, trusted);
       if (this.shadow) run.shadow = true;
       const end: HookEndEvent = {
         ...start,
@@ -268,12 +302,29 @@ export class HookEngine extends EventEmitter<EngineEvents> {
         decision: typeof run.output?.decision === 'string' ? run.output.decision : undefined,
         error: run.error,
       };
-      recordHookCall(end);
       this.emit('hookEnd', end);
       return run;
     });
     if (result.runs.length) recordFire(geminiTraceFire(result, starts, inputs), this.env as Env);
     return result as FireResult & { input: HookInput<E> };
+  }
+
+  /** A workspace hook whose files changed while its event ran: not run, and held back from the next event on. */
+  private heldRun(entry: HookEntry, event: EventName): HookRun {
+    this.changed = true;
+    const name = displayName(entry.hook);
+    return {
+      name,
+      ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
+      source: entry.source,
+      ...(entry.file ? { file: entry.file } : {}),
+      exitCode: null,
+      success: false,
+      durationMs: 0,
+      stdout: '',
+      stderr: '',
+      error: `${event} hook "${name}"${entry.file ? ` (${entry.file})` : ''}: a file it runs changed since it was trusted; not run, and held back until: hookline trust ${JSON.stringify(this.projectDir)}`,
+    };
   }
 
   /**
@@ -296,9 +347,26 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     );
   }
 
+  /**
+   * Says which workspace hooks are held back and the command that trusts them, once for each set
+   * (again after a reload holds back others). `fire` calls it; a host may call it earlier.
+   */
+  noticeHeld(): void {
+    const key = heldKey(this.ctx.held);
+    if (key === this.heldSaid) return;
+    this.heldSaid = key;
+    for (const line of heldWarnings({ ...this.ctx, env: this.env })) this.notice(line);
+  }
+
+  private notice(line: string): void {
+    if (this.onNotice) this.onNotice(line);
+    else process.stderr.write(`hookline: ${line}\n`);
+  }
+
   private warn(message: string): void {
     this.pendingWarnings.push(message);
     if (this.listenerCount('warning')) this.emit('warning', message);
+    else this.notice(message);
   }
 
   /** Stops persistent hook processes. The engine can still fire; they start again on demand. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { writeJson } from './serialize.js';
 import { GroupRun, KILL_GRACE_MS } from './process.js';
 import type { ProcessResult } from './result.js';
+import { withSlot } from './slots.js';
 
 export { KILL_GRACE_MS };
 import { boundedTimeoutMs } from '../config/timeout.js';
@@ -59,6 +60,11 @@ class Capped {
  * exited (so a background child holding the pipe cannot delay the result or outlive the hook).
  */
 export function runCommand(run: CommandRun): Promise<ProcessResult> {
+  return withSlot(run.signal, () => startCommand(run));
+}
+
+/** runCommand without waiting for a slot: for a caller that holds one already (src/run/prewarm.ts). */
+export function startCommand(run: CommandRun): Promise<ProcessResult> {
   const started = performance.now();
   const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
   let group: GroupRun;

@@ -172,9 +172,12 @@ function removed(key: string, value: string, allowed: Set<string>, blocked: Set<
   if (ALWAYS_KEPT.has(k)) return false;
   if (looksSecret(value)) return true;
   if (ALWAYS_REMOVED.has(k) || GIT_CONFIG_ENTRY.test(k)) return true;
-  if (k.startsWith('GEMINI_CLI_') || k.startsWith('GIT_CONFIG_')) return false;
+  const secretName = SECRET_WORD.test(k) || SECRET_SUBSTRING.test(k);
+  // The prefixes keep the names Gemini CLI itself passes; a name that says it holds a secret
+  // (GEMINI_CLI_IDE_AUTH_TOKEN) is removed whatever its prefix.
+  if ((k.startsWith('GEMINI_CLI_') || k.startsWith('GIT_CONFIG_')) && !secretName) return false;
   if (strict) return true;
-  return SECRET_WORD.test(k) || SECRET_SUBSTRING.test(k);
+  return secretName;
 }
 
 /** Names from settings, compared case-insensitively as Gemini CLI does. */

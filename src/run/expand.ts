@@ -11,8 +11,15 @@
  * Arithmetic is the exception: bash decodes `$'…'` there and evaluates array subscripts, so
  * `$(( $GEMINI_SESSION_ID ))` with the id `a[$(cmd)]` runs `cmd` however it is quoted. In every
  * arithmetic context (`$((…))`, `$[…]`, `((…))`, `let`, `declare -i`, array subscripts,
- * `${x:offset}`, the operands of `[[ … -eq … ]]`) only a whole number is substituted; any other
- * value throws an ExpansionError and the hook does not run.
+ * `${x:offset}`, the operands of `[[ … -eq … ]]`, the keys of `a=([…]=…)`) only a whole number is
+ * substituted; any other value throws an ExpansionError and the hook does not run.
+ *
+ * So are the places where bash reads a value as a variable name, and evaluates a subscript in it
+ * (`[[ -v X ]]`, `test -v X`, `printf -v X`, the names given to `declare`, `local`, `export`,
+ * `read`, `unset`, `mapfile`, `kill`, `jobs`, `wait`, `declare -n`, and `${!X}`), or as code
+ * (`eval`, the text after `sh -c`): there only a plain word (no brackets, quotes, `$` or spaces)
+ * is substituted; in a single-quoted `sh -c '…'` any other value is left to the inner shell,
+ * which reads it from its environment as data.
  */
 import type { RunResult } from './result.js';
 
@@ -53,6 +60,52 @@ function refuse(name: string, value: string): never {
   throw new ExpansionError(
     `${name} is used in a shell arithmetic context (arithmetic, array subscript, let, declare -i, [[ -eq ]]) and its value ${shown} is not a whole number; not substituted, the hook did not run`,
   );
+}
+
+function refuseName(name: string, value: string, where: string): never {
+  const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  throw new ExpansionError(
+    `${name} is used where the shell reads it as ${where} and its value ${shown} is not a plain word; not substituted, the hook did not run`,
+  );
+}
+
+/** A value bash cannot read a subscript, a quote or an expansion from. */
+const PLAIN_WORD = /^[A-Za-z0-9_\-./+%@,:=]+$/;
+
+/** The text of the simple command a substitution lands in, from what was written before it. */
+function currentCommand(before: string): string {
+  const ends = ['\n', ';', '&', '|', '`', '$(', '{ ', '(('].map((s) => {
+    const at = before.lastIndexOf(s);
+    return at === -1 ? 0 : at + s.length;
+  });
+  return before
+    .slice(Math.max(...ends))
+    .replace(/^\s*(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|then|do|else|elif|if|while|until|!|command|builtin|exec)\s+)*/, '');
+}
+
+const NAME_TESTS = /^(?:\[\[?|test)\s(?:.*\s)?-[vR]\s+["']?$/s;
+const PRINTF_NAME = /^printf\s+(?:--\s+)?-v\s*["']?$/;
+const NAME_COMMANDS = /^(?:declare|typeset|local|export|readonly|unset|read|mapfile|readarray|kill|jobs|wait)\s/;
+const DECLARING = /^(?:declare|typeset|local|export|readonly)\s/;
+const SHELL_CODE = /^(?:\S*\/)?(?:ba|z|da|k|mk)?sh\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*c[A-Za-z]*\s+(?:"[^"]*|'[^']*|\S*)$/s;
+const COMPOUND_KEY = /[A-Za-z_][A-Za-z0-9_]*\+?=\((?:[^()]*\s)?\[["']?$/;
+
+const SH_C = 'code (the text after sh -c)';
+
+/** Where a value substituted after `before` is read as a name or as code (see the module comment), if it is. */
+function nameOrCode(before: string): string | undefined {
+  const cmd = currentCommand(before);
+  if (/^eval\s/.test(cmd)) return 'code (eval)';
+  if (SHELL_CODE.test(cmd)) return SH_C;
+  if (NAME_TESTS.test(cmd) || PRINTF_NAME.test(cmd) || /\[\[(?:(?!\]\])[\s\S])*\s-[vR]\s+["']?$/.test(before.slice(-300)))
+    return 'a variable name (-v)';
+  if (NAME_COMMANDS.test(cmd)) {
+    // `export MSG=$X`: after the `=` of a declaration is its value, not a name (unless -n: a name again).
+    const word = cmd.slice(cmd.search(/\S*$/));
+    if (DECLARING.test(cmd) && word.includes('=') && !/\s-[A-Za-z]*n/.test(cmd)) return undefined;
+    return `a variable name (${cmd.split(/\s/)[0]})`;
+  }
+  return undefined;
 }
 
 const SAFE = /^[A-Za-z0-9_\-./+%@,:=][A-Za-z0-9_\-./+%@,:=~]*$/;
@@ -141,10 +194,24 @@ export function expandVariables(command: string, lookup: VariableLookup): string
   while (i < command.length) {
     const c = command[i];
     const next = command[i + 1] ?? '';
+    if (c === '$' && next === '{' && command[i + 2] === '!') {
+      // `${!X}`: bash reads the value of X as a name, from the hook's environment.
+      const name = /^\$\{!([A-Za-z_][A-Za-z0-9_]*)\}/.exec(command.slice(i, i + 200))?.[1];
+      const v = name ? lookup(`\${${name}}`, 0) : undefined;
+      if (v && !PLAIN_WORD.test(v.value)) refuseName(`\${!${name}}`, v.value, 'a variable name (${!…})');
+    }
     if (c === '$') {
       const v = lookup(command, i);
       if (v) {
-        if (f.arith && !WHOLE_NUMBER.test(v.value)) refuse(command.slice(i, i + v.length), v.value);
+        if ((f.arith || COMPOUND_KEY.test(out.slice(-200))) && !WHOLE_NUMBER.test(v.value)) refuse(command.slice(i, i + v.length), v.value);
+        const where = PLAIN_WORD.test(v.value) ? undefined : nameOrCode(out);
+        if (where === SH_C && f.ctx === 'single') {
+          // `sh -c '… $X …'`: left for the inner shell, which expands it from its environment as data.
+          out += command.slice(i, i + v.length);
+          i += v.length;
+          continue;
+        }
+        if (where) refuseName(command.slice(i, i + v.length), v.value, where);
         out += escapeFor(v.value, f.ctx);
         i += v.length;
         continue;

@@ -64,3 +64,54 @@ export const PROBES: Readonly<Record<string, readonly string[]>> = {
   deno: ['eval', '0'],
   bun: ['-e', '0'],
 };
+
+/**
+ * How a variable makes a program load code by itself: its whole value is a file (`path`), a list
+ * of files (`files`), a list of folders whose code is loaded by name (`folders`, with the names
+ * that count as code), or options whose values are files (`options`).
+ */
+export type CodeLoader =
+  | { kind: 'path' }
+  | { kind: 'files'; separator: RegExp }
+  | { kind: 'folders'; code: RegExp }
+  | { kind: 'options'; options: readonly string[]; code?: RegExp };
+
+const PATH_LIST = /:/;
+const SO = /\.(so(\.\d+)*|dylib)$/;
+
+/**
+ * The variables that make a program load code: the trust layer follows the files these name into
+ * a hook's fingerprint, and only these. Any other variable naming a file (a log, a data file the
+ * hook writes) is the hook's data: its value is fingerprinted as text, its content is not.
+ */
+export const CODE_LOADERS: Readonly<Record<string, CodeLoader>> = {
+  BASH_ENV: { kind: 'path' },
+  ENV: { kind: 'path' },
+  PYTHONSTARTUP: { kind: 'path' },
+  ZDOTDIR: { kind: 'folders', code: /(^|\/)\.z(shenv|profile|shrc|login)$/ },
+  NODE_OPTIONS: { kind: 'options', options: ['-r', '--require', '--import', '--loader', '--experimental-loader'] },
+  NODE_PATH: { kind: 'folders', code: /\.(c|m)?js$|\.node$/ },
+  PYTHONPATH: { kind: 'folders', code: /\.(py|pyc|pth)$|\.so$/ },
+  PYTHONHOME: { kind: 'folders', code: /\.(py|pyc|pth)$|\.so$/ },
+  PYTHONUSERBASE: { kind: 'folders', code: /\.(py|pyc|pth)$|\.so$/ },
+  PERL5OPT: { kind: 'options', options: ['-I'], code: /\.p[ml]$/ },
+  PERL5LIB: { kind: 'folders', code: /\.p[ml]$/ },
+  PERLLIB: { kind: 'folders', code: /\.p[ml]$/ },
+  RUBYOPT: { kind: 'options', options: ['-r', '-I'], code: /\.rb$|\.so$/ },
+  RUBYLIB: { kind: 'folders', code: /\.rb$|\.so$/ },
+  LD_PRELOAD: { kind: 'files', separator: /[:\s]+/ },
+  LD_LIBRARY_PATH: { kind: 'folders', code: SO },
+  LD_AUDIT: { kind: 'files', separator: /:/ },
+  DYLD_INSERT_LIBRARIES: { kind: 'files', separator: /:/ },
+  DYLD_LIBRARY_PATH: { kind: 'folders', code: SO },
+  JAVA_TOOL_OPTIONS: { kind: 'options', options: ['-javaagent:'] },
+  JDK_JAVA_OPTIONS: { kind: 'options', options: ['-javaagent:'] },
+  _JAVA_OPTIONS: { kind: 'options', options: ['-javaagent:'] },
+};
+
+/** The list separator of a folder list. */
+export const FOLDER_LIST = PATH_LIST;
+
+/** File names that are code, whatever runs them: a plain argument naming one is followed (`timeout 5 ./x.sh`). */
+export const CODE_FILE =
+  /\.(sh|bash|zsh|ksh|fish|js|mjs|cjs|jsx|ts|mts|cts|tsx|py|pyw|pyc|rb|pl|pm|php|lua|tcl|r|jl|go|java|kts?|groovy|swift|scala|exs?|clj|ps1|psm1|bat|cmd|nu|wasm|so|dylib|jar)$/i;

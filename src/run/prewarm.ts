@@ -19,7 +19,8 @@
 import fs from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { DEFERRED_VARS, deferredCommand, GroupRun, type SpawnOptions } from './process.js';
-import { LARGE_INPUT, runCommand, superviseRun, type CommandRun } from './command.js';
+import { LARGE_INPUT, startCommand, superviseRun, type CommandRun } from './command.js';
+import { withSlot } from './slots.js';
 import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
 import { scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
@@ -358,7 +359,7 @@ async function runWarm(w: Warm, job: Buffer, run: CommandRun): Promise<ProcessRe
   });
   control.write(job);
   const result = await superviseRun(group, run, { started, early, extra: control });
-  if (!taken && !result.timedOut && !run.signal?.aborted) return runCommand(run);
+  if (!taken && !result.timedOut && !run.signal?.aborted) return startCommand(run);
   return result;
 }
 
@@ -389,6 +390,16 @@ export async function runPrewarmed(
   name: string,
   interpreters = true,
 ): Promise<ProcessResult> {
+  return withSlot(run.signal, () => prewarmedRun(holder, run, env, name, interpreters));
+}
+
+async function prewarmedRun(
+  holder: Map<string, { close(): void }>,
+  run: CommandRun,
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  interpreters: boolean,
+): Promise<ProcessResult> {
   let pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
   if (!pools) holder.set(POOLS_KEY, (pools = new PrewarmPools()));
   const attempt = pools.run(run, interpreters);
@@ -402,7 +413,7 @@ export async function runPrewarmed(
     noted.add(note);
     process.stderr.write(`hookline: prewarm: ${note}\n`);
   }
-  return 'result' in attempt ? attempt.result : runCommand(run);
+  return 'result' in attempt ? attempt.result : startCommand(run);
 }
 
 /** The pools an engine's holder map has, if any (benchmarks and tests read their state). */

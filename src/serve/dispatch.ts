@@ -1,6 +1,16 @@
 /** One message (a request or a batch) to its response, never throwing: every failure is a JSON-RPC error. */
 import { method, type MethodContext } from './methods.js';
-import { checkRequest, errorResponse, idOf, INTERNAL_ERROR, INVALID_REQUEST, parseMessage, RpcError, type Response } from './protocol.js';
+import {
+  checkRequest,
+  errorResponse,
+  idOf,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  parseMessage,
+  responseText,
+  RpcError,
+  type Response,
+} from './protocol.js';
 
 async function one(value: unknown, ctx: MethodContext): Promise<Response | undefined> {
   let id: Response['id'] = null;
@@ -27,8 +37,8 @@ export async function handle(text: string, ctx: MethodContext): Promise<string |
   if (Array.isArray(parsed.value)) {
     if (!parsed.value.length) return JSON.stringify(errorResponse(null, INVALID_REQUEST, 'invalid request: an empty batch'));
     const answers = (await Promise.all(parsed.value.map((v) => one(v, ctx)))).filter((r) => r !== undefined);
-    return answers.length ? JSON.stringify(answers) : undefined;
+    return answers.length ? responseText(answers) : undefined;
   }
   const answer = await one(parsed.value, ctx);
-  return answer && JSON.stringify(answer);
+  return answer && responseText(answer);
 }

@@ -1,4 +1,5 @@
 /** JSON-RPC 2.0 as `hookline serve` speaks it: request checks, error codes, responses. */
+import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless, type LosslessNumber } from 'lossless-json';
 import { MAX_JSON_DEPTH, textNestsDeeper, tooDeep } from '../config/limits.js';
 
 /** A request line (or HTTP body) longer than this is refused unread. */
@@ -12,7 +13,8 @@ export const INTERNAL_ERROR = -32603;
 /** The hook system refused to fire (e.g. mm with a configuration error); `data` has its lines and exit status. */
 export const FIRE_REFUSED = -32000;
 
-export type Id = string | number | null;
+/** A request's id; a number JSON cannot hold exactly (beyond 2^53) is kept as its text. */
+export type Id = string | number | LosslessNumber | null;
 
 export interface Request {
   id?: Id;
@@ -49,14 +51,43 @@ export function parseMessage(text: string): { ok: true; value: unknown } | { ok:
   if (textNestsDeeper(text, MAX_JSON_DEPTH))
     return { ok: false, response: errorResponse(null, INVALID_REQUEST, `invalid request: ${tooDeep('the request')}`) };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: exactIds(JSON.parse(text), text) };
   } catch (err) {
     const msg = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 200);
     return { ok: false, response: errorResponse(null, PARSE_ERROR, `parse error: ${msg}`) };
   }
 }
 
-const isId = (v: unknown): v is Id => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+const isId = (v: unknown): v is Id =>
+  v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || isLosslessNumber(v);
+
+const inexact = (v: unknown) =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'number' && !Number.isSafeInteger((v as { id: number }).id);
+
+/**
+ * The message with each numeric id that JSON.parse rounded (beyond 2^53) put back as its exact
+ * text, read again by a parser that keeps numbers as written; everything else as JSON.parse read it.
+ */
+function exactIds(value: unknown, text: string): unknown {
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.some(inexact)) return value;
+  let exact: unknown;
+  try {
+    exact = parseLossless(text);
+  } catch {
+    // What JSON.parse reads and this parser does not (a key given twice): the ids as JSON.parse read them.
+    return value;
+  }
+  const exactList = (Array.isArray(exact) ? exact : [exact]) as Array<{ id?: unknown }>;
+  const fixed = list.map((v, i) => (inexact(v) && isLosslessNumber(exactList[i]?.id) ? { ...(v as object), id: exactList[i].id } : v));
+  return Array.isArray(value) ? fixed : fixed[0];
+}
+
+/** A response's text: an id kept as text is written back exactly as it came. */
+export function responseText(value: unknown): string {
+  const ids = (Array.isArray(value) ? value : [value]) as Array<{ id?: unknown }>;
+  return ids.some((r) => isLosslessNumber(r?.id)) ? stringifyLossless(value)! : JSON.stringify(value);
+}
 
 /** Checks the envelope of one request; throws RpcError with the id it could read. */
 export function checkRequest(value: unknown): Request {

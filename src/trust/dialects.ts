@@ -12,7 +12,8 @@ import { gate } from './gate.js';
 import { isTrusted, trustedByLegacy } from './keys.js';
 import { visible } from '../config/display.js';
 import { changeDescriber, rememberReviewed } from './reviewed.js';
-import { filesStamp } from './scripts.js';
+import { unchanged, type Probe } from './scripts.js';
+import { reviewLines, type HookReview } from './review.js';
 
 export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy' | 'codex';
 
@@ -39,6 +40,10 @@ export interface DialectHook {
   legacy?: string;
   /** Real paths of the project files its command runs, whose content the key covers. */
   files: string[];
+  /** What its key followed, as it was: checked again before the next event of a session. */
+  probes?: readonly Probe[];
+  /** Its other fingerprinted fields and the user's variables it reads, as every review surface shows them. */
+  review?: HookReview;
   /** Keys written beside `key` for another agent that reads the same file (Gemini CLI's `name:command`). */
   alsoWrite?: string[];
   /** The plugin it comes from (a Claude Code plugin the project enables: `name@marketplace`). */
@@ -52,9 +57,11 @@ export interface DialectHook {
 }
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */
-export function describeDialectHook(h: DialectHook, projectDir: string): string {
+export function describeDialectHook(h: DialectHook, projectDir: string, change?: string): string {
   const label = h.label ?? `${path.relative(projectDir, h.file) || h.file} (${h.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.name}`;
-  return visible(`${label}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}`);
+  // What changed on its line; its other fields on the lines below, indented under the list item.
+  const first = `${label}${h.problem ? ` [cannot be trusted: ${h.problem}]` : ''}${change ? `: ${change}` : ''}`;
+  return [first, ...reviewLines(h.review).map((l) => `      ${l}`)].map(visible).join('\n');
 }
 
 /** Whether a dialect hook's fingerprint is in `known` (or an old key that still counts). */
@@ -118,7 +125,7 @@ export function heldDialectHooks(
     return hs
       .map((h) => {
         const change = h.key ? describeChange(h) : undefined;
-        return `  - ${describeDialectHook(h, projectDir)}${change ? `: ${change}` : ''}`;
+        return `  - ${describeDialectHook(h, projectDir, change)}`;
       })
       .join('\n');
   };
@@ -165,8 +172,8 @@ export function heldDialectHooks(
 /**
  * A dialect configuration gated for a whole session: `current()` is what may run now. When a
  * project file a workspace hook runs changes during the session (the agent's own tools may write
- * it), the hooks are fingerprinted and gated again before the next event, so a changed hook is
- * held back from then on.
+ * it; a link pointed elsewhere; the same size and times put back), the hooks are fingerprinted
+ * and gated again before the next event, so a changed hook is held back from then on.
  */
 export function sessionGate<L, C>(
   at: { cwd: string; trust: FolderTrust; warn: (warning: string) => void },
@@ -174,13 +181,11 @@ export function sessionGate<L, C>(
   workspaceHooks: (loaded: L, projectDir: string) => readonly DialectHook[],
   without: (loaded: L, held: ReadonlySet<string>) => C,
 ): { config: C; current: () => C } {
-  let files: string[] = [];
-  let stamp = '';
+  let probes: Probe[] = [];
   let config!: C;
   const gate = () => {
     const hooks = workspaceHooks(loaded, at.cwd);
-    files = hooks.flatMap((h) => h.files);
-    stamp = filesStamp(files);
+    probes = hooks.flatMap((h) => h.probes ?? []);
     const { held, warning } = heldDialectHooks(at.cwd, hooks, at.trust);
     if (warning) at.warn(warning);
     config = without(loaded, held);
@@ -189,7 +194,7 @@ export function sessionGate<L, C>(
   return {
     config,
     current: () => {
-      if (filesStamp(files) !== stamp) gate();
+      if (!unchanged(probes)) gate();
       return config;
     },
   };

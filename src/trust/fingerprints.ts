@@ -5,6 +5,8 @@ import { lockedUpdate, writeFileAtomic } from '../config/write.js';
 import { hookKey, type HookEntry } from '../config/entry.js';
 import { rememberReviewed, type ReviewedHook } from './reviewed.js';
 import { fingerprintHook, isTrusted, trustedByLegacy, type HookFingerprint } from './keys.js';
+import type { Probe } from './scripts.js';
+import { reviewOf, type HookReview } from './review.js';
 
 type TrustedHooks = Record<string, string[]>;
 
@@ -58,6 +60,13 @@ export function geminiFingerprint(entry: HookEntry, projectDir: string): HookFin
   return fingerprintHook('gemini', fields, hook.command, { projectDir, vars }, hookKey(entry.hook));
 }
 
+/** What a person reviews of a Gemini hook of any layer besides its command: its other fields, its extension. */
+export function geminiReview(entry: HookEntry): HookReview {
+  if (entry.hook.type === 'runtime') return { details: [], reads: [] };
+  const { description: _description, ...hook } = entry.hook as HookEntry['hook'] & { description?: string };
+  return reviewOf({ sequential: entry.sequential === true, hook, ...(entry.extension ? { extension: entry.extension } : {}) });
+}
+
 /** A Gemini project hook as the reviewed-hooks record sees it (its id is the one `hookline list` shows). */
 export function geminiReviewed(entry: HookEntry, projectDir: string): ReviewedHook {
   return {
@@ -77,6 +86,8 @@ export interface HookCheck {
   problems: Map<HookEntry, string>;
   /** Files whose content trusted hooks depend on: a change to one must be checked again. */
   files: string[];
+  /** Each fingerprinted hook's probes: what its key followed, to check again before it runs. */
+  probes: Map<HookEntry, readonly Probe[]>;
   /** Hooks trusted only by an old `name:command` key (to be recorded in the new form when they run). */
   legacy: HookEntry[];
 }
@@ -84,10 +95,11 @@ export interface HookCheck {
 /** Checks a project's hooks against trusted_hooks.json. Reads only. */
 export function checkHooks(projectRoot: string, entries: readonly HookEntry[], env: Env = process.env): HookCheck {
   const known = trustedKeys(projectRoot, env);
-  const out: HookCheck = { untrusted: [], problems: new Map(), files: [], legacy: [] };
+  const out: HookCheck = { untrusted: [], problems: new Map(), files: [], probes: new Map(), legacy: [] };
   for (const e of entries.filter(isProjectCommand)) {
     const fp = geminiFingerprint(e, projectRoot);
     out.files.push(...fp.files);
+    if (fp.probes) out.probes.set(e, fp.probes);
     if (fp.problem) out.problems.set(e, fp.problem);
     if (!isTrusted('gemini', fp, known)) out.untrusted.push(e);
     else if (trustedByLegacy('gemini', fp, known)) out.legacy.push(e);

@@ -8,7 +8,8 @@
  * command:"c"}` could not be told apart).
  */
 import crypto from 'node:crypto';
-import { scriptDigest, type ScriptContext } from './scripts.js';
+import { scriptDigest, type Probe, type ScriptContext } from './scripts.js';
+import { reviewOf, type HookReview } from './review.js';
 
 export type KeyDialect = 'gemini' | 'mm' | 'claude' | 'spatialagent' | 'agy' | 'codex';
 
@@ -22,6 +23,10 @@ export interface HookFingerprint {
   legacy?: string;
   /** Real paths of the files whose content the key covers. */
   files: string[];
+  /** The paths the key followed as they were (scripts.ts `unchanged` checks them again before a run). */
+  probes?: readonly Probe[];
+  /** What a person reviews of it besides its command (review.ts). */
+  review?: HookReview;
 }
 
 /** JSON with object keys sorted and undefined members left out: equal values give equal text. */
@@ -43,13 +48,15 @@ export function fingerprintHook(
   ctx: ScriptContext,
   legacy?: string,
 ): HookFingerprint {
-  const scripts = command === null ? { ok: true as const, files: {}, paths: [] } : scriptDigest(command, ctx);
-  if (!scripts.ok) return { problem: scripts.problem, ...(legacy !== undefined ? { legacy } : {}), files: [] };
+  const scripts = command === null ? { ok: true as const, files: {}, links: {}, paths: [], probes: [] } : scriptDigest(command, ctx);
+  const review = reviewOf(fields);
+  if (!scripts.ok) return { problem: scripts.problem, ...(legacy !== undefined ? { legacy } : {}), files: [], review };
   const hex = crypto
     .createHash('sha256')
-    .update(canonicalJson({ fields, scripts: scripts.files }))
+    // Where links lead counts only when some do: the keys of hooks that reach no file through a link stay as they were.
+    .update(canonicalJson({ fields, scripts: scripts.files, ...(Object.keys(scripts.links).length ? { links: scripts.links } : {}) }))
     .digest('hex');
-  return { key: `v2:${dialect}:${hex}`, ...(legacy !== undefined ? { legacy } : {}), files: scripts.paths };
+  return { key: `v2:${dialect}:${hex}`, ...(legacy !== undefined ? { legacy } : {}), files: scripts.paths, probes: scripts.probes, review };
 }
 
 export function isCurrentKey(key: string): boolean {

@@ -11,15 +11,30 @@
  * `sh -c` / `node -e` / `python -c`. The command word of each simple command (`./hooks/x.sh`) and
  * an interpreter's script argument (`node x.mjs`, `python3 -u x.py`, `bash x.sh`) must exist when
  * they point inside the project: a missing or unreadable one fails closed, as does one reached
- * through /proc or /dev/fd; a folder in their place is followed file by file. Files named by a
- * variable assignment or by the hook's own variables are followed too. A word naming no file
- * yet still counts: once the file exists it is in the digest, so the hook is held back.
+ * through /proc or /dev/fd; a folder in their place is followed file by file. Other words are
+ * followed only when they name code (`timeout 5 ./x.sh`: a code file name, or an executable file),
+ * and variables (assignments, the hook's own `env`) only when they make a program load code
+ * (CODE_LOADERS: BASH_ENV, NODE_OPTIONS --require, PYTHONPATH…): a log or data file the hook
+ * writes is its data, not what runs. A word naming no file yet still counts: once the file exists
+ * it is in the digest, so the hook is held back.
+ *
+ * Each followed path is also kept as a probe (its real path and content digest, or that it is
+ * missing): a long-lived engine checks the probes of a hook before it runs it (`unchanged`), so
+ * an edit, a rewrite that puts the old times back, or a link pointed elsewhere holds it back.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'shell-quote';
-import { interpreterFamily, SUBCOMMANDS, type InterpreterFamily } from '../run/interpreters.js';
+import {
+  CODE_FILE,
+  CODE_LOADERS,
+  FOLDER_LIST,
+  interpreterFamily,
+  SUBCOMMANDS,
+  type CodeLoader,
+  type InterpreterFamily,
+} from '../run/interpreters.js';
 import { openRegularFile } from '../config/limits.js';
 import { isInside } from '../config/paths.js';
 
@@ -32,8 +47,26 @@ export interface ScriptContext {
   vars?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Files followed, by path relative to the project, with their sha256; or why it cannot be decided. */
-export type ScriptDigest = { ok: true; files: Record<string, string>; paths: string[] } | { ok: false; problem: string };
+/**
+ * What a path named by a command was when it was fingerprinted: its real path (null: missing) and
+ * the digest of its content (a file's bytes, or a folder's code files and theirs).
+ */
+export interface Probe {
+  path: string;
+  real: string | null;
+  digest?: string;
+  /** A folder: the names in it that count (all, or a loader's code files). */
+  folder?: RegExp | true;
+}
+
+/**
+ * Files followed, by path relative to the project, with their sha256, and where those reached
+ * through a link really are (a link pointed at another copy is another file); or why it cannot be
+ * decided.
+ */
+export type ScriptDigest =
+  | { ok: true; files: Record<string, string>; links: Record<string, string>; paths: string[]; probes: Probe[] }
+  | { ok: false; problem: string };
 
 const UNKNOWN = '\u0000';
 // Words after which the next word is still in command position.
@@ -62,7 +95,7 @@ const OUTPUT = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
 
 function realOrNull(p: string): string | null {
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync.native(p);
   } catch {
     return null;
   }
@@ -86,6 +119,10 @@ interface Word {
   required: boolean;
   /** What runs (a command word, an interpreter's script): a folder there runs the files in it. */
   runs?: boolean;
+  /** A plain argument: followed only when it names code. */
+  plain?: boolean;
+  /** A loader's folder: the names in it that are code. */
+  code?: RegExp;
   /** Folder relative paths resolve against; null after a `cd` to an unknown place. */
   base: string | null;
 }
@@ -107,6 +144,8 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
   let skip = false;
   let optionValue = false;
   let cdFrom: string | null | undefined;
+  // `source x` and `. x` run x in the shell itself.
+  let sourced = false;
   let base: string | null = ctx.projectDir;
   const scriptLike = (t: string) => t.includes('/') || /\.[A-Za-z0-9]+$/.test(t);
   for (const t of tokens) {
@@ -119,6 +158,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
         } else if (SEPARATORS.has(t.op)) {
           atStart = true;
           interp = null;
+          sourced = false;
           optionValue = false;
           cdFrom = undefined;
         } else if (OUTPUT.has(t.op)) skip = true;
@@ -132,8 +172,9 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
     if (atStart) {
       // `A=1 ./x.sh`, `env -i node x.mjs`, `then ./x.sh`: the command word is still to come.
       if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) {
-        // `BASH_ENV=./pre.sh bash …`: a file an assignment names is followed as any word is.
-        out.push({ text: t.slice(t.indexOf('=') + 1), required: false, base });
+        // `BASH_ENV=./pre.sh bash …`: what an assignment makes a program load is followed.
+        const eq = t.indexOf('=');
+        out.push(...loaderWords(t.slice(0, eq), t.slice(eq + 1), base));
         continue;
       }
       if (afterPrefix && t.startsWith('-')) continue;
@@ -146,7 +187,9 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       const name = path.basename(t);
       interp = interpreterFamily(name) ?? null;
       deno = SUBCOMMANDS.test(name);
-      out.push({ text: t, required: t.includes('/'), runs: true, base });
+      // A word without a `/` is looked up on PATH (or is a builtin such as `.`): a folder of that name does not run.
+      out.push({ text: t, required: t.includes('/'), runs: t.includes('/'), base });
+      sourced = t === 'source' || t === '.';
       if (t === 'cd' || t === 'pushd') {
         // Where a relative path points after a `cd` is known only when its folder is.
         cdFrom = base;
@@ -178,9 +221,53 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
       out.push({ text: t, required: scriptLike(t), runs: true, base });
       continue;
     }
-    out.push({ text: t, required: false, base });
+    if (t === UNKNOWN) continue;
+    if (sourced) {
+      sourced = false;
+      out.push({ text: t, required: false, runs: true, base });
+      continue;
+    }
+    out.push({ text: t, required: false, plain: true, base });
   }
   return out;
+}
+
+/** The words of what a variable makes a program load (none for a variable that loads nothing). */
+function loaderWords(name: string, value: string, base: string | null): Word[] {
+  const loader: CodeLoader | undefined = Object.hasOwn(CODE_LOADERS, name) ? CODE_LOADERS[name] : undefined;
+  if (!loader || !value) return [];
+  const word = (text: string, code?: RegExp): Word => ({ text, required: false, runs: true, base, ...(code ? { code } : {}) });
+  switch (loader.kind) {
+    case 'path':
+      return [word(value)];
+    case 'files':
+      return value
+        .split(loader.separator)
+        .filter(Boolean)
+        .map((v) => word(v));
+    case 'folders':
+      return value
+        .split(FOLDER_LIST)
+        .filter(Boolean)
+        .map((v) => word(v, loader.code));
+    case 'options': {
+      const out: Word[] = [];
+      const parts = value.split(/\s+/).filter(Boolean);
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i]!;
+        for (const o of loader.options) {
+          // `--require x`, `--require=x`, `-rx`, `-javaagent:x.jar=opts`
+          if (p === o && !o.endsWith(':')) out.push(word(parts[++i] ?? '', loader.code));
+          else if (p.startsWith(`${o}=`) && o.startsWith('--')) out.push(word(p.slice(o.length + 1), loader.code));
+          else if (p.startsWith(o) && p.length > o.length && !o.startsWith('--'))
+            out.push(word(o.endsWith(':') ? p.slice(o.length).split('=')[0]! : p.slice(o.length), loader.code));
+          else continue;
+          break;
+        }
+      }
+      return out;
+    }
+  }
 }
 
 function describe(file: string, projectDir: string): string {
@@ -191,8 +278,8 @@ function describe(file: string, projectDir: string): string {
 /** Files in a folder a hook runs, at most this many: past that it cannot be fingerprinted. */
 const MAX_FOLDER_FILES = 1000;
 
-/** The regular files under a folder (links not followed), sorted; or why they cannot be listed. */
-function folderFiles(dir: string): string[] | string {
+/** The regular files under a folder (only the code files a loader reads from it), sorted; or why they cannot be listed. */
+function folderFiles(dir: string, code?: RegExp): string[] | string {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true });
@@ -202,11 +289,22 @@ function folderFiles(dir: string): string[] | string {
   // Links are followed as the interpreter follows them: a linked file is hashed by its content.
   const files = entries
     .map((e) => ({ e, file: path.join(e.parentPath ?? e.path, e.name) }))
+    .filter(({ file }) => !code || code.test(file))
     .filter(({ e, file }) => e.isFile() || (e.isSymbolicLink() && fs.statSync(file, { throwIfNoEntry: false })?.isFile()))
     .map(({ file }) => file);
   if (files.length > MAX_FOLDER_FILES) return `a folder of more than ${MAX_FOLDER_FILES} files is run: too many to fingerprint`;
   return files.sort();
 }
+
+/** One digest of a folder's files: their names and contents. */
+function folderDigest(dir: string, files: readonly string[], hashes: readonly string[]): string {
+  const h = crypto.createHash('sha256');
+  files.forEach((f, i) => h.update(`${path.relative(dir, f)}\0${hashes[i]}\0`));
+  return h.digest('hex');
+}
+
+/** A plain argument is followed when it names code: a code file name, or an executable file. */
+const namesCode = (text: string, st: fs.Stats) => CODE_FILE.test(text) || (st.isFile() && (st.mode & 0o111) !== 0);
 
 /** The content digest of the project files a command runs (see the module comment for the rule). */
 export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest {
@@ -224,10 +322,13 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
   } catch (e) {
     return { ok: false, problem: `cannot read the command's words (${(e as Error).message})` };
   }
-  // A file the hook's own variables name (BASH_ENV, a config file) is read by what runs: followed too.
-  for (const v of Object.values(ctx.vars ?? {})) if (v) words.push({ text: v, required: false, base: ctx.projectDir });
+  // What the hook's own variables make a program load (BASH_ENV, NODE_OPTIONS --require…) is followed too.
+  for (const [name, v] of Object.entries(ctx.vars ?? {})) if (v) words.push(...loaderWords(name, v, ctx.projectDir));
   const files: Record<string, string> = {};
+  const links: Record<string, string> = {};
   const paths = new Set<string>();
+  const probes = new Map<string, Probe>();
+  const realProject = realOrNull(ctx.projectDir) ?? path.resolve(ctx.projectDir);
   for (const w of words) {
     if (!w.text || w.text.includes(UNKNOWN) || w.text.startsWith('~')) continue;
     if (!path.isAbsolute(w.text) && w.base === null) continue;
@@ -243,6 +344,8 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
     const label = describe(abs, ctx.projectDir);
     if (!real) {
       if (w.required) return { ok: false, problem: `${label} is missing` };
+      // Once it exists it is followed: a long-lived engine notices it appearing.
+      if (!w.plain || CODE_FILE.test(w.text)) probes.set(abs, { path: abs, real: null });
       continue;
     }
     let st: fs.Stats;
@@ -251,9 +354,11 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
     } catch (e) {
       return { ok: false, problem: `cannot read ${label}: ${(e as Error).message}` };
     }
+    if (w.plain && !namesCode(w.text, st)) continue;
     // A folder run as a program or a script (`node ./hook`, `python3 ./pkg`) runs the files in it.
-    const found = st.isFile() ? [real] : st.isDirectory() && w.runs ? folderFiles(real) : [];
+    const found = st.isFile() ? [real] : st.isDirectory() && w.runs ? folderFiles(real, w.code) : [];
     if (typeof found === 'string') return { ok: false, problem: `${label}: ${found}` };
+    const hashes: string[] = [];
     for (const f of found) {
       const name = (f === real ? label : path.join(label, path.relative(real, f))).split(path.sep).join('/');
       try {
@@ -261,10 +366,44 @@ export function scriptDigest(command: string, ctx: ScriptContext): ScriptDigest 
       } catch (e) {
         return { ok: false, problem: `cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
       }
+      hashes.push(files[name]);
+      const where = (isInside(realProject, f) ? path.relative(realProject, f) : f).split(path.sep).join('/');
+      if (where !== name) links[name] = where;
       paths.add(f);
     }
+    if (st.isFile()) probes.set(abs, { path: abs, real, digest: hashes[0] });
+    else if (st.isDirectory() && w.runs)
+      probes.set(abs, { path: abs, real, folder: w.code ?? true, digest: folderDigest(real, found, hashes) });
   }
-  return { ok: true, files, paths: [...paths] };
+  return { ok: true, files, links, paths: [...paths], probes: [...probes.values()] };
+}
+
+/** What a probe's path is now, in the terms it was taken in. */
+function probeNow(p: Probe): Probe | undefined {
+  // A missing path is told without an exception, the common case for a word naming nothing.
+  if (!fs.statSync(p.path, { throwIfNoEntry: false })) return { path: p.path, real: null };
+  const real = realOrNull(p.path);
+  if (real === null || real !== p.real) return { path: p.path, real };
+  try {
+    if (!p.folder) return { path: p.path, real, digest: sha256File(real) };
+    const found = folderFiles(real, p.folder === true ? undefined : p.folder);
+    if (typeof found === 'string') return undefined;
+    return { path: p.path, real, folder: p.folder, digest: folderDigest(real, found, found.map(sha256File)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when every probe finds what was fingerprinted: the same real path (every folder and link
+ * on the way) and the same bytes. Whatever cannot be read now is a change: it fails closed.
+ */
+export function unchanged(probes: readonly Probe[]): boolean {
+  for (const p of probes) {
+    const now = probeNow(p);
+    if (!now || now.real !== p.real || now.digest !== p.digest) return false;
+  }
+  return true;
 }
 
 /** A stamp of files' change times and sizes: it changes when any of them is edited or removed. */
@@ -274,7 +413,7 @@ export function filesStamp(files: readonly string[]): string {
       try {
         const st = fs.statSync(f, { throwIfNoEntry: false });
         if (!st) return 'missing';
-        return `${st.mtimeMs}:${st.size}:${st.ino}`;
+        return `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}`;
       } catch {
         return 'missing';
       }

@@ -251,7 +251,7 @@ describe('Claude Code events at the agent’s moments', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.existsSync(path.join(p.dir, 'm1')), true, 'the blocked change left the old settings');
     assert.equal(fs.existsSync(path.join(p.dir, 'm2')), false, 'the applied change’s hook blocks');
-    assert.match(toolResults(r.calls[3])[2].value, /^PreToolUse:Bash hook error: \[.*\]: new rule: no touching$/);
+    assert.match(toolResults(r.calls[3])[2].value, /^PreToolUse:Bash hook error: \[.*\]: new rule: no touching\n$/);
     assert.deepEqual(
       readJsonl(log).map((i) => [i.hook_event_name, i.source, i.file_path]),
       [

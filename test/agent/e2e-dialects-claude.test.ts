@@ -30,7 +30,7 @@ describe('Claude Code hooks in the agent', () => {
     assert.equal(fs.existsSync(marker), false);
     assert.equal(
       toolResults(r.calls[1])[0].value,
-      `PreToolUse:Bash hook error: [cat > pre.json; echo 'no shell here' >&2; exit 2]: no shell here`,
+      `PreToolUse:Bash hook error: [cat > pre.json; echo 'no shell here' >&2; exit 2]: no shell here\n`,
     );
     const input = JSON.parse(fs.readFileSync(path.join(p.dir, 'pre.json'), 'utf8'));
     assert.equal(input.hook_event_name, 'PreToolUse');

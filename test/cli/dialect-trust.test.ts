@@ -25,6 +25,8 @@ interface DialectCase {
   input: string;
   /** The option naming a configuration file explicitly. */
   configFlag: string;
+  /** The line of its other fields that every review surface shows under each hook (defaults included). */
+  review: string;
 }
 
 const CASES: DialectCase[] = [
@@ -35,6 +37,7 @@ const CASES: DialectCase[] = [
     event: 'preGeneration',
     input: '{"prompt": "hi"}',
     configFlag: '--config',
+    review: '      timeout: 10000 ms; onError: warn\n',
   },
   {
     dialect: 'spatialagent',
@@ -43,6 +46,7 @@ const CASES: DialectCase[] = [
     event: 'Start',
     input: '{"QUERY": "hi"}',
     configFlag: '--config',
+    review: '      timeoutSeconds: 30\n',
   },
   {
     dialect: 'claude',
@@ -51,6 +55,7 @@ const CASES: DialectCase[] = [
     event: 'UserPromptSubmit',
     input: '{"prompt": "hi"}',
     configFlag: '--config',
+    review: '',
   },
 ];
 
@@ -105,7 +110,7 @@ for (const c of CASES) {
       assert.equal(t.code, 0, t.stderr);
       assert.equal(
         t.stdout,
-        `trusted folder ${p.dir}\ntrusted 2 new or changed hook(s):\n  - ${c.file} (${c.event}): ${p.mark('one')}\n  - ${c.file} (${c.event}): ${p.mark('other')}\n`,
+        `trusted folder ${p.dir}\ntrusted 2 new or changed hook(s):\n  - ${c.file} (${c.event}): ${p.mark('one')}\n${c.review}  - ${c.file} (${c.event}): ${p.mark('other')}\n${c.review}`,
       );
       assert.deepEqual(p.trustedKeys(), [keyOf(p, p.mark('one')), keyOf(p, p.mark('other'))]);
 
@@ -122,14 +127,14 @@ for (const c of CASES) {
       assert.deepEqual(p.ran().sort(), ['one', 'other', 'other']);
       assert.equal(
         r.stderr,
-        `hookline: new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n  - ${c.file} (${c.event}): ${p.mark('two')}: command was ${JSON.stringify(p.mark('one'))}\n`,
+        `hookline: new or changed dialect workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(p.dir)}):\n  - ${c.file} (${c.event}): ${p.mark('two')}: command was ${JSON.stringify(p.mark('one'))}\n${c.review}`,
       );
 
       t = await runCli(['trust', '--check', p.dir], { env: p.env });
       assert.equal(t.code, 1);
       assert.equal(
         t.stdout,
-        `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - ${c.file} (${c.event}): ${p.mark('two')}: command was ${JSON.stringify(p.mark('one'))}\n`,
+        `${p.dir}: folder trusted\nuntrusted or changed hooks:\n  - ${c.file} (${c.event}): ${p.mark('two')}: command was ${JSON.stringify(p.mark('one'))}\n${c.review}`,
       );
 
       t = await runCli(['trust'], { env: p.env, cwd: p.dir });
@@ -203,9 +208,9 @@ describe('hookline agent', () => {
     assert.deepEqual(p.ran().sort(), ['claude-b', 'mm-b', 'spatialagent-b']);
     // Each hook system reports its own held-back hooks.
     for (const line of [
-      `  - agent.yaml (preGeneration): ${p.mark('mm-changed')}: command was ${JSON.stringify(p.mark('mm-a'))}\n`,
+      `  - agent.yaml (preGeneration): ${p.mark('mm-changed')}: command was ${JSON.stringify(p.mark('mm-a'))}\n${CASES[0].review}`,
       `  - ${path.join('.claude', 'settings.json')} (UserPromptSubmit): ${p.mark('claude-changed')}: command was ${JSON.stringify(p.mark('claude-a'))}\n`,
-      `  - ${path.join('.spatialagent', 'settings.json')} (Start): ${p.mark('spatialagent-changed')}: command was ${JSON.stringify(p.mark('spatialagent-a'))}\n`,
+      `  - ${path.join('.spatialagent', 'settings.json')} (Start): ${p.mark('spatialagent-changed')}: command was ${JSON.stringify(p.mark('spatialagent-a'))}\n${CASES[1].review}`,
     ]) {
       assert.ok(
         r.stderr.includes(
@@ -291,6 +296,8 @@ describe('hookline list', () => {
         file: path.join(p.dir, '.gemini', 'settings.json'),
         enabled: true,
         trusted: true,
+        details: [],
+        reads: [],
       },
       {
         event: 'PreToolUse',
@@ -301,6 +308,8 @@ describe('hookline list', () => {
         file: path.join(p.dir, '.claude', 'settings.json'),
         enabled: true,
         trusted: true,
+        details: [],
+        reads: [],
       },
       {
         event: 'preGeneration',
@@ -311,6 +320,8 @@ describe('hookline list', () => {
         file: path.join(p.dir, 'agent.yaml'),
         enabled: true,
         trusted: true,
+        details: ['timeout: 10000 ms', 'onError: warn'],
+        reads: [],
       },
       {
         event: 'PreAct',
@@ -321,13 +332,15 @@ describe('hookline list', () => {
         file: path.join(p.dir, '.spatialagent', 'settings.json'),
         enabled: true,
         trusted: false,
+        details: ['timeoutSeconds: 30'],
+        reads: [],
       },
     ]);
-    // The summary counts what would run: the held-back PreAct hook is not counted.
-    assert.equal(out.summary, 'hooks: BeforeTool×1 PreToolUse×1 preGeneration×1');
+    // The summary counts what would run, and says the held-back PreAct hook is not counted.
+    assert.equal(out.summary, 'hooks: BeforeTool×1 PreToolUse×1 preGeneration×1 — not counted: 1 untrusted');
     assert.match(
       r.stderr,
-      /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.spatialagent\/settings\.json \(PreAct \{"code_type":"bash"\}\): echo sa: new hook\n$/,
+      /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.spatialagent\/settings\.json \(PreAct \{"code_type":"bash"\}\): echo sa: new hook\n {6}timeoutSeconds: 30\n$/,
     );
 
     const text = await runCli(['list', '--cwd', p.dir], { env });
@@ -339,7 +352,10 @@ describe('hookline list', () => {
       ['BeforeTool', '*', 'guard', 'project', 'enabled', 'trusted'],
       ['PreToolUse', 'Bash', 'echo cc', 'claude', 'enabled', 'trusted'],
       ['preGeneration', '*', 'echo mm', 'mm', 'enabled', 'trusted'],
+      // Under each hook, its other fields.
+      ['timeout: 10000 ms; onError: warn'],
       ['PreAct', '{"code_type":"bash"}', 'echo sa', 'spatialagent', 'enabled', 'untrusted'],
+      ['timeoutSeconds: 30'],
     ]);
   });
 

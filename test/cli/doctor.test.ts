@@ -46,7 +46,7 @@ describe('hookline doctor', () => {
     assert.match(out, /^✓ gemini project BeforeTool run_shell_command guard \(\.gemini\/settings\.json\)$/m);
     assert.match(
       out,
-      /^✗ gemini project BeforeTool write_file writer .*\n {4}"timeout" is in milliseconds: 5 ms is probably meant as 5 seconds — write 5000$/m,
+      /^✗ gemini project BeforeTool write_file writer .*\n {4}timeout: 5\n {4}"timeout" is in milliseconds: 5 ms is probably meant as 5 seconds — write 5000$/m,
     );
     assert.match(
       out,

@@ -135,7 +135,7 @@ const HARMLESS: Record<string, string> = {
   SENTENCE: 'The key is in the drawer, the token is on the desk.',
   NODE_OPTIONS: '--max-old-space-size=4096',
   HOME_PATH: '/home/someone/projects/My-Project_2024/src/components/Button',
-  GEMINI_CLI_FOO_TOKEN: 'kept-by-prefix',
+  GEMINI_CLI_IDE_WORKSPACE_PATH: '/home/someone/work',
   PWD: '/home/someone/work',
   OLDPWD: '/home/someone',
   GIT_CONFIG_GLOBAL: '/home/someone/.gitconfig',

@@ -16,7 +16,7 @@ const SECRETS = {
   INNOCENT_AWS: 'AKIAIOSFODNN7EXAMPLE',
   INNOCENT_URL: 'https://alice:hunter2@example.com/repo.git',
 };
-const HARMLESS = { HARMLESS_VAR: 'hello', GEMINI_CLI_TEST_FLAG: 'on', GEMINI_CLI_FOO_TOKEN: 'kept-by-prefix' };
+const HARMLESS = { HARMLESS_VAR: 'hello', GEMINI_CLI_TEST_FLAG: 'on', GEMINI_CLI_IDE_AUTH_TOKEN: 'ide-secret', GEMINI_CLI_API_KEY: 'k' };
 
 /** Fires BeforeAgent in a project whose capture hook sits in project settings; returns what it saw. */
 async function hookEnv(
@@ -57,7 +57,8 @@ describe('hook environment', () => {
     assert.equal(env.HOME, p.env.HOME);
     assert.equal(env.HARMLESS_VAR, 'hello');
     assert.equal(env.GEMINI_CLI_TEST_FLAG, 'on');
-    assert.equal(env.GEMINI_CLI_FOO_TOKEN, 'kept-by-prefix', 'GEMINI_CLI_* is kept whatever its name says');
+    assert.equal(env.GEMINI_CLI_IDE_AUTH_TOKEN, undefined, 'a name that says TOKEN is removed whatever its prefix');
+    assert.equal(env.GEMINI_CLI_API_KEY, undefined);
     assert.equal(env.GEMINI_CLI_HOME, p.home);
     assert.equal(env.GEMINI_PROJECT_DIR, p.dir);
     assert.equal(env.CLAUDE_PROJECT_DIR, p.dir);
@@ -93,7 +94,13 @@ describe('hook environment', () => {
   test('a GEMINI_CLI_* name does not keep a token-looking value', async () => {
     const { env } = await hookEnv({ env: { GEMINI_CLI_SOMETHING: GH_TOKEN } });
     assert.equal(env.GEMINI_CLI_SOMETHING, undefined);
-    assert.equal(env.GEMINI_CLI_FOO_TOKEN, 'kept-by-prefix');
+    assert.equal(env.GEMINI_CLI_TEST_FLAG, 'on');
+  });
+
+  test('a GEMINI_CLI_* name that says TOKEN or KEY reaches a hook only when the user allowed it', async () => {
+    const { env } = await hookEnv({ user: { security: { environmentVariableRedaction: { allowed: ['GEMINI_CLI_IDE_AUTH_TOKEN'] } } } });
+    assert.equal(env.GEMINI_CLI_IDE_AUTH_TOKEN, 'ide-secret');
+    assert.equal(env.GEMINI_CLI_API_KEY, undefined);
   });
 
   test('user settings: blocked removes a harmless variable', async () => {

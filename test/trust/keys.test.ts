@@ -199,13 +199,15 @@ describe('the files a command runs', () => {
     }
   });
 
-  test('a file that did not exist when trusted changes the key once it does', () => {
+  test('a file that did not exist when trusted changes the key once it does; a data file does not', () => {
     const p = project();
-    const e = entry({ command: 'bash hooks/x.sh && cat hooks/later.txt' });
+    const e = entry({ command: 'bash hooks/x.sh && . hooks/later && cat hooks/later.txt' });
     const before = geminiFingerprint(e, p).key;
     assert.ok(before);
     fs.writeFileSync(path.join(p, 'hooks', 'later.txt'), 'x');
-    assert.notEqual(geminiFingerprint(e, p).key, before);
+    assert.equal(geminiFingerprint(e, p).key, before, 'what cat reads is data');
+    fs.writeFileSync(path.join(p, 'hooks', 'later'), 'x');
+    assert.notEqual(geminiFingerprint(e, p).key, before, 'what the shell sources is code');
   });
 
   test('the key changes with the content of a file it runs', () => {

@@ -58,6 +58,8 @@ test('trust --check --json: the folder, its trust and the untrusted hooks; exit 
         source: 'gemini',
         file: path.join(p.dir, '.gemini', 'settings.json'),
         command: 'true',
+        details: [],
+        reads: [],
         // Never trusted here: there is no reviewed version to compare with.
         change: null,
       },

@@ -16,6 +16,7 @@ import {
   claudeHookText,
   claudeSessionEnv,
   claudeWithout,
+  claudeHookKey,
   claudeWorkspaceHooks,
   loadClaudeConfig,
   withoutProjectHooks,
@@ -35,7 +36,7 @@ import { freshEnvFile, sourcedEnv } from './env-file.js';
 import fs from 'node:fs';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
-import { filesStamp } from '../../trust/scripts.js';
+import { unchanged, type Probe } from '../../trust/scripts.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv, pluginDirs?: string[]): ClaudeConfig {
   let loaded: ClaudeConfig;
@@ -209,18 +210,18 @@ export const claudeSystem: HookSystem = {
       enabled: true,
       trusted: true,
       ...(h.plugin ? { plugin: h.plugin.id } : {}),
+      ...claudeHookKey(h, dir).review,
     }));
   },
   adapter(setup) {
     // The project files the workspace hooks run, as last gated: an edit during the session (by the
     // agent's own tools too) is gated again before the next event, as a settings change is.
-    let scripts = { files: [] as string[], stamp: '' };
+    let probes: Probe[] = [];
     const gatedLoad = () => {
       const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
       for (const p of loaded.problems) setup.warn(formatProblem(p));
       const workspace = claudeWorkspaceHooks(loaded, setup.cwd);
-      const files = workspace.flatMap((h) => h.files);
-      scripts = { files, stamp: filesStamp(files) };
+      probes = workspace.flatMap((h) => h.probes ?? []);
       const { held, warning } = heldDialectHooks(setup.cwd, workspace, setup.trust);
       if (warning) setup.warn(warning);
       const sessionEnv = claudeSessionEnv(loaded, setup.trust, held);
@@ -234,9 +235,6 @@ export const claudeSystem: HookSystem = {
     const first = gatedLoad();
     if (!first.config.hooks.length && !Object.keys(first.sessionEnv).length) return undefined;
     // A settings file changed during the session is read again through the same gate.
-    return claudeAdapter(
-      { ...first, model: setup.model, reload: gatedLoad, stale: () => filesStamp(scripts.files) !== scripts.stamp },
-      setup.ctx,
-    );
+    return claudeAdapter({ ...first, model: setup.model, reload: gatedLoad, stale: () => !unchanged(probes) }, setup.ctx);
   },
 };
