@@ -120,6 +120,32 @@ describe('hookline fire --dialect codex: Codex trust records', () => {
     assert.equal(named.json().runs[0].file, other);
   });
 
+  test('"onFailure": "block" fails closed (Codex ignores the field): a hook that times out denies; without it the tool goes ahead', async () => {
+    const slow = (extra: Record<string, unknown>) => ({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sleep 5', timeout: 1, ...extra }] }] },
+    });
+    const p = setup({ system: slow({ onFailure: 'block' }) });
+    const r = await fire('PreToolUse', bash, p);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json().output.permissionDecision, 'deny', r.stdout);
+    assert.match(r.json().output.permissionDecisionReason, /onFailure: block/);
+
+    const open = setup({ system: slow({}) });
+    const o = await fire('PreToolUse', bash, open);
+    assert.equal(o.json().runs.length, 1);
+    assert.equal(o.json().output.permissionDecision, undefined, o.stdout);
+
+    const typo = setup({ system: slow({ onFailure: 'Block' }) });
+    const v = await runCli(['validate', '--dialect', 'codex'], { cwd: typo.dir, env: typo.env });
+    assert.equal(v.code, 1, v.stdout);
+    assert.match(
+      v.stdout,
+      /hooks\.PreToolUse\[0\]\.hooks\[0\]\.onFailure: "onFailure" must be "block" \(fail closed\) or left out, got "Block"; this hook fails closed/,
+    );
+    const t = await fire('PreToolUse', bash, typo);
+    assert.equal(t.json().output.permissionDecision, 'deny', t.stdout);
+  });
+
   test('a system (managed) hook runs with no record', async () => {
     const p = setup({ system: hooksFile(deny) });
     const r = await fire('PreToolUse', bash, p);

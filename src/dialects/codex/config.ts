@@ -134,9 +134,21 @@ interface ParsedHandler {
   /** Where in the file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
   path: string;
   def: CodexHandler;
+  /** Hookline's `"onFailure": "block"` (Codex ignores the field): a failure blocks as exit 2 would. */
+  onFailure?: 'block';
 }
 
-const HANDLER_KEYS = new Set(['type', 'command', 'commandWindows', 'command_windows', 'timeout', 'timeoutSec', 'async', 'statusMessage']);
+const HANDLER_KEYS = new Set([
+  'type',
+  'command',
+  'commandWindows',
+  'command_windows',
+  'timeout',
+  'timeoutSec',
+  'async',
+  'statusMessage',
+  'onFailure',
+]);
 
 /**
  * Reads the events object of one file (`hooks` of hooks.json, `[hooks]` of a config.toml): every
@@ -207,6 +219,15 @@ export function readCodexHooks(
           return refuse([...hat, 'async'], `"async" must be true or false, got ${kind(raw.async)}`);
         if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string')
           return refuse([...hat, 'statusMessage'], `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);
+        // Hookline's fail-closed switch, as for Claude Code hooks; a value it cannot read fails closed too.
+        const blocks = raw.onFailure !== undefined && raw.onFailure !== 'continue' && raw.onFailure !== 'ignore';
+        if (blocks && raw.onFailure !== 'block')
+          problem(
+            [...hat, 'onFailure'],
+            `"onFailure" must be "block" (fail closed) or left out, got ${JSON.stringify(raw.onFailure) ?? kind(raw.onFailure)}; this hook fails closed`,
+          );
+        if (blocks && raw.async === true)
+          problem([...hat, 'onFailure'], 'a background (async) hook cannot block: "onFailure": "block" has no effect here', 'warning');
         for (const k of Object.keys(raw)) if (!HANDLER_KEYS.has(k)) problem([...hat, k], `unknown field "${k}" (ignored)`, 'warning');
         if (!raw.command.trim()) {
           problem([...hat, 'command'], 'empty command: skipped, as Codex skips it', 'warning');
@@ -231,6 +252,7 @@ export function readCodexHooks(
             async: raw.async === true,
             ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}),
           },
+          ...(blocks ? { onFailure: 'block' as const } : {}),
         });
       }
     }
@@ -375,10 +397,10 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
         : layer === 'explicit'
           ? 'named'
           : state?.trusted_hash === undefined
-          ? 'untrusted'
-          : state.trusted_hash === hash
-            ? 'trusted'
-            : 'modified';
+            ? 'untrusted'
+            : state.trusted_hash === hash
+              ? 'trusted'
+              : 'modified';
       const matcher = compileCodexMatcher(p.matcher);
       hooks.push({
         type: 'command',
@@ -386,7 +408,8 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
         timeoutSeconds: p.def.timeout,
         ...(p.def.statusMessage !== undefined ? { statusMessage: p.def.statusMessage } : {}),
         ...(p.def.async ? { async: true } : {}),
-        handler: { ...p.def },
+        ...(p.onFailure ? { onFailure: p.onFailure } : {}),
+        handler: { ...p.def, ...(p.onFailure ? { onFailure: p.onFailure } : {}) },
         event: CODEX_CATALOG[p.event].claude,
         source: CLAUDE_SOURCE[layer],
         file,
