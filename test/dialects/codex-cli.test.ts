@@ -206,6 +206,19 @@ describe('hookline validate --dialect codex', () => {
     assert.doesNotMatch(v.stdout + v.stderr, /\n\s+at /);
   });
 
+  test('additionalContextLimit is a Codex field: in the trust hash when set, and a file with one that is not a number loads nothing', async () => {
+    const def = { command: 'true', timeout: 600, async: false };
+    assert.notEqual(codexHookHash('Stop', undefined, def), codexHookHash('Stop', undefined, { ...def, additionalContextLimit: 100 }));
+    const p = setup({ user: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', additionalContextLimit: 'big' }] }] } } });
+    const v = await runCli(['validate', '--dialect', 'codex'], { cwd: p.dir, env: p.env });
+    assert.equal(v.code, 1, v.stdout);
+    assert.match(
+      v.stdout,
+      /hooks\.Stop\[0\]\.hooks\[0\]\.additionalContextLimit: "additionalContextLimit" must be a whole number, got "big"/,
+    );
+    assert.doesNotMatch(v.stdout, /unknown field/);
+  });
+
   test('an unknown event is named with the closest one; prompt hooks are skipped as Codex skips them', async () => {
     const p = setup({
       user: { hooks: { PreTooluse: [{ hooks: [{ type: 'command', command: 'true' }] }], Stop: [{ hooks: [{ type: 'prompt' }] }] } },

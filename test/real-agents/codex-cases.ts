@@ -220,6 +220,23 @@ export const CODEX_CASES: CodexCase[] = [
     hooks: { PreToolUse: group('Bash', { label: 'pre', handler: { timeout: 5, statusMessage: 'HK-checking' } }) },
   },
   {
+    // Hookline's fail-closed switch: Codex ignores the field, keeps it out of the hash and loads the file.
+    name: 'onFailure is not in the trust hash, and Codex loads the file',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', { ...hook('pre', { out: ctx('PreToolUse', 'HK-pre') }), handler: { onFailure: 'block' } }) },
+  },
+  {
+    // In the hash; at this size Codex passes the context whole (the limit is not in characters), and so does Hookline.
+    name: 'additionalContextLimit is in the trust hash',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group('Bash', {
+        ...hook('pre', { out: ctx('PreToolUse', 'HK-pre-0123456789abcdefghijklmnopqrstuvwxyz') }),
+        handler: { additionalContextLimit: 12 },
+      }),
+    },
+  },
+  {
     name: 'trust: a hook without a record does not run',
     trust: 'none',
     noneRun: true,

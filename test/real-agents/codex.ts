@@ -112,6 +112,7 @@ function records(file: string, hooks: Record<string, unknown[]>, how: CodexCase[
           timeout: Math.max(1, h.timeout ?? 600),
           async: h.async === true,
           ...(h.statusMessage !== undefined ? { statusMessage: h.statusMessage } : {}),
+          ...(h.additionalContextLimit !== undefined ? { additionalContextLimit: h.additionalContextLimit } : {}),
         };
         const hash = how === 'changed' ? `sha256:${'0'.repeat(64)}` : codexHookHash(event, matcher, def);
         out += `\n[hooks.state.${tomlString(key)}]\n${how === 'disabled' ? 'enabled = false' : `trusted_hash = ${tomlString(hash)}`}\n`;

@@ -98,7 +98,7 @@ export function codexSystemDir(env: NodeJS.ProcessEnv = process.env): string {
 /**
  * The hash Codex keeps in `trusted_hash`: SHA-256 of the compact JSON, keys sorted, of the event's
  * snake-case label, the matcher where the event uses one, and the one handler with Codex's
- * defaults filled in (timeout 600, async false; statusMessage only when set).
+ * defaults filled in (timeout 600, async false; statusMessage and additionalContextLimit only when set).
  */
 export function codexHookHash(event: CodexEvent, matcher: string | undefined, handler: CodexHandler): string {
   const identity = {
@@ -111,6 +111,7 @@ export function codexHookHash(event: CodexEvent, matcher: string | undefined, ha
         timeout: handler.timeout,
         async: handler.async,
         ...(handler.statusMessage !== undefined ? { statusMessage: handler.statusMessage } : {}),
+        ...(handler.additionalContextLimit !== undefined ? { additionalContextLimit: handler.additionalContextLimit } : {}),
       },
     ],
   };
@@ -123,6 +124,7 @@ export interface CodexHandler {
   timeout: number;
   async: boolean;
   statusMessage?: string;
+  additionalContextLimit?: number;
 }
 
 /** What a hooks file or `[hooks]` table holds, before trust. */
@@ -147,6 +149,7 @@ const HANDLER_KEYS = new Set([
   'timeoutSec',
   'async',
   'statusMessage',
+  'additionalContextLimit',
   'onFailure',
 ]);
 
@@ -217,6 +220,12 @@ export function readCodexHooks(
           );
         if (raw.async !== undefined && typeof raw.async !== 'boolean')
           return refuse([...hat, 'async'], `"async" must be true or false, got ${kind(raw.async)}`);
+        const limit = raw.additionalContextLimit;
+        if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 0))
+          return refuse(
+            [...hat, 'additionalContextLimit'],
+            `"additionalContextLimit" must be a whole number, got ${JSON.stringify(limit) ?? kind(limit)}`,
+          );
         if (raw.statusMessage !== undefined && typeof raw.statusMessage !== 'string')
           return refuse([...hat, 'statusMessage'], `"statusMessage" must be a string, got ${kind(raw.statusMessage)}`);
         // Hookline's fail-closed switch, as for Claude Code hooks; a value it cannot read fails closed too.
@@ -251,6 +260,7 @@ export function readCodexHooks(
             timeout: Math.max(1, typeof timeout === 'number' ? timeout : 600),
             async: raw.async === true,
             ...(typeof raw.statusMessage === 'string' ? { statusMessage: raw.statusMessage } : {}),
+            ...(typeof limit === 'number' ? { additionalContextLimit: limit } : {}),
           },
           ...(blocks ? { onFailure: 'block' as const } : {}),
         });
