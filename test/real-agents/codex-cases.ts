@@ -237,6 +237,12 @@ export const CODEX_CASES: CodexCase[] = [
     },
   },
   {
+    // Codex runs commandWindows on Windows only, and keeps it out of the hash.
+    name: 'commandWindows: not in the trust hash, the command runs',
+    turns: [bash(1), done],
+    hooks: { PreToolUse: group('Bash', { ...hook('pre', { out: ctx('PreToolUse', 'HK-pre') }), handler: { commandWindows: 'echo win' } }) },
+  },
+  {
     name: 'trust: a hook without a record does not run',
     trust: 'none',
     noneRun: true,
