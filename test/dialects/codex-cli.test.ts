@@ -219,13 +219,37 @@ describe('hookline validate --dialect codex', () => {
     assert.doesNotMatch(v.stdout, /unknown field/);
   });
 
-  test('an unknown event is named with the closest one; prompt hooks are skipped as Codex skips them', async () => {
+  test('an unknown event is named with the closest one; prompt, agent and mcp_tool hooks are skipped as Codex skips them', async () => {
     const p = setup({
-      user: { hooks: { PreTooluse: [{ hooks: [{ type: 'command', command: 'true' }] }], Stop: [{ hooks: [{ type: 'prompt' }] }] } },
+      user: {
+        hooks: {
+          PreTooluse: [{ hooks: [{ type: 'command', command: 'true' }] }],
+          Stop: [
+            {
+              hooks: [
+                { type: 'prompt' },
+                { type: 'agent' },
+                { type: 'mcp_tool', server: 's', tool: 't' },
+                { type: 'command', command: 'true' },
+              ],
+            },
+          ],
+        },
+      },
     });
-    const v = await runCli(['validate', '--dialect', 'codex'], { cwd: p.dir, env: p.env });
-    assert.match(v.stdout, /hooks\.PreTooluse: unknown Codex event "PreTooluse" \(did you mean "PreToolUse"\?\)/);
-    assert.match(v.stdout, /hooks\.Stop\[0\]\.hooks\[0\]: prompt hooks are not supported by Codex: skipped/);
+    const v = await runCli(['validate', '--dialect', 'codex', '--json'], { cwd: p.dir, env: p.env });
+    const messages = v.json().problems.map((x: { path: string; message: string }) => `${x.path}: ${x.message}`);
+    assert.ok(
+      messages.some((m: string) => m.startsWith('hooks.PreTooluse: unknown Codex event "PreTooluse" (did you mean "PreToolUse"?)')),
+      messages.join('\n'),
+    );
+    for (const [i, type] of ['prompt', 'agent', 'mcp_tool'].entries())
+      assert.ok(messages.includes(`hooks.Stop[0].hooks[${i}]: ${type} hooks are not supported by Codex: skipped`), messages.join('\n'));
+    // The command after them loads, keyed by its own place in the group.
+    assert.deepEqual(
+      v.json().trust.map((t: { key: string }) => t.key.replace(/^.*hooks\.json:/, '')),
+      ['stop:0:3'],
+    );
   });
 });
 

@@ -243,6 +243,20 @@ export const CODEX_CASES: CodexCase[] = [
     hooks: { PreToolUse: group('Bash', { ...hook('pre', { out: ctx('PreToolUse', 'HK-pre') }), handler: { commandWindows: 'echo win' } }) },
   },
   {
+    // Codex skips prompt, agent and MCP tool handlers and runs the rest of the group, keeping each one's place in the trust key.
+    name: 'prompt, agent and mcp_tool handlers are skipped, the command beside them runs',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group(
+        'Bash',
+        { label: 'p', handler: { type: 'prompt', prompt: 'HK-judge' } },
+        { label: 'a', handler: { type: 'agent', prompt: 'HK-judge' } },
+        { label: 'm', handler: { type: 'mcp_tool', server: 'srv', tool: 'check' } },
+        hook('pre', { out: ctx('PreToolUse', 'HK-pre') }),
+      ),
+    },
+  },
+  {
     name: 'trust: a hook without a record does not run',
     trust: 'none',
     noneRun: true,

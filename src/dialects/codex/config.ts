@@ -155,8 +155,9 @@ const HANDLER_KEYS = new Set([
 
 /**
  * Reads the events object of one file (`hooks` of hooks.json, `[hooks]` of a config.toml): every
- * command handler, or the problem that makes Codex refuse the whole file. Prompt and agent
- * handlers are skipped with a warning, as Codex skips them.
+ * command handler, or the problem that makes Codex refuse the whole file. Prompt, agent and
+ * mcp_tool handlers are skipped with a warning, as Codex skips them (the handlers after them keep
+ * their places in the trust key).
  */
 export function readCodexHooks(
   events: unknown,
@@ -202,14 +203,14 @@ export function readCodexHooks(
       for (const [h, raw] of ((group.hooks as unknown[] | undefined) ?? []).entries()) {
         const hat = [...gat, 'hooks', h];
         if (!isObject(raw)) return refuse(hat, `a hook must be an object with "type" and "command", got ${kind(raw)}`);
-        if (raw.type === 'prompt' || raw.type === 'agent') {
+        if (raw.type === 'prompt' || raw.type === 'agent' || raw.type === 'mcp_tool') {
           problem(hat, `${raw.type} hooks are not supported by Codex: skipped`, 'warning');
           continue;
         }
         if (raw.type !== 'command')
           return refuse(
             [...hat, 'type'],
-            `"type" must be "command" (or "prompt", "agent", which Codex skips), got ${JSON.stringify(raw.type) ?? kind(raw.type)}`,
+            `"type" must be "command" (or "prompt", "agent", "mcp_tool", which Codex skips), got ${JSON.stringify(raw.type) ?? kind(raw.type)}`,
           );
         if (typeof raw.command !== 'string') return refuse([...hat, 'command'], `"command" must be a string, got ${kind(raw.command)}`);
         const timeout = raw.timeout ?? raw.timeoutSec;
