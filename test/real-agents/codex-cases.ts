@@ -257,6 +257,18 @@ export const CODEX_CASES: CodexCase[] = [
     },
   },
   {
+    // Codex starts an async hook and goes on: its answer decides nothing.
+    name: 'an async PreToolUse hook: its deny does not stop the tool',
+    turns: [bash(1), done],
+    hooks: {
+      PreToolUse: group('Bash', {
+        ...hook('pre', { out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-deny' }) }),
+        handler: { async: true },
+      }),
+      PostToolUse: group('Bash', hook('post')),
+    },
+  },
+  {
     name: 'trust: a hook without a record does not run',
     trust: 'none',
     noneRun: true,
