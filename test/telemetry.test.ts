@@ -159,6 +159,32 @@ test('another hook system records the same way: a Claude Code PreToolUse is a sp
   });
 });
 
+test('a Codex PreToolUse is a span of the codex dialect, its run a child with the decision', async () => {
+  await withSdk(async (spans) => {
+    const p = makeProject();
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    // A system (managed) hook: Codex runs it with no trust record.
+    const system = path.join(p.home, 'etc-codex');
+    fs.mkdirSync(system, { recursive: true });
+    fs.writeFileSync(
+      path.join(system, 'hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo blocked >&2; exit 2' }] }] } }),
+    );
+    const env = { ...p.env, HOOKLINE_CODEX_SYSTEM_DIR: system, CODEX_HOME: path.join(p.home, '.codex') };
+    const codex = await systemNamed('codex');
+    const r = await codex.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }, { cwd: p.dir, env, hasModel: false });
+    assert.equal(r.runs.length, 1, r.warnings.join('\n'));
+    await telemetryFlushed();
+    const fire = spans.getFinishedSpans().find((s) => s.name === 'gen_ai.client.hook.PreToolUse');
+    assert.ok(fire);
+    assert.equal(fire.attributes['hookline.dialect'], 'codex');
+    assert.equal(fire.attributes['gen_ai.tool.name'], 'Bash');
+    const run = spans.getFinishedSpans().find((s) => s.parentSpanContext?.spanId === fire.spanContext().spanId)!;
+    assert.equal(run.attributes['hookline.hook.decision'], 'deny');
+  });
+});
+
 test('HOOKLINE_OTEL_NAMING=gemini: run spans and metrics under Gemini CLI’s names', async () => {
   await withSdk(
     async (spans, read) => {

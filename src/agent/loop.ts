@@ -296,9 +296,11 @@ export class Agent {
       if (r.status !== 'done') return r;
       // As in Gemini CLI: the user's original prompt, and every model answer since it (retries included).
       const response = this.responses.filter(Boolean).join('\n') || '[no response text]';
+      const last = this.responses.filter(Boolean).at(-1);
       const e = await this.points.turnEnd({
         prompt: original,
         response,
+        ...(last !== undefined ? { lastResponse: last } : {}),
         stopHookActive,
         retries,
         ...(this.o.maxRetries !== undefined ? { maxRetries: this.o.maxRetries } : {}),

@@ -25,6 +25,10 @@ export function combinationRule(dialect: string, event: string, sequential: bool
       return event === 'PreToolUse'
         ? 'Claude Code: every hook ran at once; the strongest decision wins (deny > defer > ask > allow); "continue": false from any hook stops'
         : 'Claude Code: every hook ran at once; any block blocks, reasons joined; "continue": false from any hook stops';
+    case 'codex':
+      return event === 'PreToolUse'
+        ? 'Codex: every hook ran at once; the strongest decision wins (deny > ask > allow); "continue": false from any hook stops'
+        : 'Codex: every hook ran at once; any block blocks, reasons joined; "continue": false from any hook stops';
     case 'agy':
       return 'agy: hooks ran one after another; any deny vetoes, then force_ask, ask, allow';
     case 'mm':

@@ -20,12 +20,12 @@ export const FIRE_OPTIONS: readonly FireOption[] = [
   {
     flag: 'dialect',
     value: 'name',
-    help: 'gemini | claude | mm | spatialagent | agy: event names, input and configuration of that hook system',
+    help: 'gemini | claude | codex | mm | spatialagent | agy: event names, input and configuration of that hook system',
   },
   {
     flag: 'config',
     value: 'file',
-    help: "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
+    help: "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex)",
   },
   { flag: 'model', value: 'spec', help: 'spatialagent and claude prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)' },
   { flag: 'base-url', value: 'url', help: 'base URL of an openai-compatible server (with --model)' },

@@ -37,6 +37,8 @@ Environment:
   CLAUDE_CODE_PLUGIN_CACHE_DIR     where Claude Code keeps installed plugins (default: ~/.claude/plugins)
   CLAUDE_CODE_STOP_HOOK_BLOCK_CAP  agent: Claude Code Stop hooks may keep a turn going this many times in a row (default 8)
   CLAUDE_CODE_EFFORT_LEVEL         agent: the effort level Claude Code hooks are told (default medium)
+  CODEX_HOME                       Codex's home folder (default: ~/.codex): its hooks.json, config.toml and trust records
+  HOOKLINE_CODEX_SYSTEM_DIR        Codex's system layer, with requirements.toml (default: /etc/codex)
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
   OTEL_EXPORTER_OTLP_ENDPOINT      export hook spans and metrics to this OTLP/HTTP collector (JSON), e.g. http://127.0.0.1:4318
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
@@ -62,10 +64,10 @@ program
   .description('report every configuration problem (exit 1 on errors): every hook system found, or the one named')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .option('--dialect <name>', 'gemini | claude | mm | spatialagent | agy (default: every one configured here)')
+  .option('--dialect <name>', 'gemini | claude | codex | mm | spatialagent | agy (default: every one configured here)')
   .option(
     '--config <file>',
-    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
+    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex)",
   )
   .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
     ...all,
@@ -119,7 +121,7 @@ program
   .description('scaffold a hook: its script, its entry in the project configuration and passing test fixtures')
   .option('--lang <lang>', 'bash | node | python', 'bash')
   .option('--event <event>', "the event, in the dialect's names (default: before a tool runs)")
-  .option('--dialect <name>', 'gemini | claude | mm | spatialagent | agy', 'gemini')
+  .option('--dialect <name>', 'gemini | claude | codex | mm | spatialagent | agy', 'gemini')
   .option('--name <name>', 'the hook and its script file', 'guard')
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .action(async (opts) => (await import('./init.js')).init(opts));
@@ -139,8 +141,8 @@ program
   .command('convert')
   .description('convert a hook configuration between hook systems; prints every field dropped or approximated on stderr')
   .argument('<file>', 'the configuration to convert')
-  .requiredOption('--from <dialect>', 'gemini | claude | mm | spatialagent | agy')
-  .requiredOption('--to <dialect>', 'gemini | claude | mm | spatialagent | agy')
+  .requiredOption('--from <dialect>', 'gemini | claude | codex | mm | spatialagent | agy')
+  .requiredOption('--to <dialect>', 'gemini | claude | codex | mm | spatialagent | agy')
   .option('-o, --output <file>', 'write here (atomically) instead of stdout')
   .action(async (file: string, opts) => (await import('./convert.js')).convert(file, opts));
 

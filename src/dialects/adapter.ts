@@ -148,6 +148,8 @@ export interface TurnEndPoint {
   prompt: string;
   /** Every model answer since it. */
   response: string;
+  /** The last model answer's text (Claude Code's and Codex's `last_assistant_message`). */
+  lastResponse?: string;
   stopHookActive: boolean;
   retries: number;
   /** The agent's own cap on retries, when it sets one; else each hook system keeps its own (Gemini CLI's, Claude Code's). */

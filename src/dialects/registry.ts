@@ -10,6 +10,7 @@ import type { HookSystem } from './system.js';
 const LOADERS: ReadonlyArray<readonly [string, () => Promise<HookSystem>]> = [
   ['gemini', async () => (await import('./gemini/system.js')).geminiSystem],
   ['claude', async () => (await import('./claude/system.js')).claudeSystem],
+  ['codex', async () => (await import('./codex/system.js')).codexSystem],
   ['mm', async () => (await import('./mm/system.js')).mmSystem],
   ['spatialagent', async () => (await import('./spatialagent/system.js')).spatialAgentSystem],
   ['agy', async () => (await import('./agy/system.js')).agySystem],

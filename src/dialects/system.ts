@@ -133,6 +133,16 @@ export interface HookSystem {
   listHooks?(dir: string, env: NodeJS.ProcessEnv): ListedHook[];
   /** The adapter for an agent session, or undefined when the system has no hooks here. */
   adapter(setup: AgentSetup): Adapter | undefined;
+  /**
+   * A system that keeps trust records of its own (Codex's `hooks.state`): the hooks of the folder
+   * its records hold back (`pending`), and `trust`, which records them as reviewed (what
+   * `hookline trust` does beside Hookline's own records). Both return the hooks as lines.
+   */
+  ownTrust?: {
+    pending(dir: string, env: NodeJS.ProcessEnv): string[];
+    /** With `project`, the folder itself is trusted in the system's own records too (a `hookline test` sandbox). */
+    trust(dir: string, env: NodeJS.ProcessEnv, opts?: { project?: boolean }): string[];
+  };
 }
 
 /** Session ids from a flag or an event's `session_id` must be of the safe alphabet: the problem, if any. */

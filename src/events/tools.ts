@@ -27,7 +27,14 @@ export const KNOWN_TOOL_NAMES: readonly string[] = [...AGENT_TOOL_NAMES, ...OTHE
  */
 export type ToolFacts =
   /** A program ran (run_shell_command, run_code): its output (stdout and stderr together). */
-  | { kind: 'shell'; output: string; exitCode: number | null; interrupted: boolean }
+  | {
+      kind: 'shell';
+      output: string;
+      exitCode: number | null;
+      interrupted: boolean;
+      /** The output as the program printed it (not trimmed), when the shell kept it whole (Codex's `tool_response`). */
+      printed?: string;
+    }
   /** Lines of a text file were read; `startLine` is 1-based. */
   | { kind: 'read'; filePath: string; content: string; startLine: number; numLines: number; totalLines: number }
   /** A file was written or edited; `originalContent` is null for a new file. */

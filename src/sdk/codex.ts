@@ -42,10 +42,21 @@ export type CodexInput =
   | Ev<'UserPromptSubmit', { prompt: string }>
   | Ev<'Stop', { stop_hook_active: boolean; last_assistant_message: string | null }>
   | Ev<'SessionStart', { source: 'startup' | 'resume' | 'clear' | 'compact' }>
-  | Ev<'PreCompact', { trigger: 'manual' | 'auto' }>
-  | Ev<'PostCompact', { trigger: 'manual' | 'auto' }>
+  | Ev<'SessionEnd', { reason: 'other' | 'prompt_input_exit' | 'clear' | 'logout' }>
+  | Ev<'PreModelRequest', Record<never, never>>
+  | Ev<'PreCompact', { trigger: 'manual' | 'auto'; custom_instructions: string | null }>
+  | Ev<'PostCompact', { trigger: 'manual' | 'auto'; compact_summary: string }>
   | Ev<'SubagentStart', { agent_id?: string; agent_type?: string }>
-  | Ev<'SubagentStop', { agent_id?: string; agent_type?: string; stop_hook_active?: boolean }>;
+  | Ev<
+      'SubagentStop',
+      {
+        agent_id?: string;
+        agent_type?: string;
+        stop_hook_active?: boolean;
+        agent_transcript_path?: string;
+        last_assistant_message?: string | null;
+      }
+    >;
 
 export type CodexEventName = CodexInput['hook_event_name'];
 

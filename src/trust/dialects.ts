@@ -15,7 +15,7 @@ import { changeDescriber, rememberReviewed } from './reviewed.js';
 import { unchanged, type Probe } from './scripts.js';
 import { reviewLines, type HookReview } from './review.js';
 
-export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy';
+export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy' | 'codex';
 
 /** One workspace hook of a dialect configuration, as trust and `hookline list` see it. */
 export interface DialectHook {

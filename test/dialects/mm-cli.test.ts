@@ -125,7 +125,7 @@ describe('hookline fire --dialect mm', () => {
     await bad(['fire', 'preGeneration', '--dialect', 'mm', '--config', 'nope.yaml'], /^hookline: mm configuration nope.yaml not found/);
     await bad(
       ['fire', 'preGeneration', '--dialect', 'cursor'],
-      /^hookline: unknown dialect "cursor" — use one of gemini, claude, mm, spatialagent/,
+      /^hookline: unknown dialect "cursor" — use one of gemini, claude, codex, mm, spatialagent/,
     );
     await bad(['fire', 'BeforeTool', '--config', 'x.json'], /^hookline: --config names a file of another hook system — add --dialect/);
   });

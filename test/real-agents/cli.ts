@@ -1,9 +1,11 @@
 // Runs real-agent cases by hand and prints what each side did and where they differ:
-//   node --import tsx test/real-agents/cli.ts claude [CASE…] [--side claude|hookline] [--keep] [--raw]
+//   node --import tsx test/real-agents/cli.ts claude|codex [CASE…] [--side claude|codex|hookline] [--keep] [--raw]
 import fs from 'node:fs';
 import { compare } from './observe.js';
-import { runSide, type ClaudeCase } from './claude.js';
+import { runSide as runClaude, type ClaudeCase } from './claude.js';
 import { CLAUDE_CASES } from './claude-cases.js';
+import { runSide as runCodex, type CodexCase } from './codex.js';
+import { CODEX_CASES } from './codex-cases.js';
 
 const args = process.argv.slice(2);
 const agent = args.shift();
@@ -17,15 +19,20 @@ const flag = (name: string) => {
 const only = flag('--side');
 const keep = args.includes('--keep');
 const raw = args.includes('--raw');
+// --strict: the documented differences are compared too (to see that each still shows).
+const strict = args.includes('--strict');
 const names = args.filter((a) => !a.startsWith('--'));
-if (agent !== 'claude') {
-  process.stderr.write('usage: cli.ts claude [CASE…] [--side claude|hookline] [--keep]\n');
+if (agent !== 'claude' && agent !== 'codex') {
+  process.stderr.write('usage: cli.ts claude|codex [CASE…] [--side claude|codex|hookline] [--keep]\n');
   process.exit(2);
 }
-const cases: ClaudeCase[] = names.length ? CLAUDE_CASES.filter((c) => names.some((n) => c.name.includes(n))) : CLAUDE_CASES;
+const all: Array<ClaudeCase | CodexCase> = agent === 'claude' ? CLAUDE_CASES : CODEX_CASES;
+const cases = names.length ? all.filter((c) => names.some((n) => c.name.includes(n))) : all;
+const runSide = (side: string, c: ClaudeCase | CodexCase) =>
+  agent === 'claude' ? runClaude(side as 'claude' | 'hookline', c as ClaudeCase) : runCodex(side as 'codex' | 'hookline', c as CodexCase);
 let differing = 0;
 for (const c of cases) {
-  const sides = only ? [only as 'claude' | 'hookline'] : (['claude', 'hookline'] as const);
+  const sides = only ? [only] : [agent, 'hookline'];
   const runs = await Promise.all(sides.map((s) => runSide(s, c)));
   console.log(`\n=== ${c.name}`);
   for (const r of runs) {
@@ -35,7 +42,12 @@ for (const c of cases) {
     if (!keep) fs.rmSync(r.dirs.base, { recursive: true, force: true });
   }
   if (runs.length === 2) {
-    const d = compare(runs[0].observation, runs[1].observation, c.differs?.aspects ?? [], c.mayNotRun);
+    const d = compare(
+      runs[0].observation,
+      runs[1].observation,
+      strict ? [] : (c.differs?.aspects ?? []),
+      'mayNotRun' in c ? c.mayNotRun : undefined,
+    );
     const lines = Object.entries(d).flatMap(([a, ls]) => ls.map((l) => `  ${a}: ${l}`));
     if (lines.length) differing++;
     console.log(lines.length ? `DIFFERENT:\n${lines.join('\n')}` : 'SAME');

@@ -38,11 +38,11 @@ test('fire with another hook system’s event names the --dialect that fires it'
   assert.equal(claude.code, 1);
   assert.equal(
     claude.stderr,
-    'hookline: "PreToolUse" is an event of Claude Code, SpatialAgent, Antigravity CLI (agy), not of Gemini settings — add --dialect claude (or spatialagent, agy)\n',
+    'hookline: "PreToolUse" is an event of Claude Code, Codex, SpatialAgent, Antigravity CLI (agy), not of Gemini settings — add --dialect claude (or codex, spatialagent, agy)\n',
   );
   assert.equal(
     (await fire('UserPromptSubmit')).stderr,
-    'hookline: "UserPromptSubmit" is an event of Claude Code, not of Gemini settings — add --dialect claude\n',
+    'hookline: "UserPromptSubmit" is an event of Claude Code, Codex, not of Gemini settings — add --dialect claude (or codex)\n',
   );
   assert.equal(
     (await fire('preToolCall')).stderr,

@@ -41,6 +41,8 @@ class Tail {
 
 export interface Outcome {
   output: string;
+  /** The output as printed (ANSI codes removed, not trimmed), when it was kept whole. */
+  printed?: string;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   error: Error | null;
@@ -162,10 +164,21 @@ export function runInGroup(
       for (const t of timers) clearTimeout(t);
       fs.rmSync(tmp, { recursive: true, force: true });
       if (!binary) out.push(decoders.out.decode() + decoders.err.decode());
+      const printed = binary || out.dropped > 0 ? undefined : out.text.replace(ANSI, '');
       let output = binary ? '[Binary output detected. Halting stream...]' : out.text.replace(ANSI, '').trim();
       if (out.dropped > 0)
         output = `[Output truncated: showing the last ${MAX_OUTPUT_CHARS} characters; ${out.dropped} earlier characters were dropped.]\n${output}`;
-      resolve({ output, exitCode, signal: exitSignal, error, pid, aborted, timedOut, backgroundPids });
+      resolve({
+        output,
+        ...(printed !== undefined ? { printed } : {}),
+        exitCode,
+        signal: exitSignal,
+        error,
+        pid,
+        aborted,
+        timedOut,
+        backgroundPids,
+      });
     };
 
     child.on('error', (err) => {

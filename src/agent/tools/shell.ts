@@ -93,7 +93,13 @@ export function report(o: Outcome, timeoutMs: number): ToolResult {
     llmContent: untrusted(parts.join('\n')),
     returnDisplay: display,
     exitCode: o.exitCode,
-    facts: { kind: 'shell', output: o.output, exitCode: o.exitCode, interrupted: false },
+    facts: {
+      kind: 'shell',
+      output: o.output,
+      exitCode: o.exitCode,
+      interrupted: false,
+      ...(o.printed !== undefined ? { printed: o.printed } : {}),
+    },
   };
   if (o.error) result.error = { message: o.error.message, type: ErrorType.shellError };
   return result;

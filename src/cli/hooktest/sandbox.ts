@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findWorkspaceHooks } from '../../dialects/registry.js';
+import { allSystems, findWorkspaceHooks } from '../../dialects/registry.js';
 import { keysToWrite } from '../../trust/dialects.js';
 import { trustKeys } from '../../trust/fingerprints.js';
 import { writeTrustedFolder } from '../../trust/folders.js';
@@ -21,6 +21,8 @@ const USER_STATE = [
   'CLAUDE_CONFIG_DIR',
   'CLAUDE_CODE_PLUGIN_CACHE_DIR',
   'HOOKLINE_CLAUDE_MANAGED_SETTINGS',
+  'CODEX_HOME',
+  'HOOKLINE_CODEX_SYSTEM_DIR',
   'HOOKLINE_SOCKET',
   'MM_CONFIG',
 ];
@@ -45,10 +47,13 @@ export async function makeSandbox(dir: string, opts: { settings?: string; extra?
     GEMINI_CLI_HOME: home,
     GEMINI_CLI_SYSTEM_SETTINGS_PATH: opts.settings ?? path.join(base, 'no-system-settings.json'),
     HOOKLINE_CLAUDE_MANAGED_SETTINGS: path.join(base, 'no-managed-settings.json'),
+    HOOKLINE_CODEX_SYSTEM_DIR: path.join(base, 'no-codex-system'),
     ...opts.extra,
   });
   writeTrustedFolder(dir, 'TRUST_FOLDER', env);
   const keys = (await findWorkspaceHooks(dir, env)).flatMap((h) => keysToWrite(h).write);
   if (keys.length) trustKeys(dir, keys, env);
+  // Systems with trust records of their own (Codex) trust the project and its hooks in the throwaway home too.
+  for (const s of await allSystems()) s.ownTrust?.trust(dir, env, { project: true });
   return { env, remove: () => fs.rmSync(base, { recursive: true, force: true }) };
 }

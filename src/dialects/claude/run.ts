@@ -49,6 +49,17 @@ export interface ClaudeFireOptions {
   onStart?(hook: ClaudeHook): void;
   /** Called once before any hook starts, when some will: the last word on the input they read. */
   beforeRun?(input: Record<string, unknown>): void;
+  /**
+   * Another agent reading Claude Code's file shape (Codex): the variables each hook's command may
+   * name and gets in its environment, instead of `$CLAUDE_PROJECT_DIR` and a plugin's folders.
+   */
+  variables?(hook: ClaudeHook): Record<string, string>;
+  /** More names a tool event's matchers are tested against (Codex's `apply_patch` is matched as `Write` and `Edit` too). */
+  aliases?: readonly string[];
+  /** The event's name as its hooks read it in `hook_event_name`, when it is not the Claude Code event run (Codex's PreModelRequest). */
+  wireEvent?: string;
+  /** The dialect the fire is recorded under in traces. Default: `claude`. */
+  dialect?: string;
 }
 
 /** Events Claude Code fires with no `permission_mode`: the session's start and end, its context files, compaction. */
@@ -149,16 +160,17 @@ export function claudeHooksFor(
   config: ClaudeConfig,
   event: ClaudeEvent,
   input: Record<string, unknown>,
-  opts: { projectDir?: string } = {},
+  opts: { projectDir?: string; aliases?: readonly string[] } = {},
 ): ClaudeHook[] {
   const value = claudeMatchValue(event, input);
+  const values = value === undefined ? [] : [value, ...(opts.aliases ?? [])];
   const projectDir = opts.projectDir ?? (typeof input.cwd === 'string' ? input.cwd : process.cwd());
   const where = { cwd: typeof input.cwd === 'string' && input.cwd ? input.cwd : projectDir, projectDir };
   const toolInput = typeof input.tool_input === 'object' && input.tool_input !== null ? (input.tool_input as Record<string, unknown>) : {};
   const seen = new Set<string>();
   const out: ClaudeHook[] = [];
   for (const h of config.hooks) {
-    if (h.event !== event || (value !== undefined && !h.match.test(value))) continue;
+    if (h.event !== event || (value !== undefined && !values.some((v) => h.match.test(v)))) continue;
     if (h.if && !(IF_EVENTS.has(event) && h.if.test(String(input.tool_name ?? ''), toolInput, where))) continue;
     // The same text in two plugins runs two different scripts.
     const key = `${h.type}\0${h.plugin?.root ?? ''}\0${h.command}`;
@@ -170,7 +182,12 @@ export function claudeHooksFor(
 }
 
 /** The full input: the base fields filled in where missing, `hook_event_name` always the event. */
-export function buildClaudeInput(event: ClaudeEvent, fields: Record<string, unknown>, projectDir: string): Record<string, unknown> {
+export function buildClaudeInput(
+  event: ClaudeEvent,
+  fields: Record<string, unknown>,
+  projectDir: string,
+  wireEvent: string = event,
+): Record<string, unknown> {
   const input: Record<string, unknown> = {
     session_id: randomUUID(),
     transcript_path: '',
@@ -178,7 +195,7 @@ export function buildClaudeInput(event: ClaudeEvent, fields: Record<string, unkn
     // Claude Code's session start and end carry no permission mode.
     ...(NO_PERMISSION_MODE.has(event) ? {} : { permission_mode: 'default' }),
     ...fields,
-    hook_event_name: event,
+    hook_event_name: wireEvent,
   };
   if ((event === 'Stop' || event === 'SubagentStop') && input.stop_hook_active === undefined) input.stop_hook_active = false;
   return input;
@@ -206,14 +223,14 @@ export async function fireClaude(
   opts: ClaudeFireOptions = {},
 ): Promise<ClaudeFireResult> {
   const projectDir = path.resolve(opts.projectDir ?? process.cwd());
-  const input = buildClaudeInput(event, fields, projectDir);
+  const input = buildClaudeInput(event, fields, projectDir, opts.wireEvent);
   const env: Record<string, string> = {
     ...envFrom(opts.env ?? sanitizeEnv(process.env, { enabled: true, allowed: [], blocked: [] })),
-    CLAUDE_PROJECT_DIR: projectDir,
+    ...(opts.variables ? {} : { CLAUDE_PROJECT_DIR: projectDir }),
   };
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const session = opts.session ?? new ClaudeSession();
-  const hooks = claudeHooksFor(config, event, input, { projectDir });
+  const hooks = claudeHooksFor(config, event, input, { projectDir, aliases: opts.aliases });
   if (hooks.length) opts.beforeRun?.(input);
   const stdin = JSON.stringify(input);
   const began = Date.now();
@@ -223,7 +240,7 @@ export async function fireClaude(
       projectDir,
       env,
       hostEnv: opts.hostEnv ?? process.env,
-      vars: claudeHookVariables(hook, projectDir),
+      vars: opts.variables ? opts.variables(hook) : claudeHookVariables(hook, projectDir),
       stdin,
       input,
       model: opts.model,
@@ -293,11 +310,18 @@ export async function fireClaude(
         },
       })),
   );
-  if (runs.length) recordFire(claudeTraceFire(event, input, output, runs, began), opts.env ?? process.env);
+  if (runs.length) recordFire(claudeTraceFire(event, input, output, runs, began, opts.dialect), opts.env ?? process.env);
   return { event, input, output, runs, warnings };
 }
 
-function claudeTraceFire(event: ClaudeEvent, input: Record<string, unknown>, output: ClaudeOutput, runs: ClaudeRun[], began: number) {
+function claudeTraceFire(
+  event: ClaudeEvent,
+  input: Record<string, unknown>,
+  output: ClaudeOutput,
+  runs: ClaudeRun[],
+  began: number,
+  dialect = 'claude',
+) {
   const field = CLAUDE_CATALOG[event].matchField;
   const target = field && typeof input[field] === 'string' ? (input[field] as string) : undefined;
   const reasonOf = (r: ClaudeHookOutput | undefined) => {
@@ -308,9 +332,9 @@ function claudeTraceFire(event: ClaudeEvent, input: Record<string, unknown>, out
   const decision = !output.continue ? 'stop' : (output.permissionDecision ?? output.decision ?? 'ok');
   const reason = !output.continue ? output.stopReason : (output.permissionDecisionReason ?? output.reason);
   return {
-    dialect: 'claude',
+    dialect,
     session: typeof input.session_id === 'string' ? input.session_id : '',
-    event,
+    event: typeof input.hook_event_name === 'string' ? input.hook_event_name : event,
     ...(target ? { target } : {}),
     ...(typeof input.cwd === 'string' ? { cwd: input.cwd } : {}),
     input,

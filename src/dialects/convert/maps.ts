@@ -7,6 +7,9 @@ import { EVENT_NAMES, type EventName } from '../../events/names.js';
 import { agyToolNames, fromAgyToolCall } from '../agy/tools.js';
 import { claudeEventFor, CLAUDE_TOOL_NAMES, claudeToolName } from '../claude/translate.js';
 import { compileClaudeMatcher } from '../claude/matcher.js';
+import { CODEX_CATALOG, CODEX_EVENTS } from '../codex/events.js';
+import { compileCodexMatcher } from '../codex/matcher.js';
+import { codexTool } from '../codex/tools.js';
 import { SA_ALL_VARIABLES, SA_EVENTS } from '../spatialagent/events.js';
 import { MM_EVENTS } from '../mm/events.js';
 import { AGY_EVENTS } from '../agy/config.js';
@@ -54,6 +57,16 @@ const same = (n: string) => n;
 const CLAUDE_BACK = new Map<string, string>();
 for (const [agent, claude] of Object.entries(CLAUDE_TOOL_NAMES)) if (!CLAUDE_BACK.has(claude)) CLAUDE_BACK.set(claude, agent);
 
+/** Codex's tool names (and the Claude Code names its matchers take as aliases) back to the agent's. */
+const CODEX_BACK: Readonly<Record<string, string>> = {
+  Bash: 'run_shell_command',
+  apply_patch: 'write_file',
+  Write: 'write_file',
+  Edit: 'replace',
+  spawn_agent: 'ask_agent',
+  Agent: 'ask_agent',
+};
+
 const claudeEvents: Partial<Record<EventName, string>> = {};
 for (const e of EVENT_NAMES) {
   const c = claudeEventFor(e);
@@ -79,6 +92,29 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
     fired: [...Object.values(claudeEvents), 'PostToolUseFailure'],
     vars: ['CLAUDE_PROJECT_DIR', 'CLAUDE_ENV_FILE', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA'],
     matches: claudeMatches,
+  },
+  codex: {
+    events: {
+      SessionStart: 'SessionStart',
+      SessionEnd: 'SessionEnd',
+      BeforeAgent: 'UserPromptSubmit',
+      AfterAgent: 'Stop',
+      BeforeModel: 'PreModelRequest',
+      BeforeTool: 'PreToolUse',
+      AfterTool: 'PostToolUse',
+      PreCompress: 'PreCompact',
+    },
+    tool: (n) => codexTool(n).name,
+    toolBack: (n) => CODEX_BACK[n] ?? n,
+    timeout: 's',
+    fired: CODEX_EVENTS.filter((e) => CODEX_CATALOG[e].fired),
+    vars: ['CODEX_HOME', 'PLUGIN_ROOT', 'PLUGIN_DATA'],
+    // apply_patch is matched as Write and Edit too.
+    matches: (_e, m, tool) => {
+      const c = compileCodexMatcher(m);
+      const t = codexTool(CODEX_BACK[tool] ?? tool);
+      return c.ok && [tool, ...(t.name === tool ? t.aliases : [])].some((n) => c.test(n));
+    },
   },
   mm: {
     events: { BeforeAgent: 'preGeneration', AfterAgent: 'postGeneration', BeforeTool: 'preToolCall', AfterTool: 'postToolCall' },

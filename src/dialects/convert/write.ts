@@ -20,7 +20,7 @@ function matcherText(to: string, m: NeutralHook['matcher']): string | undefined 
   return names.join('|');
 }
 
-const TRIGGERS = new Set(['gemini', 'claude']);
+const TRIGGERS = new Set(['gemini', 'claude', 'codex']);
 const rawMatcher = (m: NonNullable<NeutralHook['matcher']>) => ('regex' in m ? m.regex : m.names.join('|'));
 
 function timeoutIn(to: string, ms: number, at: string, notes: string[]): number | string {

@@ -5,6 +5,7 @@
 import { EVENT_NAMES } from '../../events/names.js';
 import { AGY_EVENTS } from '../agy/config.js';
 import { CLAUDE_EVENTS } from '../claude/events.js';
+import { CODEX_EVENTS } from '../codex/events.js';
 import { MM_EVENTS } from '../mm/events.js';
 import { SA_EVENTS } from '../spatialagent/events.js';
 
@@ -62,6 +63,22 @@ export const PROFILES: readonly ScaffoldProfile[] = [
         type: 'command',
         command,
       }),
+    toolInput: (command) => ({ tool_name: 'Bash', tool_input: { command } }),
+    reads: { stdin: ['tool_input', 'command'] },
+    deny: (reason) => ({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    }),
+    denied: 'deny',
+  },
+  {
+    dialect: 'codex',
+    file: '.codex/hooks.json',
+    format: 'json',
+    events: CODEX_EVENTS,
+    toolEvent: 'PreToolUse',
+    toolEvents: ['PreToolUse', 'PostToolUse', 'PermissionRequest'],
+    entry: (event, command) =>
+      grouped(['PreToolUse', 'PostToolUse', 'PermissionRequest'].includes(event) ? 'Bash' : undefined, { type: 'command', command }),
     toolInput: (command) => ({ tool_name: 'Bash', tool_input: { command } }),
     reads: { stdin: ['tool_input', 'command'] },
     deny: (reason) => ({
