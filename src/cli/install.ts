@@ -5,6 +5,7 @@ import readline from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
 import { convertConfig } from '../dialects/convert/index.js';
 import { claudeSettingsPaths } from '../dialects/claude/config.js';
+import { codexHome } from '../dialects/codex/config.js';
 import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
 import { HOST_NAMES, type HostName } from '../relay/hosts.js';
 import { parseSources } from '../relay/run.js';
@@ -37,12 +38,14 @@ function scopeOf(scope: string | undefined): InstallScope {
 /** The files of a source's hooks, and the dialect `convert` reads them as. */
 function sourceFiles(source: Source, cwd: string): { dialect: string; files: string[] } {
   if (source === 'claude') return { dialect: 'claude', files: claudeSettingsPaths(cwd).map((p) => p.file) };
+  if (source === 'codex')
+    return { dialect: 'codex', files: [path.join(codexHome(), 'hooks.json'), path.join(cwd, '.codex', 'hooks.json')] };
   return { dialect: 'gemini', files: [userSettingsPath(), projectSettingsPath(cwd)] };
 }
 
 /** What the agent cannot run of the hooks the relay will run in it (convert's notes), one line each. */
 function losses(agent: HostName, sources: readonly Source[], cwd: string): string[] {
-  const to = agent === 'gemini' ? 'gemini' : 'claude';
+  const to = agent;
   const out: string[] = [];
   for (const source of sources) {
     const { dialect, files } = sourceFiles(source, cwd);
@@ -68,6 +71,10 @@ function losses(agent: HostName, sources: readonly Source[], cwd: string): strin
 /** What the agent needs before it runs the entries, when it would not run them as installed. */
 function stillNeeded(agent: HostName, scope: InstallScope): string[] {
   if (scope !== 'project') return [];
+  if (agent === 'codex')
+    return [
+      'Codex loads a project\'s hooks only once it trusts the project: accept its trust prompt, or add [projects."<this folder>"] trust_level = "trusted" to ~/.codex/config.toml',
+    ];
   if (agent === 'gemini')
     return [
       "Gemini CLI runs a project's hooks only in a folder it trusts: trust this folder in Gemini CLI (its trust prompt, or /permissions) or install with --scope user",
@@ -92,7 +99,7 @@ export async function installCommand(agentName: string, opts: InstallCliOptions)
   if ('problem' in parsed)
     throw new UsageError(
       opts.hooksFrom === undefined && agent === 'gemini'
-        ? `Gemini CLI already runs your Hookline hooks itself (they are in its settings files): give --hooks-from claude to run Claude Code's hooks in it with Hookline's guarantees`
+        ? `Gemini CLI already runs your Hookline hooks itself (they are in its settings files): give --hooks-from claude (or codex) to run Claude Code's (or Codex's) hooks in it with Hookline's guarantees`
         : parsed.problem,
     );
   if (!fs.existsSync(relayScript())) throw new Error(`${relayScript()} is missing: build Hookline first (npm run build)`);

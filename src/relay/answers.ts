@@ -3,8 +3,8 @@
  * the light client (client.ts) needs it when no server and no full Hookline can be reached. A
  * guard event is refused with a one-line reason; any other event passes with the reason shown.
  */
-export type HostName = 'claude' | 'gemini';
-export const HOST_NAMES: readonly HostName[] = ['claude', 'gemini'];
+export type HostName = 'claude' | 'codex' | 'gemini';
+export const HOST_NAMES: readonly HostName[] = ['claude', 'codex', 'gemini'];
 
 /** Set in the environment of every hook the relay starts: a relay entry reached again answers at once instead of looping. */
 export const RELAY_ENV = 'HOOKLINE_RELAYING';
@@ -19,6 +19,7 @@ export interface RelayAnswer {
 /** Events where Hookline failing means the action must not go on. */
 export const GUARDS: Readonly<Record<HostName, ReadonlySet<string>>> = {
   claude: new Set(['PreToolUse', 'UserPromptSubmit', 'PermissionRequest']),
+  codex: new Set(['PreToolUse', 'UserPromptSubmit', 'PermissionRequest']),
   gemini: new Set(['BeforeTool', 'BeforeAgent']),
 };
 

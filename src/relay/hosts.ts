@@ -4,6 +4,7 @@
  * read Claude Code's hook answers; Gemini CLI its own). Fail-closed answers are in answers.ts.
  */
 import { CLAUDE_EVENTS } from '../dialects/claude/events.js';
+import { CODEX_EVENTS } from '../dialects/codex/events.js';
 import { EVENT_NAMES } from '../events/names.js';
 import { denyAnswer, type HostName } from './answers.js';
 
@@ -29,6 +30,15 @@ export const HOSTS: Readonly<Record<HostName, Host>> = {
     ownSources: ['claude'],
     events: CLAUDE_EVENTS,
     deny: (event, reason) => denyAnswer('claude', event, reason),
+  },
+  // Codex reads Claude Code's hook answers (its own events beside them).
+  codex: {
+    name: 'codex',
+    label: 'Codex',
+    family: 'claude',
+    ownSources: ['codex'],
+    events: CODEX_EVENTS,
+    deny: (event, reason) => denyAnswer('codex', event, reason),
   },
   gemini: {
     name: 'gemini',

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { applyEdits, modify, parseTree, findNodeAtLocation, type Node } from 'jsonc-parser';
 import { parse as parseWords, quote } from 'shell-quote';
 import { CLAUDE_EVENTS } from '../dialects/claude/events.js';
+import { CODEX_EVENTS } from '../dialects/codex/events.js';
+import { codexHome } from '../dialects/codex/config.js';
 import { EVENT_NAMES } from '../events/names.js';
 import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
 import { parseJsonc } from '../config/jsonc.js';
@@ -51,6 +53,14 @@ export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
       ...(GUARDS.claude.has(event) ? { onFailure: 'block' } : {}),
     }),
     guardSuffix: '',
+  },
+  codex: {
+    label: 'Codex',
+    events: CODEX_EVENTS,
+    file: (scope, cwd, env) => (scope === 'user' ? path.join(codexHome(env), 'hooks.json') : path.join(cwd, '.codex', 'hooks.json')),
+    handler: (command) => ({ type: 'command', command, timeout: ENTRY_TIMEOUT_S }),
+    // Codex lets an action go on when a hook fails; exit 2 is its refusal.
+    guardSuffix: ' || exit 2',
   },
   gemini: {
     label: 'Gemini CLI',

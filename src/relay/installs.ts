@@ -10,8 +10,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { readLimitedText } from '../config/limits.js';
 import { lockedUpdate, writeFileAtomic } from '../config/write.js';
+import { loadCodexConfig } from '../dialects/codex/config.js';
+import { withTrustRecords } from '../dialects/codex/trust.js';
 import type { HostName } from './answers.js';
-import { entriesIn, FORMATS, installedAsAsked, readSettings, withEntries, withoutEntries, type InstallScope } from './install.js';
+import {
+  entriesIn,
+  FORMATS,
+  installedAsAsked,
+  readSettings,
+  relayWords,
+  withEntries,
+  withoutEntries,
+  type InstallScope,
+} from './install.js';
 
 export interface InstallRecord {
   agent: HostName;
@@ -23,6 +34,8 @@ export interface InstallRecord {
   after: string;
   hooksFrom: string[];
   at: string;
+  /** Other files the install changed (Codex's review records in its config.toml), each to give back the same way. */
+  also?: Array<{ file: string; before: string | null; after: string }>;
 }
 
 export function installsDir(env: NodeJS.ProcessEnv): string {
@@ -60,6 +73,38 @@ function readText(file: string): string | null {
   }
 }
 
+/**
+ * Codex runs a hook only once its review record (`hooks.state` in the user's config.toml) matches
+ * the hook's place and hash. The user asked for Hookline's entries, so the install records them,
+ * keyed as Codex keys them: appended after the user's own groups, their records stay valid.
+ */
+function recordCodexEntries(
+  file: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { file: string; before: string | null; after: string } | undefined {
+  const config = loadCodexConfig({ projectDir: cwd, env });
+  const records = config.hooks
+    .filter((h) => path.resolve(h.file) === path.resolve(file) && relayWords(h.command))
+    .map((h) => ({ key: h.codex.key, hash: h.codex.hash }));
+  if (!records.length) return undefined;
+  const configFile = config.userConfig;
+  return lockedUpdate(configFile, () => {
+    const before = readText(configFile);
+    const after = withTrustRecords(before ?? '', records);
+    if (after !== (before ?? '')) writeFileAtomic(configFile, after);
+    return { file: configFile, before, after };
+  });
+}
+
+/** Puts back a file the install changed, when nothing else changed it since. */
+function giveBack(f: { file: string; before: string | null; after: string }): boolean {
+  if (readText(f.file) !== f.after) return false;
+  if (f.before === null) fs.rmSync(f.file, { force: true });
+  else writeFileAtomic(f.file, f.before);
+  return true;
+}
+
 export interface Planned {
   file: string;
   before: string | null;
@@ -95,8 +140,18 @@ export function install(agent: HostName, scope: InstallScope, cwd: string, hooks
     const earlier = readRecord(file, env);
     // A re-install over Hookline's own earlier install keeps the bytes from before the first one.
     const before = earlier && earlier.after === plan.before ? earlier.before : plan.before;
-    const record = writeRecord({ agent, scope, file, before, after: plan.after, hooksFrom, at: new Date().toISOString() }, env);
+    const at = new Date().toISOString();
+    let record = writeRecord({ agent, scope, file, before, after: plan.after, hooksFrom, at }, env);
     writeFileAtomic(file, plan.after);
+    if (agent === 'codex') {
+      const also = recordCodexEntries(file, cwd, env);
+      const first = earlier && earlier.after === plan.before ? earlier.also?.[0] : undefined;
+      if (also)
+        record = writeRecord(
+          { agent, scope, file, before, after: plan.after, hooksFrom, at, also: [first ? { ...also, before: first.before } : also] },
+          env,
+        );
+    }
     return { file, changed: true, record };
   });
 }
@@ -120,6 +175,7 @@ export function uninstall(agent: HostName, scope: InstallScope, cwd: string, env
     if (record && now === record.after) {
       if (record.before === null) fs.rmSync(file, { force: true });
       else writeFileAtomic(file, record.before);
+      for (const f of record.also ?? []) giveBack(f);
       how = 'restored';
     } else if (entries && now !== null) {
       writeFileAtomic(file, withoutEntries(now));

@@ -27,9 +27,9 @@ const answerOf = (json: Record<string, unknown>, warnings: string[]): RelayAnswe
 });
 
 /** Whose hooks a relay runs: Hookline's own (Gemini-format settings), or another agent's, translated. */
-export type Source = 'hookline' | 'claude';
+export type Source = 'hookline' | 'claude' | 'codex';
 
-export const SOURCES: readonly Source[] = ['hookline', 'claude'];
+export const SOURCES: readonly Source[] = ['hookline', 'claude', 'codex'];
 
 export interface RelayOptions {
   /** The folder the host runs in (its `cwd`). */
@@ -42,7 +42,7 @@ export interface RelayOptions {
 }
 
 /** The system whose hooks a source is. */
-const SYSTEM_OF: Record<Source, string> = { hookline: 'gemini', claude: 'claude' };
+const SYSTEM_OF: Record<Source, string> = { hookline: 'gemini', claude: 'claude', codex: 'codex' };
 
 /** What one source's hooks said, in the host's family: a Claude-shaped answer, or a Gemini output. */
 interface Said {
@@ -57,8 +57,15 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-async function fireSystem(source: Source, event: string, fields: Record<string, unknown>, opts: RelayOptions): Promise<SystemFire> {
+/** The source's hooks on its own event; undefined when that system has no such event (nothing of it runs). */
+async function fireSystem(
+  source: Source,
+  event: string,
+  fields: Record<string, unknown>,
+  opts: RelayOptions,
+): Promise<SystemFire | undefined> {
   const system = await systemNamed(SYSTEM_OF[source]);
+  if (!system.events.includes(event)) return undefined;
   // Hooks started by the relay see that they run inside it: a relay entry among them answers at once (no loop).
   const env = { ...opts.env, [RELAY_ENV]: '1' };
   return system.fire(event, fields, {
@@ -77,6 +84,7 @@ async function onClaudeEvent(source: Source, event: string, input: Record<string
     if (!g) return undefined;
     const session = { session_id: str(input.session_id), transcript_path: str(input.transcript_path) };
     const r = await fireSystem(source, g.event, { ...session, ...g.fields }, opts);
+    if (!r) return undefined;
     const toolName = str(input.tool_name);
     const toolInput = (input.tool_input as Record<string, unknown> | undefined) ?? {};
     const claude = toClaudeResponse(event, (r.output ?? undefined) as HookOutput | undefined, { toolName, toolInput, cwd: opts.cwd });
@@ -89,6 +97,7 @@ async function onClaudeEvent(source: Source, event: string, input: Record<string
   }
   if (!isClaudeEvent(event)) return undefined;
   const r = await fireSystem(source, event, input, opts);
+  if (!r) return undefined;
   const out = r.output as Omit<ClaudeOutput, 'blocks' | 'contexts'> | null;
   const claude = out ? claudeAnswer(event, out) : undefined;
   return {
@@ -111,6 +120,7 @@ async function onGeminiEvent(
   const claudeInput = claudeEvent && toClaudeInput(event, input, { permissionMode: str(input.permission_mode) || 'default' });
   if (!claudeEvent || !claudeInput) return undefined;
   const r = await fireSystem(source, claudeEvent, claudeInput, opts);
+  if (!r) return undefined;
   // A fire's report leaves out each run's blocks and contexts (they are in its runs).
   const out = r.output as Omit<ClaudeOutput, 'blocks' | 'contexts'> | null;
   const toolInput = (input.tool_input as Record<string, unknown> | undefined) ?? {};

@@ -169,3 +169,48 @@ describe(`Hookline inside Gemini CLI ${AGENTS.gemini.version}`, { concurrency: 2
     }),
   );
 });
+
+describe(`Hookline inside Codex ${AGENTS.codex.version}`, { concurrency: 2 }, () => {
+  before(() => agentBin(AGENTS.codex), { timeout: 600_000 });
+
+  test(
+    'a Hookline guard refuses the command in Codex, which runs the entries as installed (their review recorded), and uninstall removes them',
+    { timeout: 300_000 },
+    () =>
+      withBox(async (box) => {
+        hooklineGuard(path.join(box.home, '.gemini', 'settings.json'), guardScript(path.join(box.home, 'guard.sh'), 'ran-1', 'gemini'));
+        const hooks = path.join(box.home, '.codex', 'hooks.json');
+        await installed(box, ['codex']);
+        assert.match(fs.readFileSync(path.join(box.home, '.codex', 'config.toml'), 'utf8'), /trusted_hash = "sha256:/);
+        const r = await runAgent('codex', box, [shellTurn('codex', 1), shellTurn('codex', 2), done]);
+        assert.equal(ran(box, 1), false, `the refused command ran:\n${r.exited.stdout.slice(-2000)}`);
+        assert.equal(ran(box, 2), true, 'a command the guard lets through did not run');
+        assert.match(r.shown, /HK-guard refuses ran-1/);
+        const u = await hookline(box, ['uninstall', 'codex']);
+        assert.equal(u.code, 0, u.stderr);
+        assert.match(u.stdout, /back as it was/);
+        assert.equal(fs.existsSync(hooks), false, 'the hooks file Hookline created is still there');
+      }),
+  );
+
+  test("Claude Code's hooks run inside Codex; with the relay gone the guard event is refused", { timeout: 300_000 }, () =>
+    withBox(async (box) => {
+      const guard = guardScript(path.join(box.home, 'guard.sh'), 'ran-1', 'claude');
+      write(
+        path.join(box.home, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard }] }] } }),
+      );
+      await installed(box, ['codex', '--hooks-from', 'claude']);
+      const r = await runAgent('codex', box, [shellTurn('codex', 1), shellTurn('codex', 2), done]);
+      assert.equal(ran(box, 1), false, 'the refused command ran');
+      assert.equal(ran(box, 2), true);
+      assert.match(r.shown, /HK-guard refuses ran-1/);
+      const hooks = path.join(box.home, '.codex', 'hooks.json');
+      fs.writeFileSync(hooks, fs.readFileSync(hooks, 'utf8').replaceAll('relay.cjs', 'relay-gone.cjs'));
+      // Codex holds a changed hook back until reviewed; the user reviews the change.
+      assert.equal((await hookline(box, ['trust', box.project])).code, 0);
+      await runAgent('codex', box, [shellTurn('codex', 3), done]);
+      assert.equal(ran(box, 3), false, 'a missing relay allowed the command');
+    }),
+  );
+});

@@ -51,11 +51,38 @@ export function hookline(box: Box, args: string[], cwd = box.project): Promise<E
   return runGroup(process.execPath, [CLI, ...args], { cwd, env: boxEnv(box), timeoutMs: 60_000 });
 }
 
-/** A Bash (Claude Code) or run_shell_command (Gemini CLI) call that leaves `ran-N` in the project. */
-export function shellTurn(agent: 'claude' | 'gemini', n: number): Turn {
-  return agent === 'claude'
-    ? { tools: [{ name: 'Bash', input: { command: `touch ran-${n}`, description: `step ${n}` } }] }
-    : { tools: [{ name: 'run_shell_command', input: { command: `touch ran-${n}` } }] };
+export type Host = 'claude' | 'codex' | 'gemini';
+
+/** A Bash (Claude Code), exec_command (Codex) or run_shell_command (Gemini CLI) call that leaves `ran-N` in the project. */
+export function shellTurn(agent: Host, n: number): Turn {
+  if (agent === 'claude') return { tools: [{ name: 'Bash', input: { command: `touch ran-${n}`, description: `step ${n}` } }] };
+  if (agent === 'codex') return { tools: [{ name: 'exec_command', input: { cmd: `touch ran-${n}` } }] };
+  return { tools: [{ name: 'run_shell_command', input: { command: `touch ran-${n}` } }] };
+}
+
+/** Codex's user config.toml naming the loopback model server (what a case's install then adds to). */
+export function codexProvider(box: Box, url: string): string {
+  const file = path.join(box.home, '.codex', 'config.toml');
+  const provider = [
+    'model = "stub-model"',
+    'model_provider = "stub"',
+    '',
+    '[model_providers.stub]',
+    'name = "stub"',
+    `base_url = ${JSON.stringify(`${url}/v1`)}`,
+    'wire_api = "responses"',
+    'env_key = "STUB_API_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+  ].join('\n');
+  // Each run has its own server: the provider block is rewritten, the rest of the file kept.
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const rest = old.includes('[model_providers.stub]')
+    ? old.slice(old.indexOf('stream_max_retries = 0\n') + 'stream_max_retries = 0\n'.length)
+    : old;
+  write(file, `${provider}${rest}`);
+  return file;
 }
 
 export interface AgentRun {
@@ -66,43 +93,50 @@ export interface AgentRun {
 }
 
 /** One prompt through the real agent, on a model server playing `turns`. */
-export async function runAgent(agent: 'claude' | 'gemini', box: Box, turns: Turn[], prompt = 'go'): Promise<AgentRun> {
+export async function runAgent(agent: Host, box: Box, turns: Turn[], prompt = 'go'): Promise<AgentRun> {
   const server = await startModelServer({ turns });
   try {
     const env = boxEnv(box);
+    if (agent === 'codex') codexProvider(box, server.url);
     const exited =
-      agent === 'claude'
+      agent === 'codex'
         ? await runGroup(
-            agentBin(AGENTS.claude),
-            ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
-            {
+            agentBin(AGENTS.codex),
+            ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
+            { cwd: box.project, timeoutMs: 150_000, env: { ...env, CODEX_HOME: path.join(box.home, '.codex'), STUB_API_KEY: 'test' } },
+          )
+        : agent === 'claude'
+          ? await runGroup(
+              agentBin(AGENTS.claude),
+              ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
+              {
+                cwd: box.project,
+                timeoutMs: 150_000,
+                env: {
+                  ...env,
+                  ANTHROPIC_API_KEY: 'test',
+                  ANTHROPIC_BASE_URL: server.url,
+                  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+                  DISABLE_TELEMETRY: '1',
+                  DISABLE_AUTOUPDATER: '1',
+                  IS_SANDBOX: '1',
+                },
+              },
+            )
+          : await runGroup(agentBin(AGENTS.gemini), ['-p', prompt, '-m', 'gemini-2.5-flash', '--output-format', 'json', '--yolo'], {
               cwd: box.project,
               timeoutMs: 150_000,
               env: {
                 ...env,
-                ANTHROPIC_API_KEY: 'test',
-                ANTHROPIC_BASE_URL: server.url,
-                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-                DISABLE_TELEMETRY: '1',
-                DISABLE_AUTOUPDATER: '1',
-                IS_SANDBOX: '1',
+                GEMINI_API_KEY: 'test',
+                GOOGLE_GEMINI_BASE_URL: server.url,
+                GEMINI_CLI_NO_RELAUNCH: 'true',
+                GEMINI_CLI_TRUST_WORKSPACE: 'true',
               },
-            },
-          )
-        : await runGroup(agentBin(AGENTS.gemini), ['-p', prompt, '-m', 'gemini-2.5-flash', '--output-format', 'json', '--yolo'], {
-            cwd: box.project,
-            timeoutMs: 150_000,
-            env: {
-              ...env,
-              GEMINI_API_KEY: 'test',
-              GOOGLE_GEMINI_BASE_URL: server.url,
-              GEMINI_CLI_NO_RELAUNCH: 'true',
-              GEMINI_CLI_TRUST_WORKSPACE: 'true',
-            },
-          });
+            });
     const shown = server.requests
       .filter((r) => r.main)
-      .map((r) => JSON.stringify(r.body.messages ?? r.body.contents ?? r.body))
+      .map((r) => JSON.stringify(r.body.messages ?? r.body.contents ?? r.body.input ?? r.body))
       .join('\n');
     return { exited, requests: server.requests, shown };
   } finally {

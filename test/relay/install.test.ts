@@ -169,6 +169,41 @@ describe('hookline install / uninstall', () => {
     }
   });
 
+  test("Codex: entries appended after the user's own, their review records written where Codex keys them, the user's records still valid; uninstall gives both files back", async () => {
+    const b = box();
+    try {
+      const codex = path.join(b.home, '.codex');
+      const hooksFile = path.join(codex, 'hooks.json');
+      const configFile = path.join(codex, 'config.toml');
+      const own = JSON.stringify(
+        { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] }] } },
+        null,
+        2,
+      );
+      write(hooksFile, own);
+      write(configFile, 'model = "o4"\n');
+      // The user reviews their own hook as Codex would.
+      assert.equal((await runCli(['trust', b.project], { env: b.env, cwd: b.project })).code, 0);
+      const reviewed = fs.readFileSync(configFile, 'utf8');
+      const r = await runCli(['install', 'codex', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Hookline installed in Codex: 14 entries/);
+      const config = fs.readFileSync(configFile, 'utf8');
+      assert.ok(config.startsWith(reviewed.trimEnd().split('\n')[0]!), "the user's config.toml lost its start");
+      assert.equal((config.match(/trusted_hash/g) ?? []).length, 15, config);
+      assert.ok(config.includes(`${hooksFile}:pre_tool_use:0:0`), "the user's own record moved");
+      assert.ok(config.includes(`${hooksFile}:pre_tool_use:1:0`), "no record for Hookline's PreToolUse entry");
+      const check = await runCli(['trust', '--check', b.project], { env: b.env, cwd: b.project });
+      assert.equal(check.code, 0, `hooks left to review after the install:\n${check.stdout}`);
+      const u = await runCli(['uninstall', 'codex'], { env: b.env, cwd: b.project });
+      assert.match(u.stdout, /back as it was/);
+      assert.equal(fs.readFileSync(hooksFile, 'utf8'), own);
+      assert.equal(fs.readFileSync(configFile, 'utf8'), reviewed);
+    } finally {
+      stopServers(b);
+    }
+  });
+
   test('a Claude Code hook the other agent cannot express is named at install time', async () => {
     const b = box();
     try {
