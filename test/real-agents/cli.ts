@@ -1,12 +1,30 @@
 // Runs real-agent cases by hand and prints what each side did and where they differ:
-//   node --import tsx test/real-agents/cli.ts claude [CASE…] [--side claude|hookline] [--keep] [--raw]
+//   node --import tsx test/real-agents/cli.ts claude|gemini [CASE…] [--side AGENT|hookline] [--keep] [--raw]
 import fs from 'node:fs';
-import { compare } from './observe.js';
-import { runSide, type ClaudeCase } from './claude.js';
+import path from 'node:path';
+import { compare, type Aspect, type Observation } from './observe.js';
+import * as claude from './claude.js';
 import { CLAUDE_CASES } from './claude-cases.js';
+import * as gemini from './gemini.js';
+import { GEMINI_CASES } from './gemini-cases.js';
+import type { SideRun } from './harness.js';
+
+interface Case {
+  name: string;
+  differs?: { aspects: Aspect[] };
+  mayNotRun?: string[];
+}
+interface Driver {
+  cases: Case[];
+  run(side: string, c: Case): Promise<SideRun & { observation: Observation }>;
+}
+const DRIVERS: Record<string, Driver> = {
+  claude: { cases: CLAUDE_CASES, run: (s, c) => claude.runSide(s as 'claude', c as claude.ClaudeCase) },
+  gemini: { cases: GEMINI_CASES, run: (s, c) => gemini.runSide(s as 'gemini', c as gemini.GeminiCase) },
+};
 
 const args = process.argv.slice(2);
-const agent = args.shift();
+const agent = args.shift() ?? '';
 const flag = (name: string) => {
   const i = args.indexOf(name);
   if (i === -1) return undefined;
@@ -18,21 +36,23 @@ const only = flag('--side');
 const keep = args.includes('--keep');
 const raw = args.includes('--raw');
 const names = args.filter((a) => !a.startsWith('--'));
-if (agent !== 'claude') {
-  process.stderr.write('usage: cli.ts claude [CASE…] [--side claude|hookline] [--keep]\n');
+const driver = DRIVERS[agent];
+if (!driver) {
+  process.stderr.write('usage: cli.ts claude|gemini [CASE…] [--side AGENT|hookline] [--keep] [--raw]\n');
   process.exit(2);
 }
-const cases: ClaudeCase[] = names.length ? CLAUDE_CASES.filter((c) => names.some((n) => c.name.includes(n))) : CLAUDE_CASES;
+const cases = names.length ? driver.cases.filter((c) => names.some((n) => c.name.includes(n))) : driver.cases;
 let differing = 0;
 for (const c of cases) {
-  const sides = only ? [only as 'claude' | 'hookline'] : (['claude', 'hookline'] as const);
-  const runs = await Promise.all(sides.map((s) => runSide(s, c)));
+  const sides = only ? [only] : [agent, 'hookline'];
+  const runs = await Promise.all(sides.map((s) => driver.run(s, c)));
   console.log(`\n=== ${c.name}`);
   for (const r of runs) {
     console.log(`--- ${r.side} (exit ${r.exited.code}${r.exited.timedOut ? ', timed out' : ''}) ${r.dirs.base}`);
     console.log(JSON.stringify(r.observation, null, 1));
     if (raw) console.log(`stdout:\n${r.exited.stdout}\nstderr:\n${r.exited.stderr}`);
-    if (!keep) fs.rmSync(r.dirs.base, { recursive: true, force: true });
+    if (keep) fs.writeFileSync(path.join(r.dirs.base, 'requests.json'), JSON.stringify(r.requests, null, 1));
+    else fs.rmSync(r.dirs.base, { recursive: true, force: true });
   }
   if (runs.length === 2) {
     const d = compare(runs[0].observation, runs[1].observation, c.differs?.aspects ?? [], c.mayNotRun);
