@@ -71,9 +71,10 @@ async function bundle(entry, outName) {
     // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
     define: { 'import.meta.url': '__hooklineBundleUrl' },
     plugins: [lazySchemas, metaUrl],
-    // Only the agent uses the AI SDK, only an OTLP export OpenTelemetry: each loads from node_modules
-    // when used, and the bundle stays small.
-    external: ['ai', '@ai-sdk/*', '@opentelemetry/*'],
+    // Everything the command uses is in the bundle (the AI SDK, the MCP SDK, OpenTelemetry), so an
+    // install needs none of it; the lazy imports keep each unevaluated until its command runs. The
+    // model providers are optional peer dependencies, required from beside Hookline when named.
+    external: ['@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai-compatible'],
     charset: 'ascii',
     // No import() left in the bundle: code compiled from a cache has no dynamic-import callback on
     // Node 20, so the external packages above are loaded with require (each has a CommonJS build).
@@ -93,6 +94,9 @@ async function bundle(entry, outName) {
 
 // Every command, and `fire` alone: an event's start-up reads and runs a third of the code.
 const codes = [await bundle('cli/main.ts', 'cli.cjs'), await bundle('cli/fire-main.ts', 'fire.cjs')];
+// What an agent's Hookline entry runs per event: a socket client with almost nothing else in it.
+const relay = await bundle('relay/client.ts', 'relay.cjs');
+if (relay.length > 64 * 1024) throw new Error(`dist/bin/relay.cjs is ${relay.length} bytes: the light client must stay light`);
 const hash = crypto.createHash('sha256');
 for (const code of codes) hash.update(code);
 const build = hash.digest('hex').slice(0, 16);

@@ -37,6 +37,7 @@ const COMMANDS = [
   'explain',
   'stats',
   'replay',
+  'relay',
 ];
 
 /** The user's own cache folder, or undefined when it is not safely theirs. */

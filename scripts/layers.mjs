@@ -19,7 +19,7 @@ export const STAGES = [
   { name: 'engine', paths: ['src/engine.ts', 'src/engine/'] },
   { name: 'dialects', paths: ['src/dialects/'] },
   { name: 'agent', paths: ['src/agent/'] },
-  { name: 'ways in', paths: ['src/cli/', 'src/serve/', 'src/serve.ts', 'src/sdk/', 'src/adapters/', 'src/index.ts'] },
+  { name: 'ways in', paths: ['src/relay/', 'src/cli/', 'src/serve/', 'src/serve.ts', 'src/sdk/', 'src/adapters/', 'src/index.ts'] },
 ];
 
 const SOURCE = /\.(ts|mts|cts|tsx)$/;

@@ -1,5 +1,5 @@
 // Fires one event through `hookline serve` (standard library only).
-// usage: go run client.go SOCKET EVENT INPUT_JSON
+// usage: go run client.go SOCKET EVENT INPUT_JSON [FOLDER]   (default: the current folder)
 package main
 
 import (
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 )
 
 func main() {
@@ -16,7 +17,11 @@ func main() {
 		panic(err)
 	}
 	defer conn.Close()
-	cwd, _ := os.Getwd()
+	cwd := "."
+	if len(os.Args) > 4 {
+		cwd = os.Args[4] // the folder whose hooks fire
+	}
+	cwd, _ = filepath.Abs(cwd) // serve takes an absolute folder
 	req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "fire",
 		"params": map[string]any{"event": os.Args[2], "input": json.RawMessage(os.Args[3]), "cwd": cwd}}
 	json.NewEncoder(conn).Encode(req) // one JSON object and a newline

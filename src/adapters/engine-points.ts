@@ -17,8 +17,8 @@ export interface HooksOptions extends EngineOptions {
 
 /** Points firing the engine's hooks (the folder's configured hooks by default, trust applying). */
 export function enginePoints(opts: HooksOptions = {}): { points: Points; notice: (line: string) => void; engine: HookEngine } {
-  const engine = opts.engine ?? new HookEngine(opts);
   const notice = opts.notice ?? stderrNotice;
+  const engine = opts.engine ?? new HookEngine({ onNotice: (line) => notice(`hookline: ${line}`), ...opts });
   for (const w of engine.pendingWarnings) notice(`hookline: ${w}`);
   engine.on('warning', (w) => notice(`hookline: ${w}`));
   const adapter = geminiAdapter(engine, {

@@ -10,7 +10,7 @@ import { echoModel } from '../agent/models/echo.js';
 import { compressCommand, interactive, terminalConfirm, type ConfirmRef } from '../agent/interactive.js';
 import { mmAskDeniedCliLine } from '../dialects/mm/effects.js';
 import type { Adapter, AdapterContext } from '../dialects/adapter.js';
-import { geminiControl, heldWarnings } from '../dialects/gemini/system.js';
+import { geminiControl } from '../dialects/gemini/system.js';
 import { allSystems } from '../dialects/registry.js';
 import type { AgentSetup } from '../dialects/system.js';
 import { modelFromFlags } from './model.js';
@@ -147,10 +147,12 @@ async function run(opts: AgentCliOptions): Promise<number> {
       transcriptPath: s.transcriptPath,
       shadow: Boolean(opts.shadow),
       configCheckIntervalMs: 0,
+      // A called agent's held hooks were said by the agent that called it.
+      onNotice: handOff ? () => {} : warn,
     });
     if (!handOff) {
       for (const p of engine.problems) warn(formatProblem(p));
-      for (const w of heldWarnings(engine.context)) warn(w);
+      engine.noticeHeld();
     }
     const hookEnv = engine.context.baseEnv;
     const counter = { next: 1 };

@@ -7,6 +7,56 @@ import { KNOWN_TOOL_NAMES } from '../events/tools.js';
 import { type Painted, visible } from '../config/display.js';
 import { reviewLines } from '../trust/review.js';
 import { colorsFor, paint, print, printJson, resolveDir, UsageError } from './io.js';
+import path from 'node:path';
+import { isInside } from '../config/paths.js';
+import type { TraceRunLine } from '../engine/trace.js';
+import { listTraces, loadTrace } from './trace-file.js';
+
+/** How many of the latest traces are read for each hook's last run. */
+export const TRACES_READ = 20;
+
+/** A hook's last traced run, when it failed: when, in which session, how, and what it said. */
+export interface LastRun {
+  at: string;
+  session: string;
+  failure: string;
+  detail?: string;
+}
+
+/**
+ * Each hook's latest run in the latest traces of this folder, kept when it failed: a guard that
+ * crashed or printed broken JSON runs, yet decides nothing. Keyed by `dialect\0name\0file`.
+ */
+export function lastFailures(folder: string, hooks: readonly DoctorHook[], env: NodeJS.ProcessEnv = process.env): Map<DoctorHook, LastRun> {
+  const wanted = new Map(hooks.map((h) => [`${h.dialect}\0${h.name}`, h]));
+  const seen = new Set<string>();
+  const out = new Map<DoctorHook, LastRun>();
+  for (const t of listTraces(env).slice(0, TRACES_READ)) {
+    let fires: ReturnType<typeof loadTrace>['fires'];
+    try {
+      fires = loadTrace(t.file).fires;
+    } catch {
+      continue;
+    }
+    for (let i = fires.length - 1; i >= 0; i--) {
+      const { fire, runs } = fires[i];
+      if (!fire.cwd || !isInside(folder, fire.cwd)) continue;
+      for (const r of runs) {
+        const h = wanted.get(`${r.dialect}\0${r.hook}`);
+        if (!h || seen.has(`${r.dialect}\0${r.hook}`) || !sameFile(folder, h, r)) continue;
+        seen.add(`${r.dialect}\0${r.hook}`);
+        if (r.failure) out.set(h, { at: r.t, session: r.session, failure: r.failure, ...detailOf(r) });
+      }
+    }
+  }
+  return out;
+}
+
+const sameFile = (folder: string, h: DoctorHook, r: TraceRunLine) => !r.file || !h.file || path.resolve(folder, h.file) === r.file;
+const detailOf = (r: TraceRunLine) => {
+  const d = (r.error ?? r.warning)?.replace(/^.*?\): /, '');
+  return d ? { detail: d.split('\n')[0] } : {};
+};
 
 export interface DoctorCliOptions {
   cwd?: string;
@@ -29,7 +79,18 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
         `--event: unknown event "${opts.event}": no hook system (${DIALECTS.join(', ')}) fires it; Gemini names: ${EVENT_NAMES.join(', ')}`,
       );
   }
-  const r = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
+  const diagnosed = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
+  const last = lastFailures(diagnosed.folder, diagnosed.hooks);
+  // A hook whose last run failed decided nothing then: it would not do its work.
+  const r: DoctorReport = {
+    ...diagnosed,
+    hooks: diagnosed.hooks.map((h) => {
+      const l = last.get(h);
+      if (!l) return h;
+      const line = `its last run failed (${l.failure}${l.detail ? `: ${l.detail}` : ''}) — ${l.at}, session ${l.session}; hookline explain ${l.session}`;
+      return { ...h, state: h.state === 'runs' ? 'broken' : h.state, why: [...h.why, line], lastRun: l };
+    }),
+  };
   const bad = unhealthy(r);
   if (opts.json) {
     printJson({ ...r, ok: !bad });

@@ -42,6 +42,7 @@ Environment:
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
   OTEL_EXPORTER_OTLP_HEADERS       headers sent to the collector (k=v,k2=v2); OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES: the resource
   OTEL_SDK_DISABLED                true: no export, whatever the endpoint
+  HOOKLINE_OTEL_NAMING             gemini: run spans and metrics under Gemini CLI's names (gemini_cli.hook_call…)
   XDG_CACHE_HOME                   the installed hookline keeps its compiled code in $XDG_CACHE_HOME/hookline (default ~/.cache/hookline)
   NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
 `;
@@ -149,7 +150,22 @@ program
   .option('--socket <path>', 'the socket (default: $XDG_RUNTIME_DIR/hookline/hookline.sock, else ~/.gemini/hookline/hookline.sock)')
   .option('--http <host:port>', 'also serve HTTP POST on a loopback address, e.g. 127.0.0.1:7337')
   .option('--token-file <file>', 'with --http: the bearer token clients must send (a file only you can read)')
+  .option('--idle-exit <seconds>', 'stop after this many seconds with no request')
   .action(async (opts) => (await load(() => import('../serve/server.js'))).serve(opts));
+
+program
+  .command('relay')
+  .description('answer one event of an agent Hookline is installed into (what `hookline install` entries run), in this process')
+  .argument('<agent>', 'claude | gemini')
+  .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. hookline,claude')
+  .option('--deadline <seconds>', "Hookline's own limit for the event: past it a guard event is refused (default 55)")
+  .option('--in-process', 'run here (the default; the light client passes it when no server answers)')
+  .action(async (agent: string, opts) => {
+    const [{ withHookProcesses }, { relayCommand }] = await Promise.all([import('./lifecycle.js'), import('./relay.js')]);
+    await withHookProcesses(async () => {
+      process.exitCode = await relayCommand(agent, opts);
+    });
+  });
 
 program
   .command('mcp-proxy')
@@ -235,6 +251,7 @@ program
   .description("fire a recorded session's events again against the hooks as configured now; print each decision that would change")
   .argument('<trace>', 'a session id or trace file (recorded with trace.inputs), or an agent session recording (.jsonl transcript)')
   .option('--cwd <dir>', 'the folder to fire in (default: the one each event was recorded in)')
+  .option('--current', "replay against the folder's hook files as they are now, trusted in a throwaway home (as hookline test does)")
   .option('--json', 'print JSON')
   .action(async (which: string, opts) => {
     const [{ withHookProcesses }, { replay }] = await Promise.all([import('./lifecycle.js'), import('./replay.js')]);

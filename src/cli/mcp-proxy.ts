@@ -218,8 +218,10 @@ export async function mcpProxy(command: string[], opts: McpProxyOptions): Promis
   const [bin, ...args] = command;
   if (!bin) throw new UsageError('mcp-proxy: no server command — give it after --, e.g. hookline mcp-proxy -- npx my-mcp-server');
   const cwd = path.resolve(opts.cwd ?? '.');
-  const engine = new HookEngine({ cwd });
   const notice = (line: string) => warn(`mcp-proxy: ${line}`);
+  const engine = new HookEngine({ cwd, onNotice: notice });
+  // Before any client connects: the proxy's stderr is what an MCP client logs.
+  engine.noticeHeld();
   for (const w of engine.pendingWarnings) notice(w);
   engine.on('warning', notice);
   const env = envFrom(process.env);

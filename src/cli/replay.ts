@@ -1,9 +1,11 @@
 /**
- * `hookline replay TRACE|RECORDING [--cwd DIR] [--json]`: fires a recorded session's events again,
- * against the hooks as they are configured now, without the agent or a model, and prints each
- * decision that would change. A trace replays the events whose full input it holds (recorded with
- * `trace.inputs`); an agent session recording (its transcript) replays the user's prompts and the
- * model's tool calls as BeforeAgent, BeforeTool and AfterTool.
+ * `hookline replay TRACE|RECORDING [--cwd DIR] [--current] [--json]`: fires a recorded session's
+ * events again, against the hooks as they are configured now, without the agent or a model, and
+ * prints each decision that would change. A trace replays the events whose full input it holds
+ * (recorded with `trace.inputs`); an agent session recording (its transcript) replays the user's
+ * prompts and the model's tool calls as BeforeAgent, BeforeTool and AfterTool. Workspace hooks
+ * held back for trust are left out and said so; `--current` replays against the files as they
+ * are, in a throwaway home where they are trusted, as `hookline test` does.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +16,8 @@ import { systemNamed } from '../dialects/registry.js';
 import type { TraceFireLine } from '../engine/trace.js';
 import { DENYING, findTrace, loadTrace, parseTrace, type TracedFire } from './trace-file.js';
 import { resolveDir, warn, print, printJson } from './io.js';
+import { makeSandbox, type Sandbox } from './hooktest/sandbox.js';
+import type { HeldBack } from '../dialects/system.js';
 
 /** One event to fire again. */
 export interface ReplayEvent {
@@ -120,10 +124,11 @@ async function fireAgain(
   e: ReplayEvent,
   cwd: string,
   scratch: string,
-): Promise<{ fire?: TraceFireLine; runs: ReplayChange['hooks']; warnings: string[] }> {
+  base: NodeJS.ProcessEnv,
+): Promise<{ fire?: TraceFireLine; runs: ReplayChange['hooks']; warnings: string[]; heldBack: HeldBack[] }> {
   const system = await systemNamed(e.dialect);
   const dir = fs.mkdtempSync(path.join(scratch, `${e.n}-`));
-  const env = { ...process.env, HOOKLINE_TRACE: '1', HOOKLINE_TRACE_DIR: dir };
+  const env = { ...base, HOOKLINE_TRACE: '1', HOOKLINE_TRACE_DIR: dir };
   const fields = e.dialect === 'gemini' ? Object.fromEntries(Object.entries(e.fields).filter(([k]) => !BASE_FIELDS.includes(k))) : e.fields;
   const r = await system.fire(e.event, fields, { cwd, env, hasModel: false });
   const written = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
@@ -132,7 +137,7 @@ async function fireAgain(
   const runs = lines.flatMap((l) =>
     l.kind === 'run' ? [{ hook: l.hook, decision: l.decision, ...(l.shadow ? { shadow: true } : {}) }] : [],
   );
-  return { fire, runs, warnings: [...r.warnings, ...(r.raw ?? [])] };
+  return { fire, runs, warnings: [...r.warnings, ...(r.raw ?? [])], heldBack: r.heldBack };
 }
 
 /** A decision as it counts for "did it change": no hook answering is the same as hooks letting it through. */
@@ -140,11 +145,20 @@ const normal = (d: string | undefined): string => (d === undefined || d === 'ok'
 
 export async function replayEvents(
   events: readonly ReplayEvent[],
-  opts: { cwd?: string; fallbackCwd?: string },
-): Promise<{ changes: ReplayChange[]; fired: number; warnings: string[] }> {
+  opts: { cwd?: string; fallbackCwd?: string; current?: boolean },
+): Promise<{ changes: ReplayChange[]; fired: number; warnings: string[]; heldBack: Array<HeldBack & { folder: string }> }> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-replay-'));
   const changes: ReplayChange[] = [];
   const warnings = new Set<string>();
+  const held = new Map<string, HeldBack & { folder: string }>();
+  // --current: one sandbox per folder, where its hooks as they are now are trusted.
+  const sandboxes = new Map<string, Sandbox>();
+  const envFor = async (cwd: string): Promise<NodeJS.ProcessEnv> => {
+    if (!opts.current) return process.env;
+    let s = sandboxes.get(cwd);
+    if (!s) sandboxes.set(cwd, (s = await makeSandbox(cwd)));
+    return s.env;
+  };
   try {
     for (const e of events) {
       const cwd = opts.cwd ?? e.cwd ?? opts.fallbackCwd ?? process.cwd();
@@ -154,12 +168,13 @@ export async function replayEvents(
       }
       let again: Awaited<ReturnType<typeof fireAgain>>;
       try {
-        again = await fireAgain(e, cwd, scratch);
+        again = await fireAgain(e, cwd, scratch, await envFor(cwd));
       } catch (err) {
         warnings.add(`event ${e.n} (${e.dialect} ${e.event}): ${(err as Error).message}`);
         continue;
       }
       for (const w of again.warnings) warnings.add(w);
+      for (const h of again.heldBack) held.set(`${h.file}\0${h.event}\0${h.name}`, { ...h, folder: cwd });
       const after = again.fire?.decision ?? 'ok';
       const changed =
         e.before === undefined ? DENYING.has(after) || after === 'ask' || after === 'force_ask' : normal(after) !== normal(e.before);
@@ -176,9 +191,18 @@ export async function replayEvents(
       });
     }
   } finally {
+    for (const s of sandboxes.values()) s.remove();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-  return { changes, fired: events.length, warnings: [...warnings] };
+  return { changes, fired: events.length, warnings: [...warnings], heldBack: [...held.values()] };
+}
+
+/** Says which held-back hooks the replay left out, and the two ways to include them. */
+export function heldBackNote(held: ReadonlyArray<HeldBack & { folder: string }>): string | undefined {
+  if (!held.length) return undefined;
+  const folders = [...new Set(held.map((h) => h.folder))];
+  const list = held.map((h) => `${h.name} (${h.event}, ${h.file})`).join(', ');
+  return `${held.length} workspace hook(s) held back for trust were left out of the replay, as if absent: ${list} — review them and run hookline trust ${folders.map((f) => JSON.stringify(f)).join(' ')}, or replay against the current files with --current`;
 }
 
 function isTrace(text: string): boolean {
@@ -191,7 +215,7 @@ function isTrace(text: string): boolean {
   }
 }
 
-export async function replay(which: string, opts: { cwd?: string; json?: boolean }): Promise<number> {
+export async function replay(which: string, opts: { cwd?: string; json?: boolean; current?: boolean }): Promise<number> {
   const cwd = opts.cwd !== undefined ? resolveDir(opts.cwd) : undefined;
   const file = fs.existsSync(which) ? which : findTrace(which);
   let text: string;
@@ -214,14 +238,16 @@ export async function replay(which: string, opts: { cwd?: string; json?: boolean
     fallbackCwd = r.cwd;
     if (!events.length) throw new UsageError(`${file} is neither a hook trace nor an agent session recording with events to replay`);
   }
-  const { changes, fired, warnings } = await replayEvents(events, { cwd, fallbackCwd });
+  const { changes, fired, warnings, heldBack } = await replayEvents(events, { cwd, fallbackCwd, current: opts.current });
   for (const w of warnings) warn(w);
+  const left = heldBackNote(heldBack);
+  if (left) warn(left);
   const onlyDigests =
     digestsOnly > 0
       ? `${file}: ${digestsOnly} event(s) have only an input digest and were not replayed — record full inputs with "trace": {"inputs": true} in ~/.gemini/settings.json or HOOKLINE_TRACE=inputs`
       : undefined;
   if (opts.json) {
-    printJson({ file, kind, replayed: fired, digestsOnly, changes });
+    printJson({ file, kind, replayed: fired, digestsOnly, changes, heldBack });
   } else {
     for (const c of changes) {
       const who = c.hooks.filter((h) => !h.shadow && normal(h.decision) !== 'allow').map((h) => `${visible(h.hook)}: ${h.decision}`);

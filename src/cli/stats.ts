@@ -1,5 +1,6 @@
-/** `hookline stats [SESSION…] [--json]`: per hook, from the traces: runs, p50/p95 time, deny rate, errors. */
+/** `hookline stats [SESSION…] [--json]`: per hook, from the traces: runs, p50/p95 time, deny rate, failures by kind. */
 import { visible } from '../config/display.js';
+import { failureOf, type FailureKind } from '../decide/failure.js';
 import type { TraceRunLine } from '../engine/trace.js';
 import { DENYING, findTrace, listTraces, loadTrace } from './trace-file.js';
 import { warn, print, printJson } from './io.js';
@@ -19,7 +20,10 @@ export interface HookStats {
   maxMs: number;
   denies: number;
   denyRate: number;
+  /** Runs that failed, of any kind (timeout, crash, start, exit…). */
   errors: number;
+  /** The failed runs by kind. */
+  failures: Partial<Record<FailureKind, number>>;
   shadow: number;
   slow: boolean;
 }
@@ -30,6 +34,11 @@ export function percentile(sorted: readonly number[], p: number): number {
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
+
+/** How a traced run failed: as recorded, or read from its exit code and output for lines written before that was. */
+const failureOfLine = (r: TraceRunLine): FailureKind | undefined =>
+  r.failure ??
+  failureOf({ exitCode: r.exit, stderr: r.stderr, error: r.error ?? (r.decision === 'error' ? 'error' : undefined), warning: r.warning });
 
 export function hookStats(runs: readonly TraceRunLine[]): HookStats[] {
   const groups = new Map<string, TraceRunLine[]>();
@@ -44,6 +53,11 @@ export function hookStats(runs: readonly TraceRunLine[]): HookStats[] {
       const ms = g.map((r) => r.ms).sort((a, b) => a - b);
       const denies = g.filter((r) => DENYING.has(r.decision)).length;
       const p50 = percentile(ms, 50);
+      const failures: Partial<Record<FailureKind, number>> = {};
+      for (const r of g) {
+        const kind = failureOfLine(r);
+        if (kind) failures[kind] = (failures[kind] ?? 0) + 1;
+      }
       return {
         dialect: g[0].dialect,
         event: g[0].event,
@@ -54,7 +68,8 @@ export function hookStats(runs: readonly TraceRunLine[]): HookStats[] {
         maxMs: ms[ms.length - 1],
         denies,
         denyRate: Math.round((denies / g.length) * 1000) / 1000,
-        errors: g.filter((r) => r.decision === 'error' || r.error).length,
+        errors: Object.values(failures).reduce((n, k) => n + (k ?? 0), 0),
+        failures,
         shadow: g.filter((r) => r.shadow).length,
         slow: g.length >= SLOW_MIN_RUNS && p50 > SLOW_P50_MS,
       };
@@ -74,7 +89,11 @@ export function statsText(stats: readonly HookStats[], sessions: number): string
     fmtMs(s.p50Ms),
     fmtMs(s.p95Ms),
     `${Math.round(s.denyRate * 100)}%`,
-    String(s.errors),
+    s.errors
+      ? `${s.errors} (${Object.entries(s.failures)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')})`
+      : '0',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ');

@@ -18,6 +18,32 @@ export interface TestOptions {
   hook?: string;
 }
 
+/** Lines of stderr shown under a failing fixture: all of a short one, the start and end of a long one. */
+const STDERR_LINES = 12;
+
+/** Why a hook's run went wrong, for a failing fixture: its exit code, its error, an excerpt of its stderr. */
+export function runNotes(runs: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const run of runs) {
+    if (!run || typeof run !== 'object') continue;
+    const r = run as { name?: unknown; command?: unknown; exitCode?: unknown; stderr?: unknown; error?: unknown };
+    const exit = typeof r.exitCode === 'number' || r.exitCode === null ? r.exitCode : 0;
+    const stderr = typeof r.stderr === 'string' ? r.stderr.trimEnd() : '';
+    if (exit === 0 && !r.error) continue;
+    const name = typeof r.name === 'string' ? r.name : String(r.command ?? '');
+    const lines = stderr ? stderr.split('\n') : [];
+    const shown =
+      lines.length > STDERR_LINES
+        ? [...lines.slice(0, STDERR_LINES / 2), `… (${lines.length - STDERR_LINES} more lines)`, ...lines.slice(-STDERR_LINES / 2)]
+        : lines;
+    out.push(
+      `hook ${JSON.stringify(name)} ${exit === null ? 'was stopped (no exit code)' : `exited with code ${exit}`}${shown.length ? '; its stderr:' : ', nothing on stderr'}`,
+    );
+    for (const l of shown) out.push(`  ${l}`);
+  }
+  return out;
+}
+
 interface Outcome {
   failures: string[];
   /** Lines shown under a failing fixture: warnings of the fire. */
@@ -48,6 +74,7 @@ async function runFixture(t: HookTest, file: string, dir: string, hookFlag: stri
     }
     const failures = judge(t.expect, verdictOf(fired, hook));
     for (const h of fired.heldBack) failures.push(`hook ${h.name} (${h.file}) was held back: ${h.reason}`);
+    if (failures.length) notes.push(...runNotes(hook !== undefined ? runsOf(fired, hook) : fired.runs));
     return { failures, notes };
   } catch (e) {
     if (e instanceof UsageError) return { failures: [e.message], notes: [] };

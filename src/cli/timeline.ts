@@ -48,6 +48,11 @@ function tooltip(r: TraceRunLine): string {
     `${r.hook} (${r.dialect} ${r.event}${r.target ? ` ${r.target}` : ''})`,
     `decision: ${r.decision}${r.shadow ? ' (shadow: not enforced)' : ''}${r.reason ? ` — ${r.reason}` : ''}`,
     r.effect ? `effect: ${r.effect}` : '',
+    ...(r.changes ?? []).map((c) =>
+      'after' in c ? `${c.field}: ${JSON.stringify(c.before) ?? '(new)'} → ${JSON.stringify(c.after)}` : '',
+    ),
+    r.context ? `context: ${r.context}` : '',
+    r.failure ? `failure: ${r.failure}` : '',
     `${r.ms} ms, exit ${r.exit ?? 'none'}, started ${r.start}`,
     `input: ${r.input}`,
     r.file ? `file: ${r.file}` : '',

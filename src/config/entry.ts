@@ -19,6 +19,8 @@ export interface CommandHookConfig {
   prewarm?: boolean;
   timeout?: number;
   env?: Record<string, string>;
+  /** `block`: any failure (timeout, crash, start, unreadable output, non-zero exit) blocks as exit 2 would. */
+  onFailure?: 'block';
 }
 
 /** One http hook as read from settings.json (the shape `HttpHookConfig` in schema.ts parses to). */
@@ -33,6 +35,8 @@ export interface HttpHookConfig {
   description?: string;
   shadow?: boolean;
   timeout?: number;
+  /** `block`: any failure blocks as exit 2 would. */
+  onFailure?: 'block';
 }
 
 export type Source = 'runtime' | 'project' | 'user' | 'system' | 'extensions';

@@ -16,6 +16,9 @@ const typeError = (iss: { input?: unknown }) =>
       ? 'runtime hooks are registered in code, not in settings'
       : 'unknown hook type; expected "command" or "http"';
 
+/** Fail closed, in Claude Code's spelling: a hook that fails (times out, crashes, cannot start…) blocks as exit 2 would. */
+const OnFailure = z.literal('block', { error: '"onFailure" must be "block" (fail closed) or left out' }).optional();
+
 /** One command hook as written in settings.json. */
 export const CommandHookConfig = z.object(
   {
@@ -41,6 +44,7 @@ export const CommandHookConfig = z.object(
       )
       .transform((env) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])))
       .optional(),
+    onFailure: OnFailure,
   },
   { error: 'a hook must be an object with "type" and "command"' },
 );
@@ -84,6 +88,7 @@ export const HttpHookConfig = z.object({
   /** Shadow mode: the hook runs and its decision is shown and traced, but not enforced. */
   shadow: z.boolean({ error: '"shadow" must be true or false' }).optional(),
   timeout: z.number().positive('timeout must be a positive number of milliseconds').optional(),
+  onFailure: OnFailure,
 });
 export type HttpHookConfig = z.infer<typeof HttpHookConfig>;
 

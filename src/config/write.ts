@@ -218,7 +218,8 @@ export function enableHook(name: string, projectDir: string, env: Env = process.
         disabledIn(s.file, text).filter((n) => n !== name),
       ),
     );
-  return `Hook "${name}" enabled by removing it from the disabled list in ${all.map(label).join(' and ')} settings.`;
+  // Only the files it was taken out of: a scope whose file never listed it (or does not exist) was not touched.
+  return `Hook "${name}" enabled by removing it from the disabled list in ${changed.map(label).join(' and ')} settings.`;
 }
 
 export function enableAll(projectDir: string, names: string[], env: Env = process.env): string {

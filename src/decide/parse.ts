@@ -1,11 +1,47 @@
 import type { HookOutput } from '../events/output.js';
 import { textNestsDeeper, tooDeep } from '../config/limits.js';
+import { lineColumn, parseJson } from '../config/jsonc.js';
 
 export interface Parsed {
   output?: HookOutput;
   outputFormat?: 'json' | 'text';
   /** Output that cannot be read safely (nested too deep): the run fails with this message. */
   error?: string;
+  /** Output that looks like JSON but does not parse: read as text, and said (where it broke, what it did). */
+  warning?: string;
+}
+
+/** An object, or an array of values: what a hook meant as JSON (a log line such as `[info] ok` is not). */
+const MEANT_AS_JSON = /^(?:\{|\[\s*[[{"\d\]-])/;
+
+/** Where the first JSON value of the text ends, when it is one whole value followed by more; else undefined. */
+function firstValueEnd(text: string): number | undefined {
+  // Each try parses a prefix: bounded, so a large broken output costs little.
+  if (text.length > 64 * 1024) return undefined;
+  let tries = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && tries++ < 100; i = text.indexOf('\n', i + 1)) {
+    try {
+      JSON.parse(text.slice(0, i));
+      return i;
+    } catch {
+      // not yet a whole value
+    }
+  }
+  return undefined;
+}
+
+/** Says where text that was meant as JSON broke, and what the plain-text reading made of it. */
+function notJson(what: string, text: string, exitCode: number): string {
+  const parsed = parseJson(text);
+  let where = parsed.ok ? 'not one JSON value' : parsed.message.replace(/^invalid JSON at /, '');
+  // A whole JSON value and then more (a log line printed after the answer) is the common case: say so.
+  const end = firstValueEnd(text);
+  if (end !== undefined) {
+    const { line, column } = lineColumn(text, end + (text.slice(end).length - text.slice(end).trimStart().length));
+    where = `line ${line}, column ${column}: text after the JSON value`;
+  }
+  const did = exitCode === 0 ? 'allows' : exitCode === 1 ? 'allows with a warning' : 'denies';
+  return `${what} is not valid JSON (${where}); read as plain text, which ${did} (exit ${exitCode})`;
 }
 
 /**
@@ -35,7 +71,8 @@ export function parseHookText(stdout: string, stderr: string, exitCode: number):
       value = JSON.parse(value);
     }
   } catch {
-    return { output: plainTextOutput(text, exitCode), outputFormat: 'text' };
+    const warning = MEANT_AS_JSON.test(text) ? notJson(what, text, exitCode) : undefined;
+    return { output: plainTextOutput(text, exitCode), outputFormat: 'text', ...(warning ? { warning } : {}) };
   }
   if (value && typeof value === 'object') return { output: value as HookOutput, outputFormat: 'json' };
   return {};

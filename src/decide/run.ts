@@ -1,5 +1,6 @@
 import type { ProcessResult, RunResult } from '../run/result.js';
 import { parseHookText } from './parse.js';
+import { crashSummary, looksLikeCrash } from './failure.js';
 
 /**
  * Reads a finished command hook's process result as Gemini CLI does. A run that failed on
@@ -12,7 +13,10 @@ export function decideRun(raw: ProcessResult): RunResult {
   const parsed = parseHookText(raw.stdout, raw.stderr, raw.exitCode ?? 0);
   // Unlike the reference (exit code 0, no error), a killed hook is reported, as a timeout is.
   // Output too deep to read is an error too (a blocking exit code still blocks).
-  const error = raw.signal ? `Hook killed by signal ${raw.signal}` : parsed.error;
-  const { error: _unread, ...rest } = parsed;
-  return { ...raw, ...rest, success: raw.exitCode === 0 && !error, ...(error ? { error } : {}) };
+  // A non-blocking exit with a stack trace is a crash, not an allow (the plain-text reading stays).
+  const crash = raw.exitCode === 1 && looksLikeCrash(raw.stderr) ? `crashed (exit 1): ${crashSummary(raw.stderr)}` : undefined;
+  const error = raw.signal ? `Hook killed by signal ${raw.signal}` : (parsed.error ?? crash);
+  const { error: _unread, warning: unparsed, ...rest } = parsed;
+  const warning = [raw.warning, unparsed].filter(Boolean).join('; ');
+  return { ...raw, ...rest, success: raw.exitCode === 0 && !error, ...(error ? { error } : {}), ...(warning ? { warning } : {}) };
 }

@@ -39,6 +39,8 @@ export interface DoctorHook {
   details: string[];
   /** The user's variables it would read. */
   reads: string[];
+  /** Its last traced run, when that failed (added by the command from the traces). */
+  lastRun?: { at: string; session: string; failure: string; detail?: string };
 }
 
 export interface DoctorReport {

@@ -22,15 +22,21 @@ export interface ListedHook {
 
 /**
  * `hooks: BeforeTool×2 AfterTool×1`, counting the hooks that would run (enabled and trusted):
- * Gemini events in catalog order, then the dialects' own event names as they come.
+ * Gemini events in catalog order, then the dialects' own event names as they come; the listed
+ * hooks that would not run are said after (`— not counted: 1 disabled, 2 untrusted`).
  */
 export function summary(hooks: readonly ListedHook[]): string {
-  const events = new Set<string>([...EVENT_NAMES, ...hooks.map((h) => h.event)]);
+  const listed = hooks.filter((h) => !h.setting);
+  const events = new Set<string>([...EVENT_NAMES, ...listed.map((h) => h.event)]);
   const parts = [...events]
-    .map((ev) => [ev, hooks.filter((h) => h.event === ev && h.enabled && h.trusted && !h.setting).length] as const)
+    .map((ev) => [ev, listed.filter((h) => h.event === ev && h.enabled && h.trusted).length] as const)
     .filter(([, n]) => n > 0)
     .map(([ev, n]) => `${ev}×${n}`);
-  return `hooks: ${parts.length ? parts.join(' ') : 'none'}`;
+  const disabled = listed.filter((h) => !h.enabled).length;
+  const untrusted = listed.filter((h) => h.enabled && !h.trusted).length;
+  const left = [disabled && `${disabled} disabled`, untrusted && `${untrusted} untrusted`].filter(Boolean).join(', ');
+  const counted = parts.length ? parts.join(' ') : listed.length ? 'none would run' : 'none';
+  return `hooks: ${counted}${left ? ` — not counted: ${left}` : ''}`;
 }
 
 /** What the agent's `/hooks` command can see and change. */

@@ -17,7 +17,7 @@ import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { geminiReviewed, recordRan } from '../trust/fingerprints.js';
-import { recordHookCall, type HookEndEvent, type HookStartEvent } from '../telemetry.js';
+import type { HookEndEvent, HookStartEvent } from '../telemetry.js';
 import { keysToRecord, loadContext, type HeldHook, type HookContext } from './context.js';
 import { unchanged } from '../trust/scripts.js';
 import { firePlan, type FireResult } from './fire.js';
@@ -25,6 +25,7 @@ import { plansDir, runHook, type HookRun } from './run-hook.js';
 import { digest, recordFire, traceSettings } from './trace.js';
 import { geminiTraceFire } from './trace-gemini.js';
 import { isoNow } from './clock.js';
+import { heldKey, heldWarnings } from './held.js';
 
 export type { HeldHook, HookContext, FireResult, HookRun };
 export { loadContext, firePlan };
@@ -53,6 +54,12 @@ export interface EngineOptions {
    * `"prewarm": true`). Default: true. A caller that fires once and exits sets false.
    */
   startAhead?: boolean;
+  /**
+   * Where the engine's notices go: which hooks are held back and the command that trusts them
+   * (said once per set, at the first fire), and warnings no `warning` listener took. Default: a
+   * line on stderr.
+   */
+  onNotice?: (line: string) => void;
 }
 
 export interface RuntimeHookOptions {
@@ -95,6 +102,9 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private recorded = false;
   private readonly shadow: boolean;
   private readonly startAhead: boolean;
+  private readonly onNotice?: (line: string) => void;
+  /** The held set last said (heldKey), so each is said once. */
+  private heldSaid = '';
   /** Warnings raised while loading or recording, kept for callers that subscribe late. */
   readonly pendingWarnings: string[] = [];
 
@@ -107,6 +117,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     this.checkEvery = opts.configCheckIntervalMs ?? 200;
     this.shadow = opts.shadow ?? false;
     this.startAhead = opts.startAhead ?? true;
+    this.onNotice = opts.onNotice;
     this.ctx = loadContext({ cwd: opts.cwd, projectDir: opts.projectDir, env: this.env });
     this.cwd = this.ctx.cwd;
     this.projectDir = this.ctx.projectDir;
@@ -250,6 +261,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     opts: { signal?: AbortSignal; cwd?: string } = {},
   ): Promise<FireResult & { input: HookInput<E> }> {
     const plan = this.plan(event, fields);
+    this.noticeHeld();
     // The base fields, then the event's own (which may override them), then the event's name.
     const input = { ...this.baseInput(event, opts.cwd ?? this.cwd), ...fields } as AnyHookInput;
     input.hook_event_name = event;
@@ -290,7 +302,6 @@ export class HookEngine extends EventEmitter<EngineEvents> {
         decision: typeof run.output?.decision === 'string' ? run.output.decision : undefined,
         error: run.error,
       };
-      recordHookCall(end);
       this.emit('hookEnd', end);
       return run;
     });
@@ -336,9 +347,26 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     );
   }
 
+  /**
+   * Says which workspace hooks are held back and the command that trusts them, once for each set
+   * (again after a reload holds back others). `fire` calls it; a host may call it earlier.
+   */
+  noticeHeld(): void {
+    const key = heldKey(this.ctx.held);
+    if (key === this.heldSaid) return;
+    this.heldSaid = key;
+    for (const line of heldWarnings({ ...this.ctx, env: this.env })) this.notice(line);
+  }
+
+  private notice(line: string): void {
+    if (this.onNotice) this.onNotice(line);
+    else process.stderr.write(`hookline: ${line}\n`);
+  }
+
   private warn(message: string): void {
     this.pendingWarnings.push(message);
     if (this.listenerCount('warning')) this.emit('warning', message);
+    else this.notice(message);
   }
 
   /** Stops persistent hook processes. The engine can still fire; they start again on demand. */

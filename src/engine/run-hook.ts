@@ -14,6 +14,8 @@ import { PersistentProcess } from '../run/persistent.js';
 import { type PrewarmPools, runPrewarmed } from '../run/prewarm.js';
 import type { RunResult } from '../run/result.js';
 import { decideRun } from '../decide/run.js';
+import { failureOf } from '../decide/failure.js';
+import { plainTextOutput } from '../decide/parse.js';
 import { expandEnvRefs } from '../run/env-refs.js';
 import { approxJsonSize } from '../run/serialize.js';
 import { msTimeoutHint, startFailure } from './advice.js';
@@ -146,6 +148,16 @@ function explain(entry: HookEntry, result: RunResult): string | undefined {
   return result.error;
 }
 
+/** With `onFailure: "block"`, a run that failed (rather than answered) blocks as exit 2 would: fail closed. */
+function failClosed(entry: HookEntry, result: RunResult, name: string): HookOutput | undefined {
+  if (entry.hook.type === 'runtime' || entry.hook.onFailure !== 'block') return undefined;
+  const kind = failureOf(result);
+  if (!kind) return undefined;
+  const what =
+    result.error ?? result.warning ?? `exit ${result.exitCode}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n')[0]}` : ''}`;
+  return plainTextOutput(`hook "${name}" failed (onFailure: block): ${what}`, 2);
+}
+
 /** Runs one hook and reports it; errors name the event, the hook and its file. Never throws. */
 export async function runHook(entry: HookEntry, event: EventName, input: AnyHookInput, deps: RunDeps, trusted: boolean): Promise<HookRun> {
   const result = await runEntry(entry, input, deps, trusted);
@@ -157,6 +169,7 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
   const start =
     entry.hook.type === 'command' && !result.error ? startFailure(entry.hook.command, result.exitCode, result.stderr) : undefined;
   const warning = [result.warning, start].filter(Boolean).join('; ');
+  const output = failClosed(entry, result, name) ?? result.output;
   return {
     name,
     ...(entry.hook.type === 'command' ? { command: entry.hook.command } : {}),
@@ -166,7 +179,7 @@ export async function runHook(entry: HookEntry, event: EventName, input: AnyHook
     exitCode: result.exitCode,
     success: result.success,
     durationMs: Math.round(result.durationMs * 1000) / 1000,
-    ...(result.output ? { output: result.output } : {}),
+    ...(output ? { output } : {}),
     stdout: result.stdout,
     stderr: result.stderr,
     ...(error ? { error: `${where}: ${error}` } : {}),

@@ -3,7 +3,7 @@ import type { HookOutput } from '../events/output.js';
 import { matchValue } from '../plan/matcher.js';
 import type { FireResult } from './fire.js';
 import type { HookRun } from './run-hook.js';
-import { effectOf, shadowLine, type TraceFire } from './trace.js';
+import { shadowLine, type TraceChange, type TraceFire } from './trace.js';
 
 /** One word for an output: stop, deny, block, ask, allow, approve; `ok` when it decided nothing. */
 export function geminiDecision(output: HookOutput | undefined, error?: string): string {
@@ -19,9 +19,48 @@ function reasonOf(output: HookOutput | undefined): string | undefined {
   return output.reason;
 }
 
-export function geminiTraceRun(run: HookRun, start: number, input?: string): TraceFire['runs'][number] {
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What an output does besides its decision, in words, with the tool input fields it rewrote and the context it added. */
+export function geminiEffect(
+  output: HookOutput | undefined,
+  eventInput: unknown,
+): { effect?: string; changes?: TraceChange[]; context?: string } {
+  if (!output) return {};
+  const s = isObject(output.hookSpecificOutput) ? output.hookSpecificOutput : {};
+  const words: string[] = [];
+  let changes: TraceChange[] | undefined;
+  if (isObject(s.tool_input)) {
+    const before = isObject((eventInput as { tool_input?: unknown })?.tool_input)
+      ? (eventInput as { tool_input: Record<string, unknown> }).tool_input
+      : {};
+    changes = Object.entries(s.tool_input)
+      .filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k]))
+      .map(([field, after]) => ({ field, ...(field in before ? { before: before[field] } : {}), after }));
+    words.push(changes.length ? `input rewritten (${changes.map((c) => c.field).join(', ')})` : 'input rewritten (no change)');
+  }
+  const context = typeof s.additionalContext === 'string' && s.additionalContext ? s.additionalContext : undefined;
+  if (context) words.push(`context added (${context.length} chars)`);
+  if (isObject(s.llm_request)) words.push('request rewritten');
+  if (isObject(s.llm_response))
+    words.push(isObject(s.llm_request) || 'llm_request' in s ? 'answered instead of the model' : 'response replaced');
+  if (isObject(s.toolConfig)) {
+    const names = (s.toolConfig as { allowedFunctionNames?: unknown }).allowedFunctionNames;
+    words.push(Array.isArray(names) ? `tools selected (${names.join(', ') || 'none'})` : 'tools selected');
+  }
+  if (isObject(s.tailToolCallRequest)) words.push(`tail call (${String((s.tailToolCallRequest as { name?: unknown }).name ?? '?')})`);
+  if (s.clearContext === true) words.push('context cleared');
+  if (typeof output.systemMessage === 'string' && output.systemMessage) words.push('message shown');
+  return {
+    ...(words.length ? { effect: words.join('; ') } : {}),
+    ...(changes?.length ? { changes } : {}),
+    ...(context ? { context } : {}),
+  };
+}
+
+export function geminiTraceRun(run: HookRun, start: number, input?: string, eventInput?: unknown): TraceFire['runs'][number] {
   const reason = reasonOf(run.output);
-  const effect = effectOf(run.output, ['decision', 'reason', 'continue', 'stopReason', 'hookEventName']);
+  const { effect, changes, context } = geminiEffect(run.output, eventInput);
   return {
     hook: run.name,
     source: run.source,
@@ -32,8 +71,12 @@ export function geminiTraceRun(run: HookRun, start: number, input?: string): Tra
     decision: geminiDecision(run.output, run.error),
     ...(reason ? { reason } : {}),
     ...(effect ? { effect } : {}),
+    ...(changes ? { changes } : {}),
+    ...(context ? { context } : {}),
     stderr: run.stderr,
     ...(run.error ? { error: run.error } : {}),
+    ...(run.warning ? { warning: run.warning } : {}),
+    ...(run.timedOut ? { failure: 'timeout' as const } : {}),
     ...(run.shadow ? { shadow: true } : {}),
     ...(input ? { input } : {}),
   };
@@ -43,7 +86,7 @@ export function geminiTraceFire(result: FireResult, starts: readonly number[], i
   const input = result.input as Record<string, unknown>;
   const target = matchValue(result.event, input);
   const reason = reasonOf(result.output);
-  const effect = effectOf(result.output, ['decision', 'reason', 'continue', 'stopReason', 'suppressOutput', 'hookEventName']);
+  const { effect } = geminiEffect(result.output, input);
   const now = Date.now();
   return {
     dialect: 'gemini',
@@ -56,7 +99,7 @@ export function geminiTraceFire(result: FireResult, starts: readonly number[], i
     ...(reason ? { reason } : {}),
     ...(effect ? { effect } : {}),
     ...(result.sequential ? { sequential: true } : {}),
-    runs: result.runs.map((r, i) => geminiTraceRun(r, starts[i] ?? now - r.durationMs, inputs[i])),
+    runs: result.runs.map((r, i) => geminiTraceRun(r, starts[i] ?? now - r.durationMs, inputs[i], input)),
   };
 }
 

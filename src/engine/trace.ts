@@ -17,6 +17,8 @@ import { systemSettingsPath, userGeminiDir, userSettingsPath, type Env } from '.
 import { sessionIdProblem } from '../events/session-id.js';
 import { looksSecret } from '../run/env.js';
 import { approxJsonSize, jsonDigest } from '../run/serialize.js';
+import { failureOf, type FailureKind } from '../decide/failure.js';
+import { recordFireTelemetry } from '../telemetry.js';
 
 /** One hook's run, as a trace line holds it. */
 export interface TraceRun {
@@ -30,14 +32,29 @@ export interface TraceRun {
   /** The hook's own answer: allow, deny, ask, block, stop, error, ok (nothing decided), … */
   decision: string;
   reason?: string;
-  /** What else its output does (context added, input rewritten, …). */
+  /** What else its output does, in words: `input rewritten (command)`, `context added (42 chars)`, … */
   effect?: string;
+  /** The fields of the tool input it rewrote; their values before and after only with `trace.inputs`. */
+  changes?: TraceChange[];
+  /** The context it added, with `trace.inputs` only. */
+  context?: string;
   stderr?: string;
   error?: string;
+  /** Something odd that did not fail the run (output that looked like JSON but did not parse, …). */
+  warning?: string;
+  /** How it failed (timeout, crash, start, …); derived when the line is written. */
+  failure?: FailureKind;
   /** Ran in shadow mode: logged, not enforced. */
   shadow?: boolean;
   /** The digest of the input this hook read, when it differs from the event's (a sequential chain). */
   input?: string;
+}
+
+/** One field a hook rewrote. */
+export interface TraceChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
 }
 
 /** One fired event and its runs. */
@@ -219,6 +236,12 @@ function appendLines(file: string, lines: string[]): void {
   if (size < 0) pruneOld(path.dirname(file));
 }
 
+/** A run's failure kind, read from what it reported, whichever system it belongs to. */
+function failed(r: TraceRun): { failure?: FailureKind } {
+  const failure = r.failure ?? failureOf({ exitCode: r.exit, stderr: r.stderr, error: r.error, warning: r.warning });
+  return failure ? { failure } : {};
+}
+
 /** The lines a fire is written as: one per run, then the fire. */
 export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fireId?: string }): TraceLine[] {
   const fire = opts.fireId ?? randomUUID().slice(0, 8);
@@ -238,8 +261,13 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
     decision: r.decision,
     ...(r.reason ? { reason: trimmed(r.reason) } : {}),
     ...(r.effect ? { effect: r.effect } : {}),
+    // Values are what the agent saw (commands, file contents): kept only with full inputs.
+    ...(r.changes?.length ? { changes: opts.inputs ? r.changes : r.changes.map((c) => ({ field: c.field })) } : {}),
+    ...(r.context && opts.inputs ? { context: trimmed(r.context) } : {}),
     ...(r.stderr?.trim() ? { stderr: trimmed(r.stderr) } : {}),
     ...(r.error ? { error: trimmed(r.error) } : {}),
+    ...(r.warning ? { warning: trimmed(r.warning) } : {}),
+    ...failed(r),
     ...(r.shadow || everyRunShadow ? { shadow: true } : {}),
     input: r.input ?? inputDigest,
   }));
@@ -270,11 +298,18 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
 }
 
 /**
- * Appends a fired event and its runs to the session's trace. Costs nothing when no hook ran;
- * never throws (a trace that cannot be written loses its lines, not the hooks' work).
+ * Appends a fired event and its runs to the session's trace, and records it for OpenTelemetry
+ * when a provider is registered. Costs nothing when no hook ran; never throws (a trace that
+ * cannot be written loses its lines, not the hooks' work).
  */
-export function recordFire(f: TraceFire, env: Env = process.env): void {
-  if (!f.runs.length) return;
+export function recordFire(fired: TraceFire, env: Env = process.env): void {
+  if (!fired.runs.length) return;
+  const f = { ...fired, runs: fired.runs.map((r) => ({ ...r, ...failed(r) })) };
+  try {
+    recordFireTelemetry(f, env);
+  } catch {
+    // Telemetry is best effort too.
+  }
   try {
     const s = traceSettings(env);
     if (!s.enabled) return;
@@ -310,6 +345,8 @@ export interface RunFacts {
   exitCode: number | null;
   stderr: string;
   error?: string | null;
+  warning?: string;
+  timedOut?: boolean;
 }
 
 /** A dialect's run as a trace line holds it, with the decision and reason read the dialect's way. */
@@ -324,6 +361,8 @@ export function traceRunOf(r: RunFacts, decision: string, reason?: string): Omit
     ...(reason ? { reason } : {}),
     stderr: r.stderr,
     ...(r.error ? { error: r.error } : {}),
+    ...(r.warning ? { warning: r.warning } : {}),
+    ...(r.timedOut ? { failure: 'timeout' as const } : {}),
   };
 }
 

@@ -12,6 +12,8 @@ import { fireReport, sessionIdsProblem } from '../dialects/system.js';
 import { FIRE_REFUSED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from './protocol.js';
 import type { Warm } from './warm.js';
 import { validateSystems } from '../dialects/validate-all.js';
+import { HOST_NAMES, type HostName } from '../relay/hosts.js';
+import { parseSources, runRelay } from '../relay/run.js';
 
 export interface MethodContext {
   warm: Warm;
@@ -117,8 +119,30 @@ async function validate(params: Record<string, unknown>, ctx: MethodContext): Pr
   return { errors: v.errors, lines: v.lines, report: v.json };
 }
 
+/** `relay`: one event of an agent Hookline is installed into (`hookline relay`), answered in its format. */
+async function relayEvent(params: Record<string, unknown>, ctx: MethodContext): Promise<unknown> {
+  const host = requiredString(params, 'host');
+  if (!(HOST_NAMES as readonly string[]).includes(host)) throw invalid(`"host" must be one of ${HOST_NAMES.join(', ')}`);
+  const text = requiredString(params, 'event');
+  const cwd = folder(params, true)!;
+  const parsed = parseSources(optionalString(params, 'hooksFrom'), host as HostName);
+  if ('problem' in parsed) throw invalid(parsed.problem, parsed.problem);
+  const deadline = params.deadlineMs;
+  const deadlineMs = typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0 ? deadline : 55_000;
+  // The host's environment for this event (its hooks get it, as the host's own would), else the server's.
+  const given = params.env;
+  if (
+    given !== undefined &&
+    (typeof given !== 'object' || given === null || Array.isArray(given) || Object.values(given).some((v) => typeof v !== 'string'))
+  )
+    throw invalid('"env" must be an object of strings');
+  const env = (given as NodeJS.ProcessEnv | undefined) ?? ctx.env;
+  return runRelay({ host: host as HostName, text, sources: parsed.sources, env, cwd, deadlineMs, warm: ctx.warm, signal: ctx.signal });
+}
+
 export const METHODS: Record<string, (params: Record<string, unknown>, ctx: MethodContext) => Promise<unknown>> = {
   fire,
+  relay: relayEvent,
   list,
   validate,
   /** Drops the warm engines: settings are read again and persistent hooks restart on the next fire. */

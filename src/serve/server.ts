@@ -18,6 +18,8 @@ export interface ServeOptions {
   socket?: string;
   http?: string;
   tokenFile?: string;
+  /** Stop after this many seconds with no request (a server the relay started for itself). */
+  idleExit?: string | number;
 }
 
 const TOO_LONG = JSON.stringify(errorResponse(null, INVALID_REQUEST, `invalid request: longer than ${MAX_REQUEST_BYTES} bytes`));
@@ -42,8 +44,19 @@ export async function serve(opts: ServeOptions): Promise<void> {
   let stopped!: () => void;
   const done = new Promise<void>((r) => (stopped = r));
 
+  const idleMs = idleExitMs(opts.idleExit);
+  let idle: NodeJS.Timeout | undefined;
+  /** With --idle-exit, the server stops once no request came for that long (none running). */
+  const touch = () => {
+    if (idleMs === undefined) return;
+    clearTimeout(idle);
+    idle = setTimeout(() => (inflight.size ? touch() : void stop()), idleMs);
+    idle.unref();
+  };
+
   /** Runs one message for a client (`signal` is the client's) and hands its answer to `deliver`. */
   const run = (text: string, signal: AbortSignal, deliver: (answer: string | undefined) => void): void => {
+    touch();
     const ctx: MethodContext = { warm, env, signal, shutdown: () => setImmediate(stop) };
     const p = handle(text, ctx).then(deliver);
     inflight.add(p);
@@ -97,6 +110,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    clearTimeout(idle);
     unix.close();
     web?.close();
     // Requests still running are cancelled: their hooks are killed and reaped, their answers sent.
@@ -139,7 +153,15 @@ export async function serve(opts: ServeOptions): Promise<void> {
   }
   // The ready line: clients may connect once it is printed.
   process.stdout.write(`${JSON.stringify({ socket, ...(url ? { http: url } : {}) })}\n`);
+  touch();
   await done;
+}
+
+function idleExitMs(v: string | number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--idle-exit ${v}: not a number of seconds above 0 — e.g. --idle-exit 600`);
+  return n * 1000;
 }
 
 function serveHttp(

@@ -336,8 +336,8 @@ describe('hookline list', () => {
         reads: [],
       },
     ]);
-    // The summary counts what would run: the held-back PreAct hook is not counted.
-    assert.equal(out.summary, 'hooks: BeforeTool×1 PreToolUse×1 preGeneration×1');
+    // The summary counts what would run, and says the held-back PreAct hook is not counted.
+    assert.equal(out.summary, 'hooks: BeforeTool×1 PreToolUse×1 preGeneration×1 — not counted: 1 untrusted');
     assert.match(
       r.stderr,
       /held back until trusted \(run: hookline trust "[^"]+"\):\n {2}- \.spatialagent\/settings\.json \(PreAct \{"code_type":"bash"\}\): echo sa: new hook\n {6}timeoutSeconds: 30\n$/,

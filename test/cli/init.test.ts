@@ -2,10 +2,13 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { makeProject, ROOT, runCli } from '../helpers.js';
 import { appendToList } from '../../src/config/append.js';
 import { initHook } from '../../src/cli/init.js';
+import { hookScript, type Lang } from '../../src/dialects/scaffold/scripts.js';
+import { scaffoldProfile } from '../../src/dialects/scaffold/profiles.js';
 
 const hasPython = spawnSync('python3', ['-c', '0']).status === 0;
 
@@ -58,6 +61,48 @@ describe('hookline init', () => {
     assert.match(r.stderr, /^hookline: --event: claude has no event "PreTooluse" \(did you mean "PreToolUse"\?\)/);
     assert.equal(fs.existsSync(path.join(p.dir, '.claude')), false);
   });
+});
+
+describe('the guard init writes', () => {
+  const DENIED = [
+    'rm -rf build',
+    'rm -fr build',
+    'rm -r -f build',
+    'rm -R -f build',
+    'rm --recursive --force build',
+    'ls && rm -rf build',
+    'cd a; rm -f -r b',
+  ];
+  const ALLOWED = ['ls -la', 'rm build', 'rm -r build', 'rm -f build', 'ls -rf; rm build', 'git rm -r --cached f'];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-guard-'));
+  fs.mkdirSync(path.join(dir, 'node_modules'));
+  fs.symlinkSync(ROOT, path.join(dir, 'node_modules', 'hookline'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const langs: Lang[] = hasPython ? ['bash', 'node', 'python'] : ['bash', 'node'];
+  for (const lang of langs)
+    test(`${lang}: denies a recursive forced rm however its flags are spelt, and nothing else`, () => {
+      const file = path.join(dir, `guard.${lang === 'bash' ? 'sh' : lang === 'node' ? 'mjs' : 'py'}`);
+      fs.writeFileSync(file, hookScript(lang, scaffoldProfile('gemini')!, 'guard', 'BeforeTool'));
+      const bin = lang === 'bash' ? 'bash' : lang === 'node' ? process.execPath : 'python3';
+      const decide = (command: string) => {
+        const r = spawnSync(bin, [file], {
+          input: JSON.stringify({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command } }),
+          encoding: 'utf8',
+        });
+        assert.equal(r.status, 0, r.stderr);
+        return r.stdout.includes('"deny"') ? 'deny' : 'allow';
+      };
+      assert.deepEqual(
+        DENIED.map(decide),
+        DENIED.map(() => 'deny'),
+        DENIED.join(' | '),
+      );
+      assert.deepEqual(
+        ALLOWED.map(decide),
+        ALLOWED.map(() => 'allow'),
+        ALLOWED.join(' | '),
+      );
+    });
 });
 
 describe('appendToList', () => {

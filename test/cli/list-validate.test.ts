@@ -31,7 +31,7 @@ describe('hookline list', () => {
       ['BeforeTool', '*', 'audit', 'user', 'enabled', 'trusted'],
       ['AfterTool', 'write_.*', 'post', 'system', 'enabled', 'trusted'],
     ]);
-    assert.equal(lines.at(-1), 'hooks: BeforeTool×2 AfterTool×1');
+    assert.equal(lines.at(-1), 'hooks: BeforeTool×2 AfterTool×1 — not counted: 1 disabled');
   });
 
   test('--json gives every field and the same summary', async () => {
@@ -39,7 +39,7 @@ describe('hookline list', () => {
     const r = await runCli(['list', '--json', '--cwd', p.dir], { env: p.env });
     assert.equal(r.code, 0);
     const out = r.json();
-    assert.equal(out.summary, 'hooks: BeforeTool×2 AfterTool×1');
+    assert.equal(out.summary, 'hooks: BeforeTool×2 AfterTool×1 — not counted: 1 disabled');
     assert.deepEqual(out.hooks[0], {
       event: 'BeforeTool',
       matcher: 'run_shell_command',
@@ -79,6 +79,16 @@ describe('hookline list', () => {
       ],
     );
     assert.match(r.stderr, /is not a trusted folder: its 1 workspace hook\(s\) do not run.*hookline trust/);
+    assert.equal(r.json().summary, 'hooks: AfterTool×1 — not counted: 1 untrusted');
+  });
+
+  test('hooks listed that none of which would run: the summary says so, never "none" under a table', async () => {
+    const p = projectWith((m) => ({ trusted: false, project: { hooks: { BeforeTool: [{ hooks: [mark(m, 'ws')] }] } } }));
+    const r = await runCli(['list', '--cwd', p.dir], { env: p.env });
+    assert.equal(r.code, 0);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 3, r.stdout);
+    assert.equal(lines.at(-1), 'hooks: none would run — not counted: 1 untrusted');
   });
 
   test('no hooks: the summary says none', async () => {

@@ -80,6 +80,17 @@ describe('hookline disable / enable', () => {
     assert.deepEqual(p.ran(), ['lint']);
   });
 
+  test('enable names only the files it changed: a user settings file that does not exist is not said to be edited', async () => {
+    const p = projectWith((m) => ({
+      project: { hooksConfig: { disabled: ['lint'] }, hooks: { BeforeTool: [{ hooks: [mark(m, 'lint')] }] } },
+    }));
+    assert.equal(fs.existsSync(p.userFile), false);
+    const r = await hl(p, 'enable', 'lint');
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, `Hook "lint" enabled by removing it from the disabled list in workspace (${p.projectFile}) settings.\n`);
+    assert.equal(fs.existsSync(p.userFile), false);
+  });
+
   test('enabling a hook that is not disabled says so', async () => {
     const p = threeHooks();
     const r = await hl(p, 'enable', 'lint');

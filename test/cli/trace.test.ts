@@ -80,7 +80,7 @@ test('trace prints the latest session; explain tells the story of the last deny;
   const t = await runCli(['trace', 's1'], { env });
   assert.equal(t.code, 0, t.stderr);
   assert.match(t.stdout, /session s1 .*: 2 event\(s\), 4 hook run\(s\)/);
-  assert.match(t.stdout, /2 +\S+ +gemini BeforeTool run_shell_command → deny: rm is not allowed here/);
+  assert.match(t.stdout, /2 +\S+ +gemini BeforeTool run_shell_command \{"command":"rm -rf build"\} → deny: rm is not allowed here/);
   assert.match(t.stdout, /deny +try-guard .*\[shadow: not enforced\]/);
   const json = (await runCli(['trace', 's1', '--json'], { env })).json();
   assert.equal(json.filter((l: { kind: string }) => l.kind === 'fire').length, 2);

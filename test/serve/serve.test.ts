@@ -181,7 +181,7 @@ describe('hookline serve', () => {
     c.close();
   });
 
-  test('the Python client of the README fires a real hook', async () => {
+  test('the Python client of docs/serve.md fires a real hook', async () => {
     const p = project({ BeforeTool: [{ hooks: [cmd(`${ALLOW} '${path.join(path.dirname(p0()), 'm')}' py`)] }] });
     const server = await startServer(p);
     const out = await new Promise<string>((resolve, reject) => {
@@ -199,10 +199,10 @@ describe('hookline serve', () => {
     assert.equal(answer.id, 1);
     assert.equal(answer.result.output.systemMessage, 'ran py');
     assert.equal(answer.result.runs.length, 1);
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'serve.md'), 'utf8');
     const client = fs.readFileSync(path.join(ROOT, 'examples', 'serve', 'client.py'), 'utf8');
     const fn = client.slice(client.indexOf('def fire'), client.indexOf('\n\nif __name__'));
-    assert.ok(readme.includes(fn), 'the README shows the tested client');
+    assert.ok(doc.includes(fn), 'docs/serve.md shows the tested client');
   });
 
   test('a slow hook for one client does not hold up another', async () => {

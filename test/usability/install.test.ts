@@ -4,43 +4,11 @@
 // checkout's node_modules (as recorded in package-lock.json), and npm uses a throwaway cache.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ROOT } from '../helpers.js';
-
-const run = promisify(execFile);
-
-/** Tarballs and packuments for the non-dev packages of package-lock.json, made from node_modules. */
-function localRegistry(base: string): { packuments: Map<string, any>; tarballs: Map<string, string> } {
-  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { version: string; dev?: boolean }>;
-  };
-  const packuments = new Map<string, any>();
-  const tarballs = new Map<string, string>();
-  for (const [where, info] of Object.entries(lock.packages)) {
-    if (!where || info.dev) continue;
-    const dir = path.join(ROOT, where);
-    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    const file = path.join(base, `${pkg.name.replace('/', '__')}-${pkg.version}.tgz`);
-    if (!fs.existsSync(file)) {
-      // npm tarballs hold the package under `package/`; nested node_modules are not part of it.
-      execFileSync('tar', ['czf', file, '--exclude=./node_modules', '--transform', 's,^\\.,package,', '-C', dir, '.']);
-    }
-    const integrity = `sha512-${crypto.createHash('sha512').update(fs.readFileSync(file)).digest('base64')}`;
-    const url = `/-/${path.basename(file)}`;
-    tarballs.set(url, file);
-    const doc = packuments.get(pkg.name) ?? { name: pkg.name, versions: {}, 'dist-tags': {} };
-    doc.versions[pkg.version] = { ...pkg, dist: { tarball: url, integrity } };
-    doc['dist-tags'].latest = pkg.version;
-    packuments.set(pkg.name, doc);
-  }
-  return { packuments, tarballs };
-}
+import { localRegistry, run } from './registry.js';
 
 test('npm pack, npm install -g into a prefix: hookline --version, a fire, and an SDK hook', { timeout: 120_000 }, async (t) => {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-install-'));
@@ -49,36 +17,10 @@ test('npm pack, npm install -g into a prefix: hookline --version, a fire, and an
   assert.ok(bin.mode & 0o111, 'dist/cli/main.js is executable');
   assert.match(fs.readFileSync(path.join(ROOT, 'dist', 'cli', 'main.js'), 'utf8'), /^#!\/usr\/bin\/env node\n/);
 
-  const { packuments, tarballs } = localRegistry(base);
-  const server = http.createServer((req, res) => {
-    const url = decodeURIComponent(req.url ?? '');
-    const tarball = tarballs.get(url);
-    if (tarball) return res.end(fs.readFileSync(tarball));
-    const doc = packuments.get(url.slice(1));
-    if (!doc) return res.writeHead(404).end('{}');
-    const host = `http://${req.headers.host}`;
-    const versions = Object.fromEntries(
-      Object.entries(doc.versions).map(([v, m]: [string, any]) => [v, { ...m, dist: { ...m.dist, tarball: host + m.dist.tarball } }]),
-    );
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ ...doc, versions }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => server.close());
-  const registry = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-  const npmEnv = {
-    ...process.env,
-    npm_config_registry: registry,
-    npm_config_cache: path.join(base, 'cache'),
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-  };
-
-  const packed = (await run('npm', ['pack', '--silent', '--pack-destination', base], { cwd: ROOT, env: npmEnv })).stdout
-    .trim()
-    .split('\n')
-    .pop()!;
+  const registry = await localRegistry(base);
+  t.after(() => registry.close());
+  const { npmEnv } = registry;
+  const packed = path.basename(registry.tarball);
   const prefix = path.join(base, 'prefix');
   await run('npm', ['install', '-g', '--prefix', prefix, path.join(base, packed)], { env: npmEnv });
 

@@ -4,7 +4,7 @@
  * is the shared core: the reference agent runs its tools through it, and `hookTools` wraps any
  * AI SDK tool set with it.
  */
-import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
+import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { INPUT_MODIFIED_NOTE, withToolContext, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
 import type { ToolOutcomePoint, ToolPoint } from '../../dialects/adapter.js';
 import type { ToolCall, ToolOutcome } from '../history.js';
@@ -241,6 +241,8 @@ export function hookTools<T extends ToolSet>(points: ToolPoints, tools: T, opts:
           notFound: (name) => `Tool "${name}" not found. Available tools: ${Object.keys(tools).join(', ')}`,
           validate: async ([name, tool], args, rewritten) => {
             if (!rewritten) return { args };
+            // The app's own AI SDK, loaded here only: the other adapters share this file and have none.
+            const { asSchema } = await import('ai');
             const v = await asSchema(tool.inputSchema).validate?.(args);
             if (!v || v.success) return { args: (v?.value as Record<string, unknown>) ?? args };
             return { error: `Tool parameter modification by hook failed validation for ${name}: ${v.error.message}` };

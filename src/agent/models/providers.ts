@@ -1,12 +1,30 @@
 import fs from 'node:fs';
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createAnthropic } from '@ai-sdk/anthropic';
+import type * as OpenAICompatible from '@ai-sdk/openai-compatible';
+import type * as Google from '@ai-sdk/google';
+import type * as Anthropic from '@ai-sdk/anthropic';
+import { loadOptional, MissingPackage } from '../../run/optional.js';
 import { ScriptedModel } from './scripted.js';
 
 export class ModelConfigError extends Error {}
+
+/** The provider packages, optional peer dependencies: loaded when a model of theirs is asked for. */
+export const PROVIDER_PACKAGES = {
+  'openai-compatible': { name: '@ai-sdk/openai-compatible', range: '^2.0.0' },
+  gemini: { name: '@ai-sdk/google', range: '^3.0.0' },
+  anthropic: { name: '@ai-sdk/anthropic', range: '^3.0.0' },
+} as const;
+
+function provider<T>(kind: keyof typeof PROVIDER_PACKAGES): T {
+  const { name, range } = PROVIDER_PACKAGES[kind];
+  try {
+    return loadOptional<T>(name, `--model ${kind}:…`, range);
+  } catch (e) {
+    if (e instanceof MissingPackage) throw new ModelConfigError(e.message);
+    throw e;
+  }
+}
 
 export interface ModelOptions {
   /** `scripted:FILE`, `openai-compatible:MODEL`, `gemini:MODEL` or `anthropic:MODEL`. */
@@ -59,18 +77,20 @@ export function createModel(opts: ModelOptions): LanguageModelV3 {
         throw new ModelConfigError('openai-compatible needs a base URL: --base-url http://localhost:11434/v1 (or HOOKLINE_BASE_URL)');
       if (!rest) throw new ModelConfigError('--model openai-compatible: no model name — give one: --model openai-compatible:MODEL');
       const apiKey = env.HOOKLINE_API_KEY ?? env.OPENAI_API_KEY;
+      const { createOpenAICompatible } = provider<typeof OpenAICompatible>('openai-compatible');
       return createOpenAICompatible({ name: 'openai-compatible', baseURL, ...(apiKey ? { apiKey } : {}) }).chatModel(rest);
     }
     case 'gemini': {
+      const apiKey = need(env, ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'gemini');
       const baseURL = rootWithVersion(opts.baseUrl ?? env.GOOGLE_GEMINI_BASE_URL, 'v1beta');
-      return createGoogleGenerativeAI({
-        apiKey: need(env, ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'gemini'),
-        ...(baseURL ? { baseURL } : {}),
-      })(rest || 'gemini-2.5-flash');
+      return provider<typeof Google>('gemini').createGoogleGenerativeAI({ apiKey, ...(baseURL ? { baseURL } : {}) })(
+        rest || 'gemini-2.5-flash',
+      );
     }
     case 'anthropic': {
+      const apiKey = need(env, ['ANTHROPIC_API_KEY'], 'anthropic');
       const baseURL = rootWithVersion(opts.baseUrl ?? env.ANTHROPIC_BASE_URL, 'v1');
-      return createAnthropic({ apiKey: need(env, ['ANTHROPIC_API_KEY'], 'anthropic'), ...(baseURL ? { baseURL } : {}) })(
+      return provider<typeof Anthropic>('anthropic').createAnthropic({ apiKey, ...(baseURL ? { baseURL } : {}) })(
         rest || 'claude-sonnet-4-5',
       );
     }

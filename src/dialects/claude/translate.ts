@@ -13,7 +13,7 @@ import type { EventName } from '../../events/names.js';
 import type { HookOutput } from '../../events/output.js';
 import type { ClaudeEvent } from './events.js';
 import type { ClaudeOutput } from './output.js';
-import { agentToolInput, claudeToolInput, claudeToolName, claudeToolUseId } from './tools.js';
+import { agentToolInput, CLAUDE_TOOL_NAMES, claudeToolInput, claudeToolName, claudeToolUseId } from './tools.js';
 
 export { CLAUDE_TOOL_NAMES, claudeToolName } from './tools.js';
 
@@ -273,4 +273,143 @@ export function toGeminiOutput(
   }
   if (Object.keys(specific).length) out.hookSpecificOutput = { ...(gemini ? { hookEventName: gemini } : {}), ...specific };
   return Object.keys(out).length ? out : undefined;
+}
+
+/** Claude Code's tool names back to the agent's (Gemini CLI's): `Bash` → `run_shell_command`. */
+const AGENT_TOOL_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(CLAUDE_TOOL_NAMES)
+    .filter(([agent]) => agent !== 'grep_search')
+    .map(([agent, claude]) => [claude, agent]),
+);
+
+/** The agent's name for a Claude Code tool; MCP and other tools keep theirs. */
+export function agentToolName(claudeName: string): string {
+  return Object.hasOwn(AGENT_TOOL_NAMES, claudeName) ? AGENT_TOOL_NAMES[claudeName] : claudeName;
+}
+
+/** A tool response as the text a Gemini hook reads in `tool_response.llmContent`. */
+function responseText(r: unknown): string {
+  if (typeof r === 'string') return r;
+  if (r && typeof r === 'object') {
+    const o = r as Record<string, unknown>;
+    if (typeof o.stdout === 'string') return [o.stdout, typeof o.stderr === 'string' ? o.stderr : ''].filter(Boolean).join('\n');
+    const file = o.file as Record<string, unknown> | undefined;
+    if (file && typeof file.content === 'string') return file.content;
+    if (typeof o.content === 'string') return o.content;
+  }
+  return JSON.stringify(r ?? '');
+}
+
+/**
+ * A Claude Code event's input (Claude Code's or Codex's, which share its shapes) as the Gemini
+ * event Hookline's own hooks read at that moment: tool names and arguments in the agent's names,
+ * the tool's response as `llmContent`. Undefined for an event with no Gemini counterpart.
+ */
+export function fromClaudeInput(
+  claudeEvent: string,
+  input: Record<string, unknown>,
+  cwd: string,
+): { event: EventName; fields: Record<string, unknown> } | undefined {
+  const tool = () => {
+    const name = agentToolName(str(input.tool_name));
+    const args = (input.tool_input as Record<string, unknown> | undefined) ?? {};
+    return { tool_name: name, tool_input: agentToolInput(name, args, cwd) };
+  };
+  switch (claudeEvent) {
+    case 'PreToolUse':
+      return { event: 'BeforeTool', fields: tool() };
+    case 'PostToolUse':
+      return {
+        event: 'AfterTool',
+        fields: { ...tool(), tool_response: { llmContent: responseText(input.tool_response), returnDisplay: input.tool_response } },
+      };
+    case 'PostToolUseFailure': {
+      const error = str(input.error);
+      return {
+        event: 'AfterTool',
+        fields: { ...tool(), tool_response: { llmContent: error, returnDisplay: error, error: { message: error } } },
+      };
+    }
+    case 'UserPromptSubmit':
+      return { event: 'BeforeAgent', fields: { prompt: str(input.prompt) } };
+    case 'Stop':
+      return {
+        event: 'AfterAgent',
+        fields: {
+          prompt: str(input.prompt),
+          prompt_response: str(input.last_assistant_message),
+          stop_hook_active: input.stop_hook_active === true,
+        },
+      };
+    case 'SessionStart': {
+      const source = str(input.source);
+      return { event: 'SessionStart', fields: { source: source === 'resume' || source === 'clear' ? source : 'startup' } };
+    }
+    case 'SessionEnd': {
+      const reason = str(input.reason);
+      return {
+        event: 'SessionEnd',
+        fields: { reason: ['exit', 'clear', 'logout', 'prompt_input_exit'].includes(reason) ? reason : 'other' },
+      };
+    }
+    case 'PreCompact':
+      return { event: 'PreCompress', fields: { trigger: input.trigger === 'manual' ? 'manual' : 'auto' } };
+    case 'Notification':
+      return {
+        event: 'Notification',
+        fields: { notification_type: str(input.notification_type), message: str(input.message), details: {} },
+      };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What Hookline's own (Gemini-format) hooks decided, as a Claude Code hook's JSON answer for
+ * `claudeEvent`: a deny or block with its reason, an `ask`, a rewritten tool input (in Claude's
+ * names), context, `continue: false`, a `systemMessage`. Undefined when there is nothing to say.
+ */
+export function toClaudeResponse(
+  claudeEvent: string,
+  out: HookOutput | undefined,
+  opts: { toolName?: string; toolInput?: Record<string, unknown>; cwd?: string } = {},
+): ClaudeHookResponse | undefined {
+  if (!out) return undefined;
+  const r: ClaudeHookResponse = {};
+  if (out.continue === false) {
+    r.continue = false;
+    r.stopReason = out.stopReason ?? out.reason ?? 'Stopped by a hook';
+  }
+  if (out.systemMessage) r.systemMessage = out.systemMessage;
+  const spec = (out.hookSpecificOutput ?? {}) as Record<string, unknown>;
+  const specific: Record<string, unknown> = {};
+  const blocked = out.decision === 'deny' || out.decision === 'block';
+  const reason = out.reason ?? 'Blocked by a hook';
+  if (claudeEvent === 'PreToolUse') {
+    if (blocked) Object.assign(specific, { permissionDecision: 'deny', permissionDecisionReason: reason });
+    else if (out.decision === 'ask')
+      Object.assign(specific, { permissionDecision: 'ask', ...(out.reason ? { permissionDecisionReason: out.reason } : {}) });
+    const rewrite = spec.tool_input;
+    if (!blocked && rewrite && typeof rewrite === 'object' && opts.toolName) {
+      const name = agentToolName(opts.toolName);
+      const merged = { ...agentToolInput(name, opts.toolInput ?? {}, opts.cwd ?? ''), ...(rewrite as Record<string, unknown>) };
+      specific.updatedInput = claudeToolInput(name, merged, opts.cwd ?? '');
+    }
+  } else if (blocked && claudeEvent !== 'SessionStart' && claudeEvent !== 'SessionEnd' && claudeEvent !== 'Notification') {
+    r.decision = 'block';
+    r.reason = reason;
+  }
+  if (typeof spec.additionalContext === 'string' && spec.additionalContext) specific.additionalContext = spec.additionalContext;
+  if (Object.keys(specific).length) r.hookSpecificOutput = { hookEventName: claudeEvent, ...specific };
+  return Object.keys(r).length ? r : undefined;
+}
+
+/** A Claude Code hook's JSON answer. */
+export interface ClaudeHookResponse {
+  continue?: boolean;
+  stopReason?: string;
+  systemMessage?: string;
+  decision?: 'block';
+  reason?: string;
+  hookSpecificOutput?: { hookEventName: string; [key: string]: unknown };
 }

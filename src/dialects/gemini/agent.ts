@@ -51,6 +51,7 @@ export function geminiAdapter(engine: HookEngine, ctx: AdapterContext): Adapter 
       count++;
       if (ctx.displayHooks) ctx.io.notice(hookLine(count, event, subject, run));
       else if (run.error) ctx.io.notice(`⚠ ${run.error}`);
+      if (run.warning) ctx.io.notice(`⚠ ${run.warning}`);
       const shadow = run.shadow ? shadowRunLine(event, run, r.input) : undefined;
       if (shadow) ctx.io.notice(`👻 ${shadow}`);
     }

@@ -20,7 +20,7 @@ export function runDecision(run: HookRun): string {
   return typeof o.decision === 'string' ? o.decision : 'continue';
 }
 
-/** `🪝 <n>. <event> [<tool>] · <command> → <decision>` */
+/** `🪝 <n>. <event> [<tool>] · <command> → <decision>`; a shadow hook's decision says `(shadow)`: it was not enforced. */
 export function hookLine(n: number, event: EventName | string, subject: string | undefined, run: HookRun): string {
-  return `🪝 ${n}. ${event}${subject ? ` [${visible(subject)}]` : ''} · ${visible(run.command ?? run.name)} → ${visible(runDecision(run))}`;
+  return `🪝 ${n}. ${event}${subject ? ` [${visible(subject)}]` : ''} · ${visible(run.command ?? run.name)} → ${visible(runDecision(run))}${run.shadow ? ' (shadow)' : ''}`;
 }

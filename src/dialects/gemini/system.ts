@@ -7,42 +7,20 @@ import { EVENT_NAMES, isEventName } from '../../events/names.js';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { closestEvent } from '../../config/validate.js';
 import { displayName, type HookEntry } from '../../config/entry.js';
-import { geminiFingerprint, geminiReview, geminiReviewed } from '../../trust/fingerprints.js';
-import { changeDescriber } from '../../trust/reviewed.js';
-import { reviewLines } from '../../trust/review.js';
-import { HookEngine, loadContext, type HeldHook, type HookContext } from '../../engine/index.js';
+import { geminiFingerprint, geminiReview } from '../../trust/fingerprints.js';
+import { HookEngine, loadContext, type HookContext } from '../../engine/index.js';
 import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
-import type { Env } from '../../config/paths.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
 import type { HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
+import { foreignEvent } from '../foreign-event.js';
 
-/** Says which workspace hooks will not run here, and how to change that. */
-export function heldWarnings(ctx: Pick<HookContext, 'held' | 'projectDir'> & { env?: NodeJS.ProcessEnv }): string[] {
-  const out: string[] = [];
-  const folder = ctx.held.filter((h) => h.reason === 'untrusted-folder');
-  const hooks = ctx.held.filter((h) => h.reason === 'untrusted-hook');
-  if (folder.length) {
-    out.push(
-      `${ctx.projectDir} is not a trusted folder: its ${folder.length} workspace hook(s) do not run. Review .gemini/settings.json, then run: hookline trust ${JSON.stringify(ctx.projectDir)}`,
-    );
-  }
-  if (hooks.length) {
-    const describeChange = changeDescriber(ctx.projectDir, (ctx.env ?? process.env) as Env);
-    const line = (h: HeldHook) => {
-      const change = h.problem ? ` [cannot be trusted: ${h.problem}]` : describeChange(geminiReviewed(h.entry, ctx.projectDir));
-      const under = reviewLines(geminiReview(h.entry)).map((l) => `\n      ${l}`);
-      return `  - ${displayName(h.entry.hook)} (${h.entry.event}, ${h.entry.path})${change ? (h.problem ? change : `: ${change}`) : ''}${under.join('')}`;
-    };
-    out.push(
-      `new or changed workspace hook(s) held back until trusted (run: hookline trust ${JSON.stringify(ctx.projectDir)}):\n${hooks.map(line).join('\n')}`,
-    );
-  }
-  return out;
-}
+import { heldWarnings } from '../../engine/held.js';
+
+export { heldWarnings };
 
 /** Checks the types of the fields that are present; absent fields are left to the hooks. */
 function checkFields(event: keyof typeof EVENT_FIELDS, fields: Record<string, unknown>): void {
@@ -102,6 +80,8 @@ export const geminiSystem: HookSystem = {
         '--model is only for prompt hooks (SpatialAgent, Claude Code) — drop it, or add --dialect spatialagent or claude',
       );
     if (!isEventName(eventArg)) {
+      const foreign = await foreignEvent(eventArg, 'Gemini settings');
+      if (foreign) throw new UsageError(foreign);
       const hint = closestEvent(eventArg);
       throw new UsageError(`unknown event "${eventArg}"${hint ? ` (did you mean "${hint}"?)` : ''} — use one of ${EVENT_NAMES.join(', ')}`);
     }
@@ -110,14 +90,16 @@ export const geminiSystem: HookSystem = {
     const sessionId = opts.sessionId ?? (typeof fields.session_id === 'string' ? fields.session_id : undefined);
     const transcriptPath = opts.transcriptPath ?? (typeof fields.transcript_path === 'string' ? fields.transcript_path : undefined);
     // A server keeps one engine per folder (settings re-read when they change, persistent hooks
-    // kept); the session is then the event's, not the engine's.
+    // kept); the session is then the event's, not the engine's. Held hooks and warnings are
+    // returned with every fire, so the engine itself says nothing.
+    const quiet = () => {};
     const engine = opts.warm
       ? opts.warm.get(
           `gemini\0${opts.cwd}`,
-          () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0 }),
+          () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0, onNotice: quiet }),
           (e) => e.close(),
         )
-      : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false, startAhead: false });
+      : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false, startAhead: false, onNotice: quiet });
     const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
     // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
     if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
@@ -148,6 +130,7 @@ export const geminiSystem: HookSystem = {
       stdout: r.stdout,
       stderr: r.stderr,
       error: r.error ?? null,
+      ...(r.warning ? { warning: r.warning } : {}),
       ...(r.shadow ? { shadow: true } : {}),
     }));
     const heldBack = engine.context.held

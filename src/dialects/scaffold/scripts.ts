@@ -15,6 +15,12 @@ export function interpreterOf(lang: Lang): string {
   return lang === 'bash' ? 'bash' : lang === 'node' ? 'node' : 'python3';
 }
 
+/**
+ * A recursive, forced `rm`, however its flags are spelt: `-rf`, `-fr`, `-Rf`, `-r -f`,
+ * `--recursive --force`, within one command of the line (up to `;`, `&`, `|` or a line break).
+ */
+const RM_RF = String.raw`\brm\b(?=[^;&|\n]*\s(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?=\s|$))(?=[^;&|\n]*\s(?:-[a-zA-Z]*f[a-zA-Z]*|--force)(?=\s|$))`;
+
 /** A reason without quotes or backslashes: it is written inside string literals of three languages. */
 export function denyReason(name: string): string {
   return `rm -rf is not allowed here (${name})`;
@@ -32,14 +38,17 @@ export function hookScript(lang: Lang, p: ScaffoldProfile, name: string, event: 
 # ${about}
 set -u
 ${read}
-if printf '%s' "$command" | grep -Eq 'rm[[:space:]]+-[a-zA-Z]*r[a-zA-Z]*f'; then
+# One command of the line per row; a row with rm, a recursive flag and a force flag (-rf, -fr, -r -f…).
+if printf '%s' "$command" | tr ';&|' '\\n\\n\\n' | grep -E '(^|[^[:alnum:]_.-])rm([^[:alnum:]_.-]|$)' \\
+  | grep -E '[[:space:]](-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)([^[:alnum:]-]|$)' \\
+  | grep -Eq '[[:space:]](-[a-zA-Z]*f[a-zA-Z]*|--force)([^[:alnum:]-]|$)'; then
   printf '%s\\n' '${deny}'
 fi
 exit 0
 `;
   }
   if (lang === 'node') {
-    const test = `/\\brm\\s+-[a-zA-Z]*r[a-zA-Z]*f/.test(command)`;
+    const test = `/${RM_RF}/.test(command)`;
     if ('stdin' in p.reads) {
       const get = p.reads.stdin.map((k) => `?.[${JSON.stringify(k)}]`).join('');
       return `#!/usr/bin/env node
@@ -70,7 +79,7 @@ if (${test}) process.stdout.write(JSON.stringify(${deny}));
 ${imports}
 
 ${read}
-if re.search(r"\\brm\\s+-[a-zA-Z]*r[a-zA-Z]*f", command):
+if re.search(r"${RM_RF}", command):
     print(${JSON.stringify(deny)})
 `;
 }

@@ -1,5 +1,5 @@
 /**
- * SpatialAgent hooks at the agent's points (the mapping is tabled in the README): Start with the
+ * SpatialAgent hooks at the agent's points (the mapping is tabled in docs/dialects/spatialagent.md): Start with the
  * prompt, PrePlan before each model call, PostPlan / PreRoute / PreConclusion after each
  * response, PreToolUse and PreAct before a tool, PostAct and PostToolUse after it, Stop at the
  * end. A block before a tool denies it; a block at a planning point ends the turn.

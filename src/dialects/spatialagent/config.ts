@@ -33,6 +33,8 @@ export interface SaHook {
   command?: string;
   prompt?: string;
   timeoutSeconds: number;
+  /** `block`: a hook that errors (cannot start, times out, its model fails) blocks instead of approving. */
+  onFailure?: 'block';
   /** Every field must match; absent = always. */
   matcher?: SaMatcherField[];
 }
@@ -61,7 +63,7 @@ function kind(v: unknown): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-const HOOK_KEYS = new Set(['type', 'command', 'prompt', 'timeout', 'matcher', 'hooks']);
+const HOOK_KEYS = new Set(['type', 'command', 'prompt', 'timeout', 'matcher', 'hooks', 'onFailure']);
 
 class Parser {
   readonly problems: ConfigProblem[] = [];
@@ -153,6 +155,8 @@ class Parser {
         );
       } else timeoutSeconds = value.timeout;
     }
+    if (value.onFailure !== undefined && value.onFailure !== 'block')
+      fail('onFailure', `must be "block" (fail closed) or left out, got ${JSON.stringify(value.onFailure)}`);
     const own = value.matcher !== undefined;
     const matcher = this.matcher(own ? [...at, 'matcher'] : [...at.slice(0, -2), 'matcher'], own ? value.matcher : parentMatcher);
     if (matcher === false) ok = false;
@@ -163,6 +167,7 @@ class Parser {
       type: type as 'bash' | 'prompt',
       ...(type === 'bash' ? { command: value.command as string } : { prompt: value.prompt as string }),
       timeoutSeconds,
+      ...(value.onFailure === 'block' ? { onFailure: 'block' as const } : {}),
       ...(matcher ? { matcher } : {}),
     });
   }
@@ -248,6 +253,8 @@ export function saHookKey(h: SaHook, projectDir: string): HookFingerprint {
     prompt: h.prompt ?? null,
     timeoutSeconds: h.timeoutSeconds,
     matcher: h.matcher ? h.matcher.map((f) => [f.key, f.expected]) : null,
+    // Only when set, so the keys of hooks trusted before it existed stay the same.
+    ...(h.onFailure ? { onFailure: h.onFailure } : {}),
   };
   return fingerprintHook('spatialagent', fields, h.command ?? null, { projectDir }, saLegacyKey(h));
 }

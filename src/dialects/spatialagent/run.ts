@@ -182,7 +182,10 @@ export async function fireSpatialAgent(
   for (const hook of config.hooks[event]) {
     if (!saMatches(hook.matcher, context)) continue;
     if (opts.signal?.aborted) break;
-    const o = hook.type === 'bash' ? await runSaBashHook(hook, context, opts) : await runSaPromptHook(hook, context, opts);
+    const ran = hook.type === 'bash' ? await runSaBashHook(hook, context, opts) : await runSaPromptHook(hook, context, opts);
+    // SpatialAgent approves when a hook errors; `onFailure: "block"` fails closed instead.
+    const o: Outcome =
+      ran.error && hook.onFailure === 'block' ? { ...ran, decision: 'block', reason: `Hook failed (onFailure: block): ${ran.error}` } : ran;
     const n = counter.next++;
     runs.push({
       n,
