@@ -6,22 +6,11 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { AGENTS, agentBin } from './agents.js';
 import { runSide } from './gemini.js';
+import { hasDifferenceRow } from './harness.js';
 import { GEMINI_CASES } from './gemini-cases.js';
 import { compare } from './observe.js';
-import { ROOT } from '../helpers.js';
-
-/** The documentation's pages: the README and whatever it points to under docs/. */
-const docs = () => {
-  const dir = path.join(ROOT, 'docs');
-  const pages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
-  return [path.join(ROOT, 'README.md'), ...pages.map((f) => path.join(dir, f))].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-};
-
-/** A row of the "Differences from Gemini CLI" table whose first cell starts with `row`. */
-const hasRow = (text: string, row: string) => text.split('\n').some((l) => l.startsWith(`| ${row}`));
 
 describe(`Gemini CLI ${AGENTS.gemini.version} and Hookline`, { concurrency: 2 }, () => {
   before(() => agentBin(AGENTS.gemini), { timeout: 600_000 });
@@ -34,7 +23,7 @@ describe(`Gemini CLI ${AGENTS.gemini.version} and Hookline`, { concurrency: 2 },
         const d = compare(real.observation, ours.observation, c.differs?.aspects ?? []);
         const lines = Object.entries(d).flatMap(([aspect, ls]) => ls.map((l) => `${aspect}: ${l}`));
         assert.deepEqual(lines, [], `Gemini CLI and Hookline differ:\n${lines.join('\n')}`);
-        if (c.differs) assert.ok(hasRow(docs(), c.differs.row), `no "${c.differs.row}" row in the documented differences`);
+        if (c.differs) assert.ok(hasDifferenceRow(c.differs.row), `no "${c.differs.row}" row in the documented differences`);
       } finally {
         for (const r of [real, ours]) fs.rmSync(r.dirs.base, { recursive: true, force: true });
       }

@@ -45,6 +45,23 @@ export interface Group {
   hooks: HookSpec[];
 }
 
+/** The documentation as one text: README.md and every page under docs/, the dialect pages included. */
+export function documentation(): string {
+  const pages = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const p = path.join(dir, e.name);
+      return e.isDirectory() ? pages(p) : e.name.endsWith('.md') ? [p] : [];
+    });
+  return [path.join(ROOT, 'README.md'), ...pages(path.join(ROOT, 'docs'))].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
+
+/** Whether the documentation has a differences row whose first cell starts with `row`. */
+export function hasDifferenceRow(row: string): boolean {
+  return documentation()
+    .split('\n')
+    .some((l) => l.startsWith(`| ${row}`));
+}
+
 /** A hook spec as a command handler. */
 export function hook(label: string, ...replies: Reply[]): HookSpec {
   return { label, replies };
