@@ -26,6 +26,9 @@ if (!selected.length) {
 // compile cache is shared by every test (each has its own HOME), in a folder of this run's own.
 const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-test-cache-'));
 const env = { ...process.env, HOOKLINE_TRACE: process.env.HOOKLINE_TRACE ?? '0', XDG_CACHE_HOME: cache };
+// The real agents are installed once into the user's cache, not into this run's throwaway one.
+if (agents && !env.HOOKLINE_AGENTS_CACHE)
+  env.HOOKLINE_AGENTS_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'hookline', 'real-agents');
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected.sort()], { stdio: 'inherit', env });
 fs.rmSync(cache, { recursive: true, force: true });
 process.exit(r.status ?? 1);

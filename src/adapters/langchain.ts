@@ -103,7 +103,7 @@ export class LangChainHooks {
             const content = e.answer ?? `Agent execution stopped by hook: ${e.reason}`;
             return { messages: [new AIMessage({ content, name: ENDED })], jumpTo: 'end' as const };
           }
-          const prompt = withBlocks(e.prompt ?? textOf(human), e.blocks ?? []);
+          const prompt = withBlocks(e.prompt ?? textOf(human), [...(e.blocks ?? []), ...(e.parts ?? [])]);
           if (prompt === textOf(human)) return undefined;
           // The same id replaces the message in the agent's state.
           return { messages: [new HumanMessage({ content: prompt, id: human.id })] };

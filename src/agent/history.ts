@@ -15,7 +15,8 @@ export interface ToolOutcome {
 
 /** The agent's conversation, in a form that converts to both the AI SDK and the hooks' stable format. */
 export type Message =
-  | { role: 'user'; text: string }
+  /** `parts`: the text as the model reads it, part by part (a prompt, then each hook's context block); `text` joins them. */
+  | { role: 'user'; text: string; parts?: string[] }
   | { role: 'model'; text: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; results: ToolOutcome[] }
   /** A hook's message for the model, apart from the prompt and the tool results (Claude Code's labelled hook messages). */
@@ -50,7 +51,8 @@ export function takesSystemNotes(provider: string): boolean {
 export function toModelMessages(history: readonly Message[], opts: ModelMessageOptions = {}): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const m of history) {
-    if (m.role === 'user') out.push({ role: 'user', content: m.text });
+    if (m.role === 'user')
+      out.push({ role: 'user', content: m.parts?.length ? m.parts.map((text) => ({ type: 'text' as const, text })) : m.text });
     else if (m.role === 'note') {
       // A system message follows what the user side said (a prompt, tool results); right after the model's
       // answer, or where the provider takes none, it is the user's message, marked as Claude Code marks it.

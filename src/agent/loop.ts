@@ -9,8 +9,7 @@ import { estimateTokens, takesSystemNotes, toModelMessages, type Message, type T
 import type { Session } from './session.js';
 import type { AgentTool, ToolContext, ToolResult } from './tools/types.js';
 import { findTool } from './tools/index.js';
-import { unifiedDiff } from './tools/diff.js';
-import path from 'node:path';
+import { confirmation } from './tools/confirm.js';
 import { Points } from './points.js';
 import { HookStop, hookMiddleware } from './ai-sdk/model.js';
 import { hookedCall, type HookedResult } from './ai-sdk/tools.js';
@@ -85,6 +84,8 @@ class StopTurn extends Error {
     readonly status: TurnStatus,
     readonly reason: string,
     readonly text = '',
+    /** What the user is told after "Agent execution stopped: " (the reason unless given). */
+    readonly shown = reason,
   ) {
     super(reason);
   }
@@ -314,7 +315,7 @@ export class Agent {
       }
       if (e.action === 'accept') return r;
       if (e.action === 'stop') {
-        this.o.io.notice(`Agent execution stopped by hook: ${e.reason}`);
+        this.o.io.notice(e.notice ?? `Agent execution stopped: ${e.reason}`);
         return { status: 'stopped', text: r.text, reason: e.reason };
       }
       if (e.action === 'retry-limit') {
@@ -329,14 +330,14 @@ export class Agent {
         r = await this.runSteps();
         continue;
       }
-      this.o.io.notice(`AfterAgent asked for a retry: ${e.prompt}`);
+      this.o.io.notice(e.notice ?? `AfterAgent asked for a retry: ${e.prompt}`);
       r = await this.singleTurn(e.prompt, stopHookActive);
     }
   }
 
   private async singleTurn(text: string, stopHookActive: boolean): Promise<TurnResult> {
     const maxSteps = this.o.maxSteps ?? 25;
-    const e = await this.points.prompt({ prompt: text, tools: this.o.tools.map((t) => t.name), maxSteps, signal: this.signal });
+    const e = await this.points.prompt({ prompt: text, tools: this.offered().map((t) => t.name), maxSteps, signal: this.signal });
     this.checkCancelled();
     this.show(e.systemMessage);
     if (e.action === 'stop') {
@@ -350,7 +351,7 @@ export class Agent {
         return { status: 'stopped', text: e.answer, reason: e.reason };
       }
       this.session.push({ role: 'user', text });
-      this.o.io.notice(e.notice ?? `Agent execution stopped by hook: ${e.reason}`);
+      this.o.io.notice(e.notice ?? `Agent execution stopped: ${e.reason}`);
       return { status: 'stopped', text: '', reason: e.reason };
     }
     if (e.action === 'block') {
@@ -358,11 +359,13 @@ export class Agent {
       return { status: 'blocked', text: '', reason: e.reason };
     }
     this.query = e.prompt ?? text;
-    this.promptSeen = withBlocks(this.query, e.blocks);
+    this.promptSeen = withBlocks(this.query, [...e.blocks, ...e.parts]);
     // What session-start and prompt hooks tell the model on their own follows the prompt.
     const notes = [...this.pendingNotes, ...(e.notes ?? [])];
     this.pendingNotes = [];
-    this.session.push({ role: 'user', text: this.promptSeen }, ...asNotes(notes));
+    // Each context block is a part of its own after the prompt, as Gemini CLI sends them.
+    const parts = e.parts.length ? { parts: [withBlocks(this.query, e.blocks), ...e.parts] } : {};
+    this.session.push({ role: 'user', text: this.promptSeen, ...parts }, ...asNotes(notes));
     if (!stopHookActive && estimateTokens(this.session.history) > (this.o.compressThreshold ?? 200_000)) await this.compress('auto');
     return this.runSteps();
   }
@@ -379,8 +382,9 @@ export class Agent {
         return { status: 'cancelled', text: this.responses.join(''), reason: 'cancelled' };
       }
       if (err instanceof StopTurn) {
-        if (err.status === 'stopped') this.o.io.notice(`Agent execution stopped by hook: ${err.reason}`);
-        else if (err.status === 'blocked') this.o.io.notice(`Blocked by hook: ${err.reason}`);
+        // Gemini CLI's words for a turn a hook ended.
+        if (err.status === 'stopped') this.o.io.notice(`Agent execution stopped: ${err.shown}`);
+        else if (err.status === 'blocked') this.o.io.notice(`Agent execution blocked: ${err.shown}`);
         return { status: err.status, text: err.text, reason: err.reason };
       }
       const message = err instanceof Error ? err.message : String(err);
@@ -402,12 +406,25 @@ export class Agent {
     this.session.push({ role: 'tool', results: last.toolCalls.map((c) => ({ id: c.id, name: c.name, output: why, isError: true })) });
   }
 
-  /** The tools as the AI SDK takes them, built once: their JSON Schemas do not change between calls. */
-  private tools_?: ToolSet;
-  private toolSet(): ToolSet {
-    if (this.tools_) return this.tools_;
-    const set: ToolSet = (this.tools_ = {});
-    for (const t of this.o.tools) {
+  /**
+   * The tools the model is offered. With nobody to ask (`-p`, no terminal), a tool that needs the
+   * user's approval in this mode is left out, as Gemini CLI leaves it out in `-p` (the model is told
+   * it does not exist if it calls it anyway), unless another hook system's agent would offer it and
+   * refuse it at the approval (Claude Code asks its PermissionRequest hooks there, mm runs preToolCall first).
+   */
+  private offered(): AgentTool[] {
+    if (this.o.io.confirm || !this.points.approvedToolsOnly()) return this.o.tools;
+    return this.o.tools.filter((t) => !this.needsApproval(t));
+  }
+
+  /** The tools as the AI SDK takes them, built once per offer: their JSON Schemas do not change between calls. */
+  private tools_?: { offer: AgentTool[]; set: ToolSet };
+  private toolSet(offer: AgentTool[]): ToolSet {
+    if (this.tools_ && this.tools_.offer.length === offer.length && this.tools_.offer.every((t, i) => t === offer[i]))
+      return this.tools_.set;
+    const set: ToolSet = {};
+    this.tools_ = { offer, set };
+    for (const t of offer) {
       set[t.name] = aiTool({
         description: t.description,
         inputSchema: jsonSchema(z.toJSONSchema(t.parameters) as Parameters<typeof jsonSchema>[0]),
@@ -451,10 +468,10 @@ export class Agent {
       const runs: Array<HookedResult['run']> = [];
       const notes: string[] = [];
       for (const call of calls) {
-        const canonical = findTool(this.o.tools, call.name)?.name ?? call.name;
+        const canonical = findTool(this.offered(), call.name)?.name ?? call.name;
         const offered = selection.mode !== 'NONE' && selection.allowed.includes(canonical);
         const r =
-          offered || !findTool(this.o.tools, call.name)
+          offered || !findTool(this.offered(), call.name)
             ? await this.runTool(call)
             : {
                 outcome: {
@@ -464,11 +481,10 @@ export class Agent {
                   isError: true,
                 },
               };
-        // After a hook's rewrite, what really ran beside what the model asked for.
+        // After a hook's rewrite, what really ran beside what the model asked for; a failed call as Gemini CLI reports it.
         const ran = 'ran' in r && r.ran ? ` ⇒ ran as ${JSON.stringify(r.ran)}` : '';
-        this.o.io.notice(
-          `🔧 ${call.name} ${JSON.stringify(call.args)}${ran} → ${r.outcome.isError ? r.outcome.output.split('\n')[0] : 'done'}`,
-        );
+        const failed = r.outcome.isError ? `Error executing tool ${call.name}: ${('display' in r && r.display) || r.outcome.output}` : '';
+        this.o.io.notice(`🔧 ${call.name} ${JSON.stringify(call.args)}${ran} → ${failed ? failed.split('\n')[0] : 'done'}`);
         results.push(r.outcome);
         runs.push('run' in r ? r.run : undefined);
         if ('notes' in r && r.notes) notes.push(...r.notes);
@@ -477,7 +493,8 @@ export class Agent {
           for (const c of calls.slice(results.length))
             results.push({ id: c.id, name: c.name, output: 'Tool call not run: a hook stopped the agent before it.', isError: true });
           this.session.push({ role: 'tool', results }, ...asNotes(notes));
-          throw new StopTurn('stopped', r.stop, answer);
+          // Gemini CLI reports a before-tool stop by the tool's error text, an after-tool one by the hook's reason.
+          throw new StopTurn('stopped', r.stop, answer, r.stopAt === 'BeforeTool' ? r.outcome.output : r.stop);
         }
       }
       const batch = await this.points.toolBatch({
@@ -525,7 +542,8 @@ export class Agent {
    * BeforeToolSelection, and AfterModel on every chunk, as hookline/ai-sdk gives any AI SDK app.
    */
   private async callModel(answer: string): Promise<{ text: string; calls: ToolCall[]; selection: ToolSelection; synthetic: boolean }> {
-    let selection: ToolSelection = { mode: 'AUTO', allowed: this.o.tools.map((t) => t.name) };
+    const offer = this.offered();
+    let selection: ToolSelection = { mode: 'AUTO', allowed: offer.map((t) => t.name) };
     const model = wrapLanguageModel({
       model: this.o.model,
       middleware: hookMiddleware(this.points, {
@@ -545,8 +563,8 @@ export class Agent {
       messages: toModelMessages(this.session.history, { systemNotes: takesSystemNotes(this.o.model.provider) }),
       // Notes are hooks' messages the agent placed on purpose, not text from the model or the user.
       allowSystemInMessages: true,
-      tools: this.toolSet(),
-      toolChoice: this.o.tools.length ? 'auto' : 'none',
+      tools: this.toolSet(offer),
+      toolChoice: offer.length ? 'auto' : 'none',
       ...(cfg.temperature !== undefined ? { temperature: cfg.temperature } : {}),
       ...(cfg.maxOutputTokens !== undefined ? { maxOutputTokens: cfg.maxOutputTokens } : {}),
       ...(cfg.topP !== undefined ? { topP: cfg.topP } : {}),
@@ -583,21 +601,6 @@ export class Agent {
   private needsApproval(t: AgentTool): boolean {
     if (t.kind === 'read' || this.mode === 'yolo') return false;
     return !(this.mode === 'auto_edit' && t.kind === 'edit');
-  }
-
-  /** What Gemini CLI tells Notification hooks about a pending edit: the file and its diff. */
-  private async editDetails(t: AgentTool, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const p = await t.preview?.(args as never, { cwd: this.o.cwd, signal: new AbortController().signal, env: {} }).catch(() => undefined);
-    const fileName = path.basename(String(args.file_path ?? ''));
-    if (!p) return { fileName, filePath: args.file_path };
-    return {
-      fileName,
-      filePath: p.filePath,
-      fileDiff: unifiedDiff(fileName, p.originalContent ?? '', p.newContent, 'Current', 'Proposed'),
-      originalContent: p.originalContent,
-      newContent: p.newContent,
-      isModifying: false,
-    };
   }
 
   /**
@@ -640,26 +643,13 @@ export class Agent {
     refusal?: string,
   ): Promise<string | undefined> {
     const title = t.title(args as never);
-    const kind = t.kind === 'edit' ? 'edit' : 'exec';
-    const details: Record<string, unknown> = {
-      type: kind,
-      title,
-      ...(kind === 'exec'
-        ? {
-            command: args.command,
-            rootCommand: String(args.command ?? '')
-              .trim()
-              .split(/\s+/)[0],
-          }
-        : await this.editDetails(t, args)),
-    };
-    const n = await this.points.notification({
-      type: 'ToolPermission',
-      message: `Tool ${title} requires ${kind === 'edit' ? 'editing' : 'execution'}`,
-      details,
-      tool: t.name,
-      signal: this.signal,
-    });
+    const preview =
+      t.kind === 'edit'
+        ? await t.preview?.(args as never, { cwd: this.o.cwd, signal: new AbortController().signal, env: {} }).catch(() => undefined)
+        : undefined;
+    const { details, message } = confirmation(t, args, this.o.cwd, preview);
+    // Announced whenever a confirmation is asked for, even with nobody to answer it (Gemini CLI fires it for a hook's `ask` in `-p`).
+    const n = await this.points.notification({ type: 'ToolPermission', message, details, tool: t.name, signal: this.signal });
     this.checkCancelled();
     this.show(n.systemMessage);
     if (hookMessage) this.o.io.notice(hookMessage);
@@ -681,9 +671,12 @@ export class Agent {
     return hookedCall<AgentTool>(
       this.points,
       {
-        find: (name) => findTool(this.o.tools, name),
+        find: (name) => findTool(this.offered(), name),
         nameOf: (t) => t.name,
-        notFound: (name) => `Tool "${name}" not found. Available tools: ${this.o.tools.map((x) => x.name).join(', ')}`,
+        notFound: (name) =>
+          `Tool "${name}" not found. Available tools: ${this.offered()
+            .map((x) => x.name)
+            .join(', ')}`,
         validate: (t, args, rewritten) => {
           const parsed = t.parameters.safeParse(args);
           if (parsed.success) return { args: parsed.data as Record<string, unknown> };

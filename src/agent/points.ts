@@ -125,6 +125,11 @@ export class Points {
     return allowed ? { action: 'allow', ...(args ? { args } : {}), systemMessage } : { action: 'ask', systemMessage };
   }
 
+  /** Whether, with nobody to ask, only the tools that need no approval are offered: every hook system's agent does so. */
+  approvedToolsOnly(): boolean {
+    return this.adapters.length > 0 && this.adapters.every((a) => a.approvedToolsOnly === true);
+  }
+
   async permissionDenied(p: PermissionDeniedPoint): Promise<Advisory & { retry: boolean }> {
     let retry = false;
     const messages: Array<string | undefined> = [];
@@ -168,21 +173,23 @@ export class Points {
     return this.advisory('notification', p);
   }
 
-  /** Returns the final prompt and the context blocks the model reads after it. */
-  async prompt(p: PromptPoint): Promise<PromptEffect & { blocks: string[] }> {
+  /** Returns the final prompt and the context blocks and parts the model reads after it. */
+  async prompt(p: PromptPoint): Promise<PromptEffect & { blocks: string[]; parts: string[] }> {
     let prompt = p.prompt;
     const blocks: string[] = [];
+    const parts: string[] = [];
     const notes: string[] = [];
     const messages: Array<string | undefined> = [];
     for (const f of this.each('prompt')) {
       const e = await f({ ...p, prompt });
       messages.push(e.systemMessage);
-      if (e.action !== 'proceed') return { ...e, systemMessage: joined(messages), blocks };
+      if (e.action !== 'proceed') return { ...e, systemMessage: joined(messages), blocks, parts };
       if (e.prompt !== undefined) prompt = e.prompt;
       blocks.push(...(e.blocks ?? []));
+      parts.push(...(e.parts ?? []));
       notes.push(...(e.notes ?? []));
     }
-    return { action: 'proceed', prompt, blocks, ...withNotes(notes), systemMessage: joined(messages) };
+    return { action: 'proceed', prompt, blocks, parts, ...withNotes(notes), systemMessage: joined(messages) };
   }
 
   async modelRequest(p: ModelRequestPoint): Promise<BeforeModelEffect> {

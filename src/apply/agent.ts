@@ -48,8 +48,10 @@ export type AfterAgentEffect =
       clearContext: boolean;
       systemMessage?: string;
       continuation?: { user?: string; notes: string[] };
+      /** The line the user reads about the retry (the agent's own when absent). */
+      notice?: string;
     }
-  | { action: 'stop'; reason: string; clearContext: boolean; systemMessage?: string }
+  | { action: 'stop'; reason: string; clearContext: boolean; systemMessage?: string; notice?: string }
   /** A retry was asked for but the cap was reached. */
   | { action: 'retry-limit'; reason: string; clearContext: boolean; systemMessage?: string };
 

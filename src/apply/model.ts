@@ -23,8 +23,25 @@ function asResponse(v: unknown): LLMResponse | undefined {
   return wellFormed ? (v as LLMResponse) : undefined;
 }
 
+/** The generation settings a hook's `llm_request.config` may set. */
+const GENERATION_KEYS = ['temperature', 'maxOutputTokens', 'topP', 'topK'] as const;
+
 /**
- * BeforeModel: an `llm_request` partial overrides the request. A deny skips the model call, and an
+ * A hook's `llm_request.config` in place of the request's, as Gemini CLI applies it: the four
+ * generation settings are the hook's (one it leaves out is unset), anything else stays.
+ */
+function withHookConfig(config: LLMRequest['config'], given: Record<string, unknown>): LLMRequest['config'] {
+  const out: Record<string, unknown> = { ...config };
+  for (const k of GENERATION_KEYS) {
+    if (given[k] === undefined) delete out[k];
+    else out[k] = given[k];
+  }
+  return out as LLMRequest['config'];
+}
+
+/**
+ * BeforeModel: an `llm_request` partial overrides the request (its `config` sets the generation
+ * settings: those it leaves out are unset, as in Gemini CLI). A deny skips the model call, and an
  * `llm_response` given with it is used as the answer; without a deny it is ignored, as in the reference.
  */
 export function applyBeforeModel(output: HookOutput | undefined, request: LLMRequest): BeforeModelEffect {
@@ -36,7 +53,11 @@ export function applyBeforeModel(output: HookOutput | undefined, request: LLMReq
   if (isBlocking(output.decision)) return { action: 'block', reason: effectiveReason(output), response, systemMessage: msg };
   const partial = s.llm_request;
   const next = isPlainObject(partial)
-    ? ({ ...request, ...partial, config: { ...request.config, ...(isPlainObject(partial.config) ? partial.config : {}) } } as LLMRequest)
+    ? ({
+        ...request,
+        ...partial,
+        config: isPlainObject(partial.config) ? withHookConfig(request.config, partial.config) : request.config,
+      } as LLMRequest)
     : request;
   return { action: 'call', request: next, systemMessage: msg };
 }

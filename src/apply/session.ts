@@ -2,7 +2,7 @@ import type { HookOutput } from '../events/output.js';
 import { additionalContext, systemMessage } from './common.js';
 
 export interface SessionStartEffect {
-  /** Interactive: the first history item. Non-interactive: prepended to the prompt. */
+  /** Interactive: the first history item. Non-interactive: prepended to the prompt (both inside `<hook_context>`). */
   context?: string;
   systemMessage?: string;
   /** A hook ended the session's work before it began (Claude Code's `continue: false`): the reason shown. */
@@ -16,8 +16,9 @@ export function applySessionStart(output: HookOutput | undefined): SessionStartE
   return { context: additionalContext(output), systemMessage: systemMessage(output) };
 }
 
+/** A non-interactive SessionStart context before the first prompt, inside `<hook_context>` tags as Gemini CLI puts it. */
 export function prependSessionContext(prompt: string, context: string | undefined): string {
-  return context ? `${context}\n\n${prompt}` : prompt;
+  return context ? `<hook_context>${context}</hook_context>\n\n${prompt}` : prompt;
 }
 
 /** SessionEnd, PreCompress and Notification are advisory: only the message shows. */

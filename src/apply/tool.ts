@@ -49,10 +49,18 @@ export function withToolContext(llmContent: string, context: string | undefined)
 
 export type AfterToolEffect =
   | ({ action: 'keep'; llmContent: string; tail?: { name: string; args: Record<string, unknown> }; systemMessage?: string } & Notes)
-  | ({ action: 'replace'; llmContent: string; systemMessage?: string } & Notes)
+  /**
+   * The model reads `llmContent` instead of the tool's result. `blocked`: a hook refused the
+   * result, which is then a failed call; `display` is what the user is told of it.
+   */
+  | ({ action: 'replace'; llmContent: string; blocked?: boolean; display?: string; systemMessage?: string } & Notes)
   | { action: 'stop'; llmContent: string; message: string; systemMessage?: string };
 
-/** AfterTool: stop; deny replaces the result; context is appended; a tail call may follow. */
+/**
+ * AfterTool: stop; deny replaces the result with the hook's reason, verbatim, as Gemini CLI gives
+ * it to the model (the user is told `Tool result blocked: <reason>`); context is appended; a tail
+ * call may follow.
+ */
 export function applyAfterTool(output: HookOutput | undefined, llmContent: string): AfterToolEffect {
   const msg = systemMessage(output);
   if (!output) return { action: 'keep', llmContent };
@@ -60,8 +68,10 @@ export function applyAfterTool(output: HookOutput | undefined, llmContent: strin
     const message = `Agent execution stopped by hook: ${effectiveReason(output)}`;
     return { action: 'stop', llmContent: message, message, systemMessage: msg };
   }
-  if (isBlocking(output.decision))
-    return { action: 'replace', llmContent: `Tool result blocked: ${effectiveReason(output)}`, systemMessage: msg };
+  if (isBlocking(output.decision)) {
+    const reason = effectiveReason(output);
+    return { action: 'replace', llmContent: reason, blocked: true, display: `Tool result blocked: ${reason}`, systemMessage: msg };
+  }
   const ctx = additionalContext(output);
   const content = ctx ? `${llmContent}\n\n<hook_context>${ctx}</hook_context>` : llmContent;
   const tail = specific(output).tailToolCallRequest;

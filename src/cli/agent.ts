@@ -61,9 +61,16 @@ function resumeSession(cwd: string, which: string): Session {
   }
 }
 
-/** The model as hooks see it in `llm_request.model`: `scripted`, or the spec (`openai-compatible:llama3`). */
-function modelName(spec: string | undefined): string {
+/** The model as the hook systems name it: `scripted`, or the spec (`openai-compatible:llama3`). */
+function modelSpec(spec: string | undefined): string {
   return spec ? spec.replace(/^scripted:.*$/, 'scripted') : 'embedded';
+}
+
+/** The model as hooks see it in `llm_request.model`: its name without the provider (`gemini-2.5-flash`), as Gemini CLI sends it. */
+function modelName(spec: string | undefined): string {
+  const named = modelSpec(spec);
+  const i = named.indexOf(':');
+  return i === -1 ? named : named.slice(i + 1);
 }
 
 export async function agentCommand(opts: AgentCliOptions): Promise<number> {
@@ -111,6 +118,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
   const base: Omit<AgentOptions, 'adapters' | 'session' | 'tools' | 'interactive' | 'cwd'> = {
     model,
     modelName: modelName(spec),
+    ...(providers && spec ? { config: providers.generationDefaults(spec) } : {}),
     modelFor: (name: string) => {
       if (!providers || !kind) return undefined;
       const m = providers.createModel({
@@ -152,7 +160,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
     const agentIO = quiet ? { ...io, text: () => {} } : io;
     const ctx: AdapterContext = {
       cwd,
-      modelName: base.modelName,
+      modelName: modelSpec(spec),
       session: () => ({ id: s.id, transcriptPath: s.transcriptPath }),
       approvalMode: () => agent?.approvalMode ?? mode,
       io: agentIO,

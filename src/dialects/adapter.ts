@@ -30,7 +30,7 @@ export interface AdapterIO {
 /** What every adapter of one agent shares. */
 export interface AdapterContext {
   cwd: string;
-  /** The model as hooks see it (`llm_request.model`). */
+  /** The model's spec (`gemini:gemini-2.5-flash`, `scripted`); each system names it its own way (`llm_request.model` is the name alone). */
   modelName: string;
   /** The session's id and transcript (they change on `/clear`). */
   session(): { id: string; transcriptPath: string };
@@ -68,10 +68,11 @@ export interface PromptPoint {
 
 export type PromptEffect =
   /**
-   * Go on; `prompt` replaces the prompt, `blocks` are appended to what the model reads, `notes`
-   * are messages of their own after it (Claude Code's UserPromptSubmit context).
+   * Go on; `prompt` replaces the prompt, `blocks` are appended to its text (a blank line apart),
+   * `parts` follow it as text parts of their own (Gemini CLI's `<hook_context>`), `notes` are
+   * messages of their own after it (Claude Code's UserPromptSubmit context).
    */
-  | { action: 'proceed'; prompt?: string; blocks?: string[]; notes?: string[]; systemMessage?: string }
+  | { action: 'proceed'; prompt?: string; blocks?: string[]; parts?: string[]; notes?: string[]; systemMessage?: string }
   /**
    * End the turn without calling the model. With `answer`, the history keeps `history` (or the
    * prompt) and the answer, which the user reads; without, the user's prompt stays in history.
@@ -271,6 +272,12 @@ export interface ConfigChangePoint {
 export interface Adapter {
   /** The hook system's name, for messages. */
   readonly name: string;
+  /**
+   * With nobody to ask (`-p`, no terminal), this system's agent offers the model only the tools it
+   * may run without asking (Gemini CLI in `-p`). The loop withholds the others when every adapter
+   * says so; the other agents offer them and refuse them at the approval.
+   */
+  readonly approvedToolsOnly?: boolean;
   sessionStart?(p: SessionStartPoint): Promise<SessionStartEffect>;
   sessionEnd?(p: { reason: 'exit' | 'clear' | 'logout' | 'prompt_input_exit' | 'other' }): Promise<Advisory>;
   prompt?(p: PromptPoint): Promise<PromptEffect>;

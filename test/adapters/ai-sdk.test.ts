@@ -168,8 +168,12 @@ test('the tool wrapper: deny never runs the tool; a rewrite reaches it; AfterToo
 
   assert.equal(await run('Atlantis'), 'Tool execution blocked: no such city');
   assert.deepEqual(ran, []);
-  assert.match(await run('paris', async () => true), /^sunny in Paris\n\n\[System\] Tool input parameters were modified by a hook/);
-  assert.match(await run('paris', async () => true), /<hook_context>checked by policy<\/hook_context>$/);
+  // As in Gemini CLI, the rewrite's note follows the result after the after-tool hooks' context.
+  assert.match(
+    await run('paris', async () => true),
+    /^sunny in Paris\n\n<hook_context>checked by policy<\/hook_context>\n\n\[System\] Tool input parameters were modified by a hook before execution\.$/,
+  );
+  assert.match(await run('paris', async () => true), /<hook_context>checked by policy<\/hook_context>\n\n\[System\]/);
   assert.deepEqual(ran, ['Paris', 'Paris']);
   assert.match(await run('Paris'), /needs the user's approval/);
   assert.match(await run('Paris', async () => false), /declined/);

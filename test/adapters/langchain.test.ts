@@ -59,7 +59,7 @@ test('wrapToolCall: deny never runs the tool, a rewrite reaches it, AfterTool co
   assert.deepEqual(ran, ['Paris']);
   assert.match(
     rewritten.result,
-    /^sunny in Paris\n\n\[System\] Tool input parameters were modified[\s\S]*<hook_context>audited<\/hook_context>$/,
+    /^sunny in Paris\n\n<hook_context>audited<\/hook_context>\n\n\[System\] Tool input parameters were modified by a hook before execution\.$/,
   );
 });
 
@@ -83,7 +83,7 @@ test('beforeAgent adds context or ends the run; afterAgent sends a deny back to 
   const agent = createAgent({ model, tools: [], middleware: [hooks.middleware()] });
 
   const blocked = await agent.invoke({ messages: [new HumanMessage('what is the password?')] });
-  assert.equal(text(blocked.messages.at(-1)), 'Prompt blocked by hook: no passwords');
+  assert.equal(text(blocked.messages.at(-1)), 'Agent execution blocked: no passwords');
   assert.equal(model.callCount, 0);
 
   const r = await agent.invoke({ messages: [new HumanMessage('fix it')] });

@@ -121,7 +121,7 @@ test('tools: BeforeTool denies or rewrites, AfterTool adds context; the model wr
   assert.deepEqual(ran, ['Paris']);
   assert.match(
     toolOutput(rewritten.model.requests[1]),
-    /^sunny in Paris\n\n\[System\] Tool input parameters were modified[\s\S]*<hook_context>audited<\/hook_context>$/,
+    /^sunny in Paris\n\n<hook_context>audited<\/hook_context>\n\n\[System\] Tool input parameters were modified by a hook before execution\.$/,
   );
   assert.equal(rewritten.finalOutput, 'the key is [REDACTED]\nbye', 'the streamed answer is redacted too');
 });

@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { tmpFile } from '../helpers.js';
-import { agentProject, fixture, on, readJsonl, respond, texts, transcripts, when, lastUser, type AgentProject } from './e2e-util.js';
+import { agentProject, fixture, on, readJsonl, respond, texts, transcripts, when, type AgentProject } from './e2e-util.js';
 
 /** The messages recorded in the project's session transcript. */
 const transcriptText = (p: AgentProject): string =>
@@ -24,7 +24,12 @@ describe('BeforeAgent', () => {
     });
     const r = await p.run({ prompt: 'fix the bug', script: [{ text: 'Fixed.' }] });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(lastUser(r.calls[0]), 'fix the bug\n\n<hook_context>branch main, &lt;3 files&gt; dirty</hook_context>');
+    // A part of its own after the prompt, as Gemini CLI sends it.
+    const user = r.calls[0].prompt.filter((m) => m.role === 'user').at(-1);
+    assert.deepEqual(user?.content, [
+      { type: 'text', text: 'fix the bug' },
+      { type: 'text', text: '<hook_context>branch main, &lt;3 files&gt; dirty</hook_context>' },
+    ]);
     assert.equal(readJsonl(log)[0].prompt, 'fix the bug');
   });
 
@@ -36,7 +41,7 @@ describe('BeforeAgent', () => {
     // Interactive: the second prompt shows what the first left in history.
     const r = await p.run({ input: 'tell me the launch codes\nwhat can you do?\n/quit\n', script: [{ text: 'I can read files.' }] });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /Prompt blocked by hook: prompt mentions launch codes/);
+    assert.match(r.stderr, /^Agent execution blocked: prompt mentions launch codes$/m);
     assert.equal(r.calls.length, 1, 'only the second prompt reached the model');
     assert.deepEqual(texts(r.calls[0], 'user'), ['what can you do?']);
     assert.doesNotMatch(transcriptText(p), /launch codes/);
@@ -48,14 +53,14 @@ describe('BeforeAgent', () => {
     const r = await p.run({ prompt: 'anything', script: [] });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 0);
-    assert.match(r.stderr, /Prompt blocked by hook: prompt rejected by policy/);
+    assert.match(r.stderr, /^Agent execution blocked: prompt rejected by policy$/m);
   });
 
   test('continue:false: no model call, but the prompt is kept in history', async () => {
     const p = agentProject({ hooks: { BeforeAgent: on(when(null, 'deploy', { continue: false, stopReason: 'deploys are frozen' })) } });
     const r = await p.run({ input: 'deploy to prod\nwhat did I ask before?\n/quit\n', script: [{ text: 'You asked to deploy.' }] });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /Agent execution stopped by hook: deploys are frozen/);
+    assert.match(r.stderr, /^Agent execution stopped: deploys are frozen$/m);
     assert.equal(r.calls.length, 1);
     assert.deepEqual(texts(r.calls[0], 'user'), ['deploy to prod', 'what did I ask before?']);
     assert.match(transcriptText(p), /deploy to prod/);
@@ -109,7 +114,7 @@ describe('AfterAgent', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 1);
     assert.match(r.stdout, /first and last/);
-    assert.match(r.stderr, /Agent execution stopped by hook: session quota reached/);
+    assert.match(r.stderr, /^Agent execution stopped: session quota reached$/m);
   });
 
   test('the response spans the turn: step texts joined by newlines', async () => {

@@ -122,7 +122,7 @@ describe('Claude Code events at the agent’s moments', () => {
     const asked = readJsonl(req);
     assert.equal(asked.length, 4);
     assert.equal(r.calls.length, 4, 'interrupt: the turn ends at the denied call');
-    assert.match(r.stderr, /Agent execution stopped by hook: stop here/);
+    assert.match(r.stderr, /^Agent execution stopped: stop here$/m);
     assert.deepEqual(
       { event: asked[0].hook_event_name, tool: asked[0].tool_name, input: asked[0].tool_input, mode: asked[0].permission_mode },
       { event: 'PermissionRequest', tool: 'Bash', input: { command: 'touch bad' }, mode: 'default' },
@@ -160,7 +160,7 @@ describe('Claude Code events at the agent’s moments', () => {
     assert.doesNotMatch(results[0].value + results[1].value, /both ran/);
     assert.deepEqual(notes(r.calls[1]), ['PostToolBatch hook additional context: both ran'], 'a message of its own after the results');
     assert.equal(r.calls.length, 2, 'no model call after the stopped batch');
-    assert.match(r.stderr, /Agent execution stopped by hook: tests are red/);
+    assert.match(r.stderr, /^Agent execution stopped: tests are red$/m);
   });
 
   test('InstructionsLoaded per context file in the system prompt; StopFailure (not Stop) when the model call fails', async () => {

@@ -109,7 +109,7 @@ describe('SpatialAgent planning', () => {
     const p = saProject({ PrePlan: [bash(blockJson('over budget'))] });
     const r = await p.run({ prompt: 'hi', script: [{ text: 'never said' }] });
     assert.equal(r.calls.length, 0);
-    assert.ok(r.stderr.includes('Blocked by hook: over budget'), r.stderr);
+    assert.ok(r.stderr.includes('Agent execution blocked: over budget'), r.stderr);
   });
 
   test('a PreConclusion block stops the turn at the final answer; PreRoute fires before it', async () => {
@@ -123,7 +123,7 @@ describe('SpatialAgent planning', () => {
     const r = await p.run({ prompt: 'answer', script: [{ text: 'Because.' }] });
     assert.equal(r.calls.length, 1);
     assert.equal(fs.readFileSync(log, 'utf8'), 'PreRoute\n');
-    assert.ok(r.stderr.includes('Blocked by hook: needs a citation'), r.stderr);
+    assert.ok(r.stderr.includes('Agent execution blocked: needs a citation'), r.stderr);
     assert.deepEqual(readJsonl(stop), [{ FINAL_STATE: 'blocked' }]);
   });
 });

@@ -19,6 +19,6 @@ test('/hooks disable on a read-only settings file is refused in one line and the
   assert.ok((r.stdout + r.stderr).includes(`${file} is read-only; not changed`), r.stdout + r.stderr);
   assert.equal(fs.readFileSync(file, 'utf8'), before);
   // Still on: the next prompt is blocked by it.
-  assert.match(r.stderr, /Prompt blocked by hook: gate closed/);
+  assert.match(r.stderr, /Agent execution blocked: gate closed/);
   assert.equal(r.calls.length, 0);
 });

@@ -10,7 +10,7 @@ import { agentProject, hookEntry, on, readJsonl, respond, texts, lastUser, type 
 const inputs = (log: string) => readJsonl(log).map((i) => `${i.hook_event_name}:${i.source ?? i.reason ?? i.trigger ?? ''}`);
 
 describe('SessionStart and SessionEnd', () => {
-  test('-p: SessionStart startup context is prepended to the prompt; never blocks; SessionEnd exit', async () => {
+  test('-p: SessionStart startup context is prepended to the prompt in <hook_context>; never blocks; SessionEnd exit', async () => {
     const log = tmpFile('session.jsonl');
     const start = {
       decision: 'deny',
@@ -23,8 +23,8 @@ describe('SessionStart and SessionEnd', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(inputs(log), ['SessionStart:startup', 'SessionEnd:exit']);
     assert.equal(r.calls.length, 1, 'decision and continue are ignored: the turn runs');
-    assert.equal(lastUser(r.calls[0]), 'Project uses &lt;pnpm&gt;\n\ninstall deps');
-    assert.match(r.stderr, /welcome back/);
+    assert.equal(lastUser(r.calls[0]), '<hook_context>Project uses &lt;pnpm&gt;</hook_context>\n\ninstall deps');
+    assert.match(r.stderr, /^Hook system message: welcome back$/m);
   });
 
   test('interactive: context opens the history; /clear fires SessionEnd clear then SessionStart clear and forgets', async () => {
@@ -85,7 +85,7 @@ describe('interactive commands', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.calls.length, 1, 'only the prompt sent while the hook was off reached the model');
     assert.deepEqual(texts(r.calls[0], 'user'), ['two']);
-    assert.equal((r.stderr.match(/Prompt blocked by hook: gate closed/g) ?? []).length, 2);
+    assert.equal((r.stderr.match(/Agent execution blocked: gate closed/g) ?? []).length, 2);
     assert.match(r.stdout, /Hook "gate" disabled/);
   });
 
@@ -170,7 +170,11 @@ describe('the exact input of every event', () => {
 
   test('one run fires all 11 events in order', async () => {
     const log = tmpFile('events.jsonl');
-    p = agentProject({ hooks: Object.fromEntries(EVENTS.map((e) => [e, on(respond(log))])) });
+    // A hook asks before the write: in -p its approval is announced (Notification) and refused, as Gemini CLI's is.
+    const ask = { matcher: 'write_file', hooks: [hookEntry(respond(null, { decision: 'ask' }))] };
+    p = agentProject({
+      hooks: Object.fromEntries(EVENTS.map((e) => [e, e === 'BeforeTool' ? [...on(respond(log)), ask] : on(respond(log))])),
+    });
     fs.writeFileSync(path.join(p.dir, 'a.txt'), 'alpha\n');
     const script = [
       {
@@ -182,7 +186,7 @@ describe('the exact input of every event', () => {
       },
       { text: 'All done.' },
     ];
-    const r = await p.run({ prompt: 'copy a.txt to b.txt', script, args: ['--compress-threshold', '1'] });
+    const r = await p.run({ prompt: 'copy a.txt to b.txt', script, args: ['--compress-threshold', '1', '--approval-mode', 'yolo'] });
     assert.equal(r.code, 0, r.stderr);
     all = readJsonl(log);
     assert.deepEqual(
@@ -260,13 +264,13 @@ describe('the exact input of every event', () => {
     assert.equal(at.tool_name, 'read_file');
     assert.deepEqual(at.tool_input, { file_path: 'a.txt' });
     assert.match(at.tool_response.llmContent, /alpha/);
-    assert.equal(typeof at.tool_response.returnDisplay, 'string');
+    assert.equal(typeof at.tool_response.returnDisplay, 'string', 'read_file shows a line');
     assert.equal(at.tool_response.error, undefined);
 
     const [n] = byEvent('Notification');
     assert.deepEqual(Object.keys(n).sort(), ['details', 'message', 'notification_type']);
     assert.equal(n.notification_type, 'ToolPermission');
-    assert.equal(n.message, 'Tool WriteFile b.txt requires editing');
+    assert.equal(n.message, 'Tool Confirm Write: b.txt requires editing');
     assert.equal(n.details.type, 'edit');
   });
 });

@@ -93,7 +93,7 @@ describe('AfterTool', () => {
     assert.deepEqual(input.tool_input, { file_path: 'a.txt' });
   });
 
-  test('deny replaces the result with "Tool result blocked: <reason>"', async () => {
+  test('deny replaces the result: the model reads the reason as it is, the user "Tool result blocked: <reason>"', async () => {
     const p = agentProject({ hooks: { AfterTool: on(respond(null, { decision: 'deny', reason: 'contains secrets' })) } });
     fs.writeFileSync(path.join(p.dir, 'a.txt'), 'password=hunter2\n');
     const r = await p.run({
@@ -101,8 +101,9 @@ describe('AfterTool', () => {
       script: [{ toolCalls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] }, { text: 'done' }],
     });
     const [res] = toolResults(r.calls[1]);
-    assert.equal(res.value, 'Tool result blocked: contains secrets');
+    assert.deepEqual({ type: res.type, value: res.value }, { type: 'error-text', value: 'contains secrets' });
     assert.doesNotMatch(JSON.stringify(r.calls[1].prompt), /hunter2/);
+    assert.match(r.stderr, /→ Error executing tool read_file: Tool result blocked: contains secrets$/m);
   });
 
   test('continue:false stops the turn after the tool ran; the model is not called again', async () => {
@@ -111,7 +112,7 @@ describe('AfterTool', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(fs.existsSync(path.join(p.dir, 'marker')), 'AfterTool runs after the tool');
     assert.equal(r.calls.length, 1);
-    assert.match(r.stderr, /Agent execution stopped by hook: enough for today/);
+    assert.match(r.stderr, /^Agent execution stopped: enough for today$/m);
   });
 
   test('tailToolCallRequest runs another tool through BeforeTool (original_request_name) and its result replaces the original', async () => {
@@ -163,15 +164,18 @@ describe('BeforeTool rewrites the input', () => {
           respond(null, { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { command: 'echo rewritten > which.txt' } } }),
           { matcher: 'run_shell_command' },
         ),
-        AfterTool: on(respond(after)),
+        AfterTool: on(respond(after, { hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'checked' } })),
       },
     });
     const r = await p.run({ prompt: 'go', script: [shell('echo original > which.txt'), { text: 'done' }], args: YOLO });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(p.dir, 'which.txt'), 'utf8'), 'rewritten\n');
     const [res] = toolResults(r.calls[1]);
-    assert.ok(res.value.endsWith(`\n\n${MODIFIED}`), res.value);
-    assert.deepEqual(readJsonl(after)[0].tool_input, { command: 'echo rewritten > which.txt' });
+    // As in Gemini CLI: the note comes after the after-tool hooks ran, and they read the tool's own result.
+    assert.ok(res.value.endsWith(`\n\n<hook_context>checked</hook_context>\n\n${MODIFIED}`), res.value);
+    const [at] = readJsonl(after);
+    assert.deepEqual(at.tool_input, { command: 'echo rewritten > which.txt' });
+    assert.doesNotMatch(at.tool_response.llmContent, /modified by a hook/);
   });
 
   test('a sequential chain: each hook sees the previous rewrite and the rewrites accumulate', async () => {
@@ -260,39 +264,55 @@ describe('BeforeTool flow control', () => {
     const [res] = toolResults(r.calls[1]);
     assert.equal(res.type, 'error-text');
     assert.match(res.value, /needs the user's approval \(a hook asked for it\), and there is no terminal to ask; it was not run/);
-    assert.match(r.stderr, /this write needs a human/);
-    assert.equal(readJsonl(note).length, 1, 'the approval fires Notification');
+    assert.match(r.stderr, /^Hook system message: this write needs a human$/m);
+    const [n] = readJsonl(note);
+    assert.ok(n, 'the hook’s ask fires Notification, as in Gemini CLI, though nobody can answer it');
+    assert.equal(n.notification_type, 'ToolPermission');
+    assert.equal(n.message, 'Tool Confirm Write: out.txt requires editing');
+    assert.deepEqual(n.details, {
+      type: 'edit',
+      title: 'Confirm Write: out.txt',
+      fileName: 'out.txt',
+      filePath: `${fs.realpathSync(p.dir)}/out.txt`,
+      // What Gemini CLI's Diff.createPatch(fileName, original, new, 'Current', 'Proposed', …) sends.
+      fileDiff:
+        'Index: out.txt\n===================================================================\n--- out.txt\tCurrent\n+++ out.txt\tProposed\n@@ -0,0 +1,1 @@\n+written by the model\n\\ No newline at end of file\n',
+      originalContent: '',
+      newContent: 'written by the model',
+    });
+    assert.equal(fs.existsSync(path.join(p.dir, 'out.txt')), false, 'the preview wrote nothing');
   });
 
-  test('Notification on approval (default mode): ToolPermission input, and the tool is refused without a terminal', async () => {
+  test('default mode with nobody to ask (-p): a tool that needs approval is not offered, a call to it is not found, no Notification', async () => {
     const note = tmpFile('notification.jsonl');
-    const p = agentProject({ hooks: { Notification: on(respond(note, { systemMessage: 'desktop alert sent' })) } });
+    const before = tmpFile('before.jsonl');
+    const p = agentProject({ hooks: { Notification: on(respond(note)), BeforeTool: on(respond(before)) } });
     const r = await p.run({ prompt: 'save', script: [write('out.txt', 'x'), { text: 'ok' }] });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(fs.existsSync(path.join(p.dir, 'out.txt')), false, 'not approved, not run');
-    const [n] = readJsonl(note);
-    assert.equal(n.hook_event_name, 'Notification');
-    assert.equal(n.notification_type, 'ToolPermission');
-    assert.equal(n.message, 'Tool WriteFile out.txt requires editing');
-    assert.equal(n.details.type, 'edit');
-    assert.equal(n.details.title, 'WriteFile out.txt');
-    assert.equal(n.details.fileName, 'out.txt');
-    assert.equal(n.details.filePath, fs.realpathSync(p.dir) + '/out.txt');
-    assert.equal(n.details.originalContent, null, 'a new file');
-    assert.equal(n.details.newContent, 'x');
-    assert.match(n.details.fileDiff, /^\+x$/m);
-    // What Gemini CLI's Diff.createPatch(fileName, original, new, 'Current', 'Proposed', …) sends.
-    assert.equal(
-      n.details.fileDiff,
-      'Index: out.txt\n===================================================================\n--- out.txt\tCurrent\n+++ out.txt\tProposed\n@@ -0,0 +1,1 @@\n+x\n\\ No newline at end of file\n',
-    );
-    assert.equal(fs.existsSync(path.join(p.dir, 'out.txt')), false, 'the preview wrote nothing');
-    assert.match(r.stderr, /desktop alert sent/);
+    assert.equal(fs.existsSync(path.join(p.dir, 'out.txt')), false, 'not run');
+    for (const c of r.calls) {
+      assert.ok(!c.tools?.includes('write_file') && !c.tools?.includes('run_shell_command'), `offered: ${c.tools}`);
+      assert.ok(c.tools?.includes('read_file'), 'read-only tools are offered');
+    }
     const [res] = toolResults(r.calls[1]);
-    assert.match(
-      res.value,
-      /^Tool "write_file" \(WriteFile out\.txt\) needs the user's approval in approval mode "default", and there is no terminal to ask; it was not run\./,
-    );
+    assert.equal(res.type, 'error-text');
+    assert.match(res.value, /^Tool "write_file" not found\. Available tools: read_file, /);
+    assert.equal(readJsonl(note).length, 0, 'no Notification');
+    assert.equal(readJsonl(before).length, 0, 'no BeforeTool for a tool that is not there');
+  });
+
+  test('auto_edit with nobody to ask: edits are offered, shell commands are not', async () => {
+    const p = agentProject({});
+    const r = await p.run({
+      prompt: 'save',
+      script: [write('out.txt', 'x'), shell('touch ran'), { text: 'ok' }],
+      args: ['--approval-mode', 'auto_edit'],
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(path.join(p.dir, 'out.txt'), 'utf8'), 'x');
+    assert.equal(fs.existsSync(path.join(p.dir, 'ran')), false);
+    assert.ok(r.calls[0].tools?.includes('write_file') && !r.calls[0].tools?.includes('run_shell_command'), `offered: ${r.calls[0].tools}`);
+    assert.match(toolResults(r.calls[2])[1].value, /^Tool "run_shell_command" not found/);
   });
 
   test('read-only tools need no approval: no Notification', async () => {

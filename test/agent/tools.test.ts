@@ -342,7 +342,35 @@ describe('write_file', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), 'export const a = 1;\n');
     assert.ok(r.llmContent.startsWith(`Successfully created and wrote to new file: ${file}.`));
     assert.ok(r.llmContent.includes('export const a = 1;'));
-    assert.ok(r.returnDisplay.includes('+export const a = 1;'), r.returnDisplay);
+    // What Gemini CLI shows of a write, and AfterTool hooks read as returnDisplay.
+    assert.deepEqual(r.returnDisplay, {
+      fileDiff:
+        'Index: new.ts\n===================================================================\n--- new.ts\tOriginal\n+++ new.ts\tWritten\n@@ -0,0 +1,1 @@\n+export const a = 1;\n',
+      fileName: 'new.ts',
+      filePath: file,
+      originalContent: '',
+      newContent: 'export const a = 1;\n',
+      diffStat: {
+        model_added_lines: 1,
+        model_removed_lines: 0,
+        model_added_chars: 19,
+        model_removed_chars: 0,
+        user_added_lines: 0,
+        user_removed_lines: 0,
+        user_added_chars: 0,
+        user_removed_chars: 0,
+      },
+      isNewFile: true,
+      isBuildFile: false,
+    });
+  });
+
+  test('a build file is marked as one', async () => {
+    const r = await call('write_file', { file_path: 'pkg/package.json', content: '{}\n' }, c);
+    assertOk(r);
+    assert.equal(typeof r.returnDisplay === 'object' && r.returnDisplay.isBuildFile, true);
+    const mk = await call('write_file', { file_path: 'rules.mk', content: 'all:\n' }, c);
+    assert.equal(typeof mk.returnDisplay === 'object' && mk.returnDisplay.isBuildFile, true);
   });
 
   test('overwrites a file, keeps CRLF line endings and shows a diff', async () => {
@@ -351,7 +379,13 @@ describe('write_file', () => {
     assertOk(r);
     assert.equal(fs.readFileSync(path.join(s.dir, 'win.txt'), 'utf8'), 'a\r\nc\r\n');
     assert.ok(r.llmContent.startsWith('Successfully overwrote file:'));
-    assert.ok(r.returnDisplay.includes('-b') && r.returnDisplay.includes('+c'), r.returnDisplay);
+    const d = r.returnDisplay as Exclude<typeof r.returnDisplay, string>;
+    assert.ok(d.fileDiff.includes('-b') && d.fileDiff.includes('+c'), d.fileDiff);
+    assert.equal(d.isNewFile, false);
+    assert.equal(d.originalContent, 'a\r\nb\r\n');
+    assert.equal(d.newContent, 'a\nc\n');
+    // Against the file as it was (CRLF), every line of the LF content given is new.
+    assert.deepEqual([d.diffStat.model_added_lines, d.diffStat.model_removed_lines], [2, 2]);
   });
 
   test('failures: a folder, an omission placeholder', async () => {
@@ -382,7 +416,17 @@ describe('replace', () => {
     assert.equal(read('a.ts'), 'const a = 1;\nconst b = 3;\n');
     assert.ok(r.llmContent.startsWith(`Successfully modified file: ${path.join(s.dir, 'a.ts')} (1 replacements).`));
     assert.ok(r.llmContent.includes('Here is the updated code:\nconst a = 1;\nconst b = 3;'));
-    assert.ok(r.returnDisplay.includes('-const b = 2;\n+const b = 3;'), r.returnDisplay);
+    const d = r.returnDisplay as Exclude<typeof r.returnDisplay, string>;
+    assert.ok(d.fileDiff.includes('-const b = 2;\n+const b = 3;'), d.fileDiff);
+    assert.ok(d.fileDiff.includes('--- a.ts\tCurrent\n+++ a.ts\tProposed'), d.fileDiff);
+    assert.deepEqual(
+      { originalContent: d.originalContent, newContent: d.newContent, isNewFile: d.isNewFile, fileName: d.fileName },
+      { originalContent: 'const a = 1;\nconst b = 2;\n', newContent: 'const a = 1;\nconst b = 3;\n', isNewFile: false, fileName: 'a.ts' },
+    );
+    assert.deepEqual(
+      [d.diffStat.model_added_lines, d.diffStat.model_removed_lines, d.diffStat.model_added_chars, d.diffStat.model_removed_chars],
+      [1, 1, 12, 12],
+    );
   });
 
   test('old_string not found leaves the file alone', async () => {
@@ -419,7 +463,11 @@ describe('replace', () => {
   test('an empty old_string creates a new file but not over an existing one', async () => {
     const r = await call('replace', { file_path: 'new/e.ts', old_string: '', new_string: 'fresh\n' }, c);
     assertOk(r);
-    assert.equal(r.returnDisplay, 'Created new/e.ts');
+    const d = r.returnDisplay as Exclude<typeof r.returnDisplay, string>;
+    assert.deepEqual(
+      { originalContent: d.originalContent, newContent: d.newContent, isNewFile: d.isNewFile },
+      { originalContent: null, newContent: 'fresh\n', isNewFile: true },
+    );
     assert.equal(read('new/e.ts'), 'fresh\n');
     assertError(
       await call('replace', { file_path: 'new/e.ts', old_string: '', new_string: 'again' }, c),

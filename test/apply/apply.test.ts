@@ -57,10 +57,12 @@ describe('BeforeTool effects', () => {
 });
 
 describe('AfterTool effects', () => {
-  test('deny replaces the result the model reads', () => {
+  test('deny replaces the result: the model reads the reason as it is, the user "Tool result blocked: <reason>"', () => {
     assert.deepEqual(applyAfterTool({ decision: 'deny', reason: 'secret' }, 'real'), {
       action: 'replace',
-      llmContent: 'Tool result blocked: secret',
+      llmContent: 'secret',
+      blocked: true,
+      display: 'Tool result blocked: secret',
       systemMessage: undefined,
     });
   });
@@ -120,14 +122,13 @@ describe('BeforeAgent and AfterAgent effects', () => {
 describe('model effects', () => {
   const request: LLMRequest = { model: 'm1', messages: [{ role: 'user', content: 'hi' }], config: { temperature: 0.5, topK: 3 } };
   const response: LLMResponse = { candidates: [{ content: { role: 'model', parts: ['hello'] }, finishReason: 'STOP' }] };
-  test('llm_request overrides model and merges config', () => {
+  test('llm_request overrides the model; its config sets all four generation settings, as Gemini CLI applies it', () => {
     const e = applyBeforeModel({ hookSpecificOutput: { llm_request: { model: 'm2', config: { temperature: 0 } } } }, request);
     assert.equal(e.action, 'call');
-    assert.deepEqual((e as { request: LLMRequest }).request, {
-      model: 'm2',
-      messages: request.messages,
-      config: { temperature: 0, topK: 3 },
-    });
+    // topK is not the hook's: it is unset, not kept.
+    assert.deepEqual((e as { request: LLMRequest }).request, { model: 'm2', messages: request.messages, config: { temperature: 0 } });
+    const kept = applyBeforeModel({ hookSpecificOutput: { llm_request: { model: 'm2' } } }, request);
+    assert.deepEqual((kept as { request: LLMRequest }).request.config, request.config, 'no config in the partial keeps the request’s');
   });
   test('llm_response is a synthetic answer only with deny, as in the reference', () => {
     assert.equal(applyBeforeModel({ hookSpecificOutput: { llm_response: response } }, request).action, 'call');
@@ -176,7 +177,7 @@ describe('session and advisory effects', () => {
       applySessionStart({ decision: 'deny', continue: false, hookSpecificOutput: { additionalContext: 'ctx' }, systemMessage: 'hi' }),
       { context: 'ctx', systemMessage: 'hi' },
     );
-    assert.equal(prependSessionContext('do it', 'ctx'), 'ctx\n\ndo it');
+    assert.equal(prependSessionContext('do it', 'ctx'), '<hook_context>ctx</hook_context>\n\ndo it');
   });
   test('advisory events only show their message', () => {
     assert.deepEqual(applyAdvisory({ decision: 'deny', continue: false, systemMessage: 'bye' }), { systemMessage: 'bye' });

@@ -1,46 +1,26 @@
 // Claude Code cases: the same hooks and model turns through the real `claude -p` and through
 // `hookline agent`, both on one scripted Anthropic-protocol model server.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AGENTS, agentBin, runGroup, type Exited } from './agents.js';
-import { startModelServer, type HookAnswer, type Turn, type Recorded } from './model-server.js';
-import { observe, type Aspect, type Dirs, type Observation, type Segment, type SideReaders } from './observe.js';
+import {
+  baseEnv,
+  CLI,
+  contentText as text,
+  hooksObject,
+  httpHook,
+  joined,
+  makeDirs,
+  placed,
+  type Group,
+  type SideRun as HarnessRun,
+} from './harness.js';
+import { startModelServer, type Turn } from './model-server.js';
+import { observe, type Aspect, type Dirs, type Segment, type SideReaders } from './observe.js';
 import { agentToolInput, CLAUDE_TOOL_NAMES } from '../../src/dialects/claude/tools.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const HOOK = path.join(HERE, 'hook.cjs');
-const ROOT = path.resolve(HERE, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'bin', 'hookline.cjs');
-
-export interface Reply {
-  /** Printed on stdout (an http hook's body): a string as is, anything else as JSON. */
-  out?: unknown;
-  err?: string;
-  exit?: number;
-  sleepMs?: number;
-  /** An http hook's status (default 200). */
-  status?: number;
-}
-
-export interface HookSpec {
-  label: string;
-  /** The Nth run answers with replies[N] (the last once they run out). Default: nothing, exit 0. */
-  replies?: Reply[];
-  /**
-   * More handler fields (`timeout`, `async`, `statusMessage`…). `type: "http"` posts to the model
-   * server's `/hook/LABEL`; another type other than command replaces the command.
-   */
-  handler?: Record<string, unknown>;
-  /** The command, with `{hook}` standing for the recording hook (default: `{hook}`). */
-  command?: string;
-}
-
-export interface Group {
-  matcher?: string;
-  hooks: HookSpec[];
-}
+export type { Reply, HookSpec, Group } from './harness.js';
+export { hook, group, HOOK } from './harness.js';
 
 export interface ClaudeCase {
   name: string;
@@ -77,23 +57,6 @@ export interface ClaudeCase {
   plugin?: { name: string; hooks: Record<string, Group[]> };
 }
 
-/** Replaces `{project}` in every string of a value with the side's project folder. */
-export function placed<T>(v: T, project: string): T {
-  if (typeof v === 'string') return v.split('{project}').join(project) as T;
-  if (Array.isArray(v)) return v.map((x) => placed(x, project)) as T;
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placed(x, project)])) as T;
-  return v;
-}
-
-/** A hook spec as a command handler. */
-export function hook(label: string, ...replies: Reply[]): HookSpec {
-  return { label, replies };
-}
-
-export function group(matcher: string | undefined, ...hooks: HookSpec[]): Group[] {
-  return [{ ...(matcher !== undefined ? { matcher } : {}), hooks }];
-}
-
 /** A Bash call that leaves `ran-N` in the project, so a case sees whether it ran. */
 export function bash(n: number, extra = ''): Turn {
   return { tools: [{ name: 'Bash', input: { command: `touch ran-${n}${extra}`, description: `step ${n}` } }] };
@@ -120,32 +83,6 @@ function hooklineTurns(turns: Turn[], project: string): Turn[] {
         }
       : {}),
   }));
-}
-
-export function specsFile(dirs: Dirs, label: string): string {
-  return path.join(dirs.base, 'hooks', `${label}.json`);
-}
-
-/** The settings' `hooks` object: each hook a recording command (or an http hook on the model server). */
-function hooksObject(groups: Record<string, Group[]>, dirs: Dirs, serverUrl: string): Record<string, unknown[]> {
-  const log = path.join(dirs.base, 'calls.jsonl');
-  fs.mkdirSync(path.join(dirs.base, 'hooks'), { recursive: true });
-  const hooks: Record<string, unknown[]> = {};
-  for (const [event, list] of Object.entries(groups)) {
-    hooks[event] = list.map((g) => ({
-      ...(g.matcher !== undefined ? { matcher: g.matcher } : {}),
-      hooks: g.hooks.map((h) => {
-        const spec = specsFile(dirs, h.label);
-        fs.writeFileSync(spec, JSON.stringify({ label: h.label, log, replies: h.replies ?? [] }));
-        const type = h.handler?.type;
-        if (type === 'http') return { url: `${serverUrl}/hook/${h.label}`, ...h.handler };
-        if (type && type !== 'command') return { ...h.handler };
-        const recorder = `node ${JSON.stringify(HOOK)} ${JSON.stringify(spec)}`;
-        return { type: 'command', command: (h.command ?? '{hook}').split('{hook}').join(recorder), ...h.handler };
-      }),
-    }));
-  }
-  return hooks;
 }
 
 function writeSettings(c: ClaudeCase, dirs: Dirs, serverUrl: string): { log: string; args: string[] } {
@@ -181,25 +118,6 @@ function writeSettings(c: ClaudeCase, dirs: Dirs, serverUrl: string): { log: str
     args.push('--plugin-dir', root);
   }
   return { log, args };
-}
-
-/** An http hook's call, recorded as the command hooks record theirs, and its answer from the case. */
-export function httpHook(dirs: Dirs): (label: string, body: unknown) => HookAnswer {
-  return (label, body) => {
-    const spec = JSON.parse(fs.readFileSync(specsFile(dirs, label), 'utf8')) as { log: string; replies: Reply[] };
-    const count = `${spec.log}.${label}.count`;
-    const n = fs.existsSync(count) ? Number(fs.readFileSync(count, 'utf8')) : 0;
-    fs.writeFileSync(count, String(n + 1));
-    fs.appendFileSync(spec.log, `${JSON.stringify({ label, call: n, input: body, env: {}, names: [], argv: [] })}\n`);
-    const reply = spec.replies.length ? spec.replies[Math.min(n, spec.replies.length - 1)] : {};
-    return { status: reply.status ?? 200, body: reply.out };
-  };
-}
-
-function text(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b: any) => (typeof b?.text === 'string' ? b.text : '')).join('\n');
-  return '';
 }
 
 /** Anthropic messages as (role, kind, text) blocks. */
@@ -248,28 +166,7 @@ const hooklineReaders: SideReaders = {
   shown: (stdout, stderr) => [...stdout.split('\n'), ...stderr.split('\n')].filter((l) => l.trim()),
 };
 
-export interface SideRun {
-  side: 'claude' | 'hookline';
-  dirs: Dirs;
-  exited: Exited;
-  requests: Recorded[];
-  observation: Observation;
-}
-
-export function makeDirs(side: string): Dirs {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), `hookline-real-${side}-`));
-  const dirs = { base, project: path.join(base, 'project'), home: path.join(base, 'home') };
-  fs.mkdirSync(dirs.project, { recursive: true });
-  fs.mkdirSync(dirs.home, { recursive: true });
-  return dirs;
-}
-
-/** Only what a hook would see anyway: no Hookline or agent settings of the machine running the suite. */
-export function baseEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const k of ['PATH', 'LANG', 'TERM', 'TMPDIR', 'SHELL']) if (process.env[k]) env[k] = process.env[k];
-  return { ...env, HOME: home, USER: os.userInfo().username };
-}
+export type SideRun = HarnessRun<'claude' | 'hookline'>;
 
 export async function runSide(side: 'claude' | 'hookline', c: ClaudeCase): Promise<SideRun> {
   const dirs = makeDirs(side);
@@ -322,12 +219,7 @@ export async function runSide(side: 'claude' | 'hookline', c: ClaudeCase): Promi
   } finally {
     await server.close();
   }
-  const exited: Exited = {
-    code: runs.at(-1)?.code ?? null,
-    stdout: runs.map((r) => r.stdout).join(''),
-    stderr: runs.map((r) => r.stderr).join(''),
-    timedOut: runs.some((r) => r.timedOut),
-  };
+  const exited = joined(runs);
   const observation = observe({
     dirs,
     log,

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { AGENTS, agentBin, runGroup, type Exited } from './agents.js';
 import { startModelServer, type Turn, type Recorded } from './model-server.js';
 import { observe, type Aspect, type Dirs, type Observation, type Segment, type SideReaders } from './observe.js';
-import { baseEnv, makeDirs, placed, specsFile, type Group } from './claude.js';
+import { baseEnv, makeDirs, placed, specsFile, type Group } from './harness.js';
 import { codexHookHash } from '../../src/dialects/codex/config.js';
 import { codexEventLabel, isCodexEvent } from '../../src/dialects/codex/events.js';
 
@@ -15,7 +15,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const HOOK = path.join(HERE, 'hook.cjs');
 const CLI = path.join(HERE, '..', '..', 'dist', 'bin', 'hookline.cjs');
 
-export { group, hook } from './claude.js';
+export { group, hook } from './harness.js';
 
 /** A shell call that leaves `ran-N` in the project, so a case sees whether it ran. */
 export function bash(n: number, extra = ''): Turn {

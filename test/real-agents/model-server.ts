@@ -41,6 +41,8 @@ export interface ServerOptions {
   last?: string;
   /** `POST /hook/LABEL`: an http hook; it is answered with what this returns for the label and body. */
   hook?: (label: string, body: unknown) => HookAnswer;
+  /** Which requests are the main conversation (default: those that offer tools). */
+  isMain?: (path: string, body: any) => boolean;
 }
 
 let ids = 0;
@@ -221,7 +223,7 @@ export async function startModelServer(opts: ServerOptions): Promise<ModelServer
         res.end(a.body === undefined ? '' : typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
         return;
       }
-      const main = offersTools(body);
+      const main = opts.isMain ? opts.isMain(url, body) : offersTools(body);
       requests.push({ path: url, main, body });
       const side = typeof opts.side === 'function' ? opts.side(body) : (opts.side ?? 'ok');
       const turn: Turn = main ? (opts.turns[next++] ?? { text: opts.last ?? 'done' }) : { text: side };

@@ -92,7 +92,8 @@ export function normaliser(dirs: Dirs): (v: unknown, key?: string) => unknown {
     return out
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
       .replace(/toolu_[A-Za-z0-9]+/g, '<toolu>')
-      .replace(/call_[A-Za-z0-9]+/g, '<call>');
+      .replace(/call_[A-Za-z0-9]+/g, '<call>')
+      .replace(/Process Group PGID: \d+/g, 'Process Group PGID: <pgid>');
   };
   const walk = (v: unknown, key?: string): unknown => {
     if (key === 'transcript_path' || key === 'agent_transcript_path')

@@ -104,7 +104,7 @@ export class AiSdkHooks {
       if (e.action === 'block') return { status: 'blocked', text: '', reason: e.reason };
       let text: string;
       try {
-        text = await run(withBlocks(e.prompt ?? current, e.blocks ?? []));
+        text = await run(withBlocks(e.prompt ?? current, [...(e.blocks ?? []), ...(e.parts ?? [])]));
       } catch (err) {
         if (err instanceof HookStop) return { status: err.status, text: '', reason: err.reason };
         throw err;

@@ -138,10 +138,36 @@ function finishName(r: LanguageModelV3FinishReason): string {
   }
 }
 
-function chunkResponse(chunk: string, finishReason: string | undefined): LLMResponse {
+/** How the response ended, as the last chunk tells AfterModel hooks: Gemini's finish reason and token counts. */
+interface ChunkEnd {
+  finishReason: string;
+  usage?: LLMResponse['usageMetadata'];
+}
+
+/**
+ * A call's token counts in the stable format: the provider's own when it is Gemini's
+ * (`usageMetadata`), else from the AI SDK's totals; none when the provider gave none.
+ */
+function usageMetadata(usage: LanguageModelV3Usage | undefined): LLMResponse['usageMetadata'] {
+  if (!usage) return undefined;
+  const raw = usage.raw as Record<string, unknown> | undefined;
+  const count = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const prompt = count(raw?.promptTokenCount) ?? usage.inputTokens.total;
+  const candidates = count(raw?.candidatesTokenCount) ?? usage.outputTokens.total;
+  const total = count(raw?.totalTokenCount) ?? (prompt !== undefined && candidates !== undefined ? prompt + candidates : undefined);
+  if (prompt === undefined && candidates === undefined && total === undefined) return undefined;
+  return {
+    ...(prompt !== undefined ? { promptTokenCount: prompt } : {}),
+    ...(candidates !== undefined ? { candidatesTokenCount: candidates } : {}),
+    ...(total !== undefined ? { totalTokenCount: total } : {}),
+  };
+}
+
+function chunkResponse(chunk: string, end: ChunkEnd | undefined): LLMResponse {
   return {
     text: chunk,
-    candidates: [{ content: { role: 'model', parts: chunk ? [chunk] : [] }, ...(finishReason ? { finishReason } : {}), index: 0 }],
+    candidates: [{ content: { role: 'model', parts: chunk ? [chunk] : [] }, ...(end ? { finishReason: end.finishReason } : {}), index: 0 }],
+    ...(end?.usage ? { usageMetadata: end.usage } : {}),
   };
 }
 
@@ -175,6 +201,8 @@ export function hookMiddleware(points: ModelPoints, opts: ModelHookOptions = {})
     if (be.action === 'stop') throw new HookStop('stopped', 'BeforeModel', be.reason);
     if (be.action === 'block') {
       if (!be.response) throw new HookStop('blocked', 'BeforeModel', be.reason);
+      // The hook's answer stands in for the model's; the block is still said, as Gemini CLI says it.
+      notice(`Agent execution blocked: ${be.reason}`);
       return { kind: 'synthetic', text: responseText(be.response) };
     }
     const request = be.request;
@@ -194,8 +222,9 @@ export function hookMiddleware(points: ModelPoints, opts: ModelHookOptions = {})
       if (!kept.some((t) => t.name === only)) toolChoice = { type: 'auto' };
     }
     const cfg = (request.config ?? {}) as Record<string, unknown>;
+    // The request's settings as the hooks left them: one a hook's `config` left out is not sent.
     const settings: Partial<LanguageModelV3CallOptions> = {};
-    for (const k of GENERATION_KEYS) if (cfg[k] !== undefined) settings[k] = cfg[k] as number;
+    for (const k of GENERATION_KEYS) settings[k] = typeof cfg[k] === 'number' ? (cfg[k] as number) : undefined;
     const next: LanguageModelV3CallOptions = {
       ...params,
       ...settings,
@@ -208,8 +237,8 @@ export function hookMiddleware(points: ModelPoints, opts: ModelHookOptions = {})
   };
 
   /** One AfterModel chunk: the text that replaces it (the chunk itself when kept). */
-  const afterChunk = async (request: LLMRequest, chunk: string, finishReason: string | undefined, signal?: AbortSignal) => {
-    const response = chunkResponse(chunk, finishReason);
+  const afterChunk = async (request: LLMRequest, chunk: string, end: ChunkEnd | undefined, signal?: AbortSignal) => {
+    const response = chunkResponse(chunk, end);
     const e = await points.modelChunk({ request, response, signal });
     checkAborted(signal);
     show(e.systemMessage);
@@ -250,7 +279,7 @@ export function hookMiddleware(points: ModelPoints, opts: ModelHookOptions = {})
       let chunks = 0;
       let open = false;
       let done = false;
-      const emit = async (c: TransformStreamDefaultController<LanguageModelV3StreamPart>, chunk: string, finish?: string) => {
+      const emit = async (c: TransformStreamDefaultController<LanguageModelV3StreamPart>, chunk: string, finish?: ChunkEnd) => {
         chunks++;
         const out = await afterChunk(p.request, chunk, finish, signal);
         if (!out) return;
@@ -258,10 +287,16 @@ export function hookMiddleware(points: ModelPoints, opts: ModelHookOptions = {})
         open = true;
         c.enqueue({ type: 'text-delta', id: TEXT_ID, delta: out });
       };
-      const end = async (c: TransformStreamDefaultController<LanguageModelV3StreamPart>) => {
-        for (const chunk of lines.flush()) await emit(c, chunk);
+      const end = async (c: TransformStreamDefaultController<LanguageModelV3StreamPart>, finish?: LanguageModelV3StreamPart) => {
+        // The last chunk says how the response ended, as Gemini's last streamed chunk does.
+        const ending: ChunkEnd =
+          finish?.type === 'finish'
+            ? { finishReason: finishName(finish.finishReason), usage: usageMetadata(finish.usage) }
+            : { finishReason: 'STOP' };
+        const rest = lines.flush();
+        for (const [i, chunk] of rest.entries()) await emit(c, chunk, i === rest.length - 1 ? ending : undefined);
         // A response with only tool calls is still one chunk the hooks see.
-        if (!chunks) await emit(c, '', 'STOP');
+        if (!chunks) await emit(c, '', ending);
         if (open) c.enqueue({ type: 'text-end', id: TEXT_ID });
         open = false;
       };
@@ -286,7 +321,7 @@ export function hookMiddleware(points: ModelPoints, opts: ModelHookOptions = {})
               return;
             }
             if (part.type === 'finish') {
-              await end(c);
+              await end(c, part);
               done = true;
             }
             c.enqueue(part);
@@ -319,7 +354,12 @@ export function hookMiddleware(points: ModelPoints, opts: ModelHookOptions = {})
       const result = await p.target.doGenerate(p.params);
       // Without a stream, the whole answer is one chunk.
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-      const out = await afterChunk(p.request, text, finishName(result.finishReason), params.abortSignal);
+      const out = await afterChunk(
+        p.request,
+        text,
+        { finishReason: finishName(result.finishReason), usage: usageMetadata(result.usage) },
+        params.abortSignal,
+      );
       if (out === text) return result;
       const rest = result.content.filter((c) => c.type !== 'text');
       const content: LanguageModelV3Content[] = [...(out ? [{ type: 'text' as const, text: out }] : []), ...rest];

@@ -69,6 +69,8 @@ export interface HookedResult {
   run?: ToolRun;
   /** The hooks' messages for the model apart from the result (before-tool ones first). */
   notes?: string[];
+  /** What the user is told of the call when it differs from what the model reads (a blocked result). */
+  display?: string;
 }
 
 const STOPPED = /^Agent execution stopped by hook: /;
@@ -142,8 +144,7 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
       durationMs: performance.now() - started,
     };
   }
-  const llmContent = result.llmContent + (be.inputModified ? INPUT_MODIFIED_NOTE : '');
-  const ae = await points.afterTool({ ...point, args, result, llmContent });
+  const ae = await points.afterTool({ ...point, args, result, llmContent: result.llmContent });
   checkCancelled();
   show(ae.systemMessage);
   const isError = !!result.error;
@@ -160,11 +161,27 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
       run: result,
     };
   // A before-tool context sits next to the result, whatever replaced the result itself.
-  if (ae.action === 'replace')
-    return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result, ...notes };
+  if (ae.action === 'replace') {
+    const failed = isError || ae.blocked === true;
+    const output = withToolContext(ae.llmContent, be.context);
+    return {
+      outcome: { id: call.id, name, output, isError: failed },
+      ran,
+      run: result,
+      ...(ae.display ? { display: ae.display } : {}),
+      ...notes,
+    };
+  }
   // The tail call's result replaces this call's result, under this call's id.
   if (ae.tail) return hookedCall(points, host, { id: call.id, name: ae.tail.name, args: ae.tail.args }, name);
-  return { outcome: { id: call.id, name, output: withToolContext(ae.llmContent, be.context), isError }, ran, run: result, ...notes };
+  // As in Gemini CLI, a result the tool gave after a hook rewrote its arguments says so, after the after-tool hooks' words.
+  const modified = be.inputModified && !isError ? INPUT_MODIFIED_NOTE : '';
+  return {
+    outcome: { id: call.id, name, output: withToolContext(ae.llmContent + modified, be.context), isError },
+    ran,
+    run: result,
+    ...notes,
+  };
 }
 
 export interface ToolHookOptions {

@@ -52,6 +52,15 @@ export function rootWithVersion(url: string | undefined, version: string): strin
   return trimmed.endsWith(`/${version}`) ? trimmed : `${trimmed}/${version}`;
 }
 
+/**
+ * The generation settings a provider's calls carry when nothing else sets them, as hooks read them
+ * in `llm_request.config`: for Gemini models Gemini CLI's own (temperature 1, topP 0.95, topK 64,
+ * also the API's defaults for its 2.5 models); none for the others.
+ */
+export function generationDefaults(spec: string): { temperature?: number; topP?: number; topK?: number } | undefined {
+  return spec.startsWith('gemini:') ? { temperature: 1, topP: 0.95, topK: 64 } : undefined;
+}
+
 /** Builds the model named by a spec. Keys come from the environment, never from flags or files. */
 export function createModel(opts: ModelOptions): LanguageModelV3 {
   const env = opts.env ?? process.env;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { errCode, ErrorType, errMsg, fail, lineEnding, omissionPlaceholders, oneLine, readTextFile } from './common.js';
-import { changedSnippet, unifiedDiff } from './diff.js';
+import { changedSnippet, fileChange } from './diff.js';
 import { isFailure, resolveInWorkspace } from './paths.js';
 import { defineTool } from './types.js';
 import { writeError } from './write-file.js';
@@ -152,7 +152,13 @@ export const replace = defineTool({
       }
       return {
         llmContent: `Created new file: ${file} with provided content. Here is the updated code:\n${text}`,
-        returnDisplay: `Created ${r.rel}`,
+        returnDisplay: fileChange({
+          filePath: file,
+          originalContent: null,
+          newContent: text,
+          isNewFile: true,
+          labels: ['Current', 'Proposed'],
+        }),
         facts: { kind: 'write', filePath: file, originalContent: null, newContent: text, replacements: 1 },
       };
     }
@@ -205,7 +211,13 @@ export const replace = defineTool({
     }
     return {
       llmContent: `Successfully modified file: ${file} (${count} replacements). Here is the updated code:\n${changedSnippet(content, text)}`,
-      returnDisplay: unifiedDiff(path.basename(file), content, text, 'Current', 'Proposed'),
+      returnDisplay: fileChange({
+        filePath: file,
+        originalContent: content,
+        newContent: text,
+        isNewFile: false,
+        labels: ['Current', 'Proposed'],
+      }),
       facts: { kind: 'write', filePath: file, originalContent: raw, newContent: final, replacements: count },
     };
   },

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ToolFacts } from '../../events/tools.js';
+import type { FileChangeDisplay } from './diff.js';
 
 export interface ToolContext {
   cwd: string;
@@ -12,7 +13,8 @@ export interface ToolContext {
 
 export interface ToolResult {
   llmContent: string;
-  returnDisplay: string;
+  /** What the user is shown: a line, or a write's or an edit's change (Gemini CLI's shapes). */
+  returnDisplay: string | FileChangeDisplay;
   error?: { message: string; type: string };
   /** Programs only: their exit code (a non-zero exit is not a tool error, as in Gemini CLI). */
   exitCode?: number | null;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { errCode, ErrorType, errMsg, fail, lineEnding, omissionPlaceholders, oneLine, readTextFile } from './common.js';
-import { changedSnippet, unifiedDiff } from './diff.js';
+import { changedSnippet, fileChange } from './diff.js';
 import { isFailure, resolveInWorkspace } from './paths.js';
 import { defineTool, type ToolResult } from './types.js';
 
@@ -83,7 +83,13 @@ export const writeFile = defineTool({
     const head = exists ? `Successfully overwrote file: ${file}.` : `Successfully created and wrote to new file: ${file}.`;
     return {
       llmContent: `${head} Here is the updated code:\n${changedSnippet(exists ? original : '', finalContent)}`,
-      returnDisplay: unifiedDiff(path.basename(file), original, a.content),
+      returnDisplay: fileChange({
+        filePath: file,
+        originalContent: original,
+        newContent: a.content,
+        isNewFile: !exists,
+        labels: ['Original', 'Written'],
+      }),
       facts: { kind: 'write', filePath: file, originalContent: exists ? original : null, newContent: finalContent },
     };
   },

@@ -1,0 +1,32 @@
+// Gemini CLI side by side with Hookline: every case of gemini-cases.ts runs through the real
+// `gemini -p` (installed from npm into a cache folder, offline, on a loopback model server) and
+// through `hookline agent --model gemini:…`; what the hooks received, how often they ran, whether
+// the tools ran, what the model and the user were shown must agree, or differ only where a case
+// names a row of "Differences from Gemini CLI". Run with `npm run test:agents`.
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { AGENTS, agentBin } from './agents.js';
+import { runSide } from './gemini.js';
+import { hasDifferenceRow } from './harness.js';
+import { GEMINI_CASES } from './gemini-cases.js';
+import { compare } from './observe.js';
+
+describe(`Gemini CLI ${AGENTS.gemini.version} and Hookline`, { concurrency: 2 }, () => {
+  before(() => agentBin(AGENTS.gemini), { timeout: 600_000 });
+  for (const c of GEMINI_CASES) {
+    test(c.name, { timeout: 180_000 }, async () => {
+      const [real, ours] = await Promise.all([runSide('gemini', c), runSide('hookline', c)]);
+      try {
+        assert.equal(real.exited.timedOut, false, `Gemini CLI did not finish:\n${real.exited.stderr}`);
+        assert.equal(ours.exited.timedOut, false, `hookline agent did not finish:\n${ours.exited.stderr}`);
+        const d = compare(real.observation, ours.observation, c.differs?.aspects ?? []);
+        const lines = Object.entries(d).flatMap(([aspect, ls]) => ls.map((l) => `${aspect}: ${l}`));
+        assert.deepEqual(lines, [], `Gemini CLI and Hookline differ:\n${lines.join('\n')}`);
+        if (c.differs) assert.ok(hasDifferenceRow(c.differs.row), `no "${c.differs.row}" row in the documented differences`);
+      } finally {
+        for (const r of [real, ours]) fs.rmSync(r.dirs.base, { recursive: true, force: true });
+      }
+    });
+  }
+});
