@@ -204,6 +204,10 @@ program
     'load a Claude Code plugin from this folder for the session (repeatable)',
     (dir: string, all: string[] = []) => [...all, dir],
   )
+  .option(
+    '--prefer-dialect <name>',
+    "where two dialects read one file (.claude/settings*.json: Claude Code and Copilot CLI), this one runs its hooks (default: the file's own agent, claude)",
+  )
   .argument('[question]', 'with --ask: the question (or give it with -p)')
   .action(async (question: string | undefined, opts) => {
     if (question !== undefined && opts.ask === undefined)

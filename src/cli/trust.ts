@@ -16,24 +16,31 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
   const describeChange = changeDescriber(dir);
   const changes = pending.map((h) => (h.key ? describeChange(h) : undefined));
-  const lines = pending.map((h, i) => `  - ${describeDialectHook(h, dir, changes[i])}`);
-  const unkeyed = pending.filter((h) => !h.key).length;
+  // A hook two dialects read is trusted under both keys, and listed once, by its own file's dialect.
+  const lines = pending.flatMap((h, i) => (h.shared ? [] : [`  - ${describeDialectHook(h, dir, changes[i])}`]));
+  const unkeyed = pending.filter((h) => !h.key && !h.shared).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
   if (opts.check && opts.json) {
-    const hooksOut = pending.map((h, i) => ({
-      name: h.name,
-      event: h.event,
-      matcher: h.matcher ?? null,
-      source: h.source,
-      file: h.file,
-      command: h.command,
-      details: h.review?.details ?? [],
-      reads: h.review?.reads ?? [],
-      change: changes[i] ?? h.problem ?? null,
-    }));
+    const hooksOut = pending.flatMap((h, i) =>
+      h.shared
+        ? []
+        : [
+            {
+              name: h.name,
+              event: h.event,
+              matcher: h.matcher ?? null,
+              source: h.source,
+              file: h.file,
+              command: h.command,
+              details: h.review?.details ?? [],
+              reads: h.review?.reads ?? [],
+              change: changes[i] ?? h.problem ?? null,
+            },
+          ],
+    );
     printJson({ folder: dir, trusted, untrusted: hooksOut });
-    return trusted && !pending.length ? 0 : 1;
+    return trusted && !hooksOut.length ? 0 : 1;
   }
   if (opts.check) {
     print(`${dir}: folder ${trusted ? 'trusted' : 'not trusted'}`);
