@@ -78,7 +78,7 @@ export interface ClaudeCase {
 }
 
 /** Replaces `{project}` in every string of a value with the side's project folder. */
-function placed<T>(v: T, project: string): T {
+export function placed<T>(v: T, project: string): T {
   if (typeof v === 'string') return v.split('{project}').join(project) as T;
   if (Array.isArray(v)) return v.map((x) => placed(x, project)) as T;
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placed(x, project)])) as T;
@@ -122,7 +122,7 @@ function hooklineTurns(turns: Turn[], project: string): Turn[] {
   }));
 }
 
-function specsFile(dirs: Dirs, label: string): string {
+export function specsFile(dirs: Dirs, label: string): string {
   return path.join(dirs.base, 'hooks', `${label}.json`);
 }
 
@@ -184,7 +184,7 @@ function writeSettings(c: ClaudeCase, dirs: Dirs, serverUrl: string): { log: str
 }
 
 /** An http hook's call, recorded as the command hooks record theirs, and its answer from the case. */
-function httpHook(dirs: Dirs): (label: string, body: unknown) => HookAnswer {
+export function httpHook(dirs: Dirs): (label: string, body: unknown) => HookAnswer {
   return (label, body) => {
     const spec = JSON.parse(fs.readFileSync(specsFile(dirs, label), 'utf8')) as { log: string; replies: Reply[] };
     const count = `${spec.log}.${label}.count`;
@@ -256,7 +256,7 @@ export interface SideRun {
   observation: Observation;
 }
 
-function makeDirs(side: string): Dirs {
+export function makeDirs(side: string): Dirs {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), `hookline-real-${side}-`));
   const dirs = { base, project: path.join(base, 'project'), home: path.join(base, 'home') };
   fs.mkdirSync(dirs.project, { recursive: true });
@@ -265,7 +265,7 @@ function makeDirs(side: string): Dirs {
 }
 
 /** Only what a hook would see anyway: no Hookline or agent settings of the machine running the suite. */
-function baseEnv(home: string): NodeJS.ProcessEnv {
+export function baseEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const k of ['PATH', 'LANG', 'TERM', 'TMPDIR', 'SHELL']) if (process.env[k]) env[k] = process.env[k];
   return { ...env, HOME: home, USER: os.userInfo().username };
