@@ -62,7 +62,7 @@ program
   .description('report every configuration problem (exit 1 on errors): every hook system found, or the one named')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .option('--dialect <name>', 'gemini | claude | mm | spatialagent | agy (default: every one configured here)')
+  .option('--dialect <name>', 'gemini | claude | copilot | mm | spatialagent | agy (default: every one configured here)')
   .option(
     '--config <file>',
     "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json)",
