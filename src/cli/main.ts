@@ -37,6 +37,8 @@ Environment:
   CLAUDE_CODE_PLUGIN_CACHE_DIR     where Claude Code keeps installed plugins (default: ~/.claude/plugins)
   CLAUDE_CODE_STOP_HOOK_BLOCK_CAP  agent: Claude Code Stop hooks may keep a turn going this many times in a row (default 8)
   CLAUDE_CODE_EFFORT_LEVEL         agent: the effort level Claude Code hooks are told (default medium)
+  COPILOT_HOME                     Copilot CLI's home folder (default: ~/.copilot)
+  COPILOT_HOOK_ALLOW_LOCALHOST     1: Copilot CLI http hooks may post to this machine (http://127.0.0.1…)
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
   OTEL_EXPORTER_OTLP_ENDPOINT      export hook spans and metrics to this OTLP/HTTP collector (JSON), e.g. http://127.0.0.1:4318
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
