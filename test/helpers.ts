@@ -8,12 +8,13 @@ import { geminiSystem } from '../src/dialects/gemini/system.js';
 import { mmSystem } from '../src/dialects/mm/system.js';
 import { spatialAgentSystem } from '../src/dialects/spatialagent/system.js';
 import { agySystem } from '../src/dialects/agy/system.js';
+import { copilotSystem } from '../src/dialects/copilot/system.js';
 import { keysToWrite, trustWorkspaceHooks } from '../src/trust/dialects.js';
 import { rememberReviewed } from '../src/trust/reviewed.js';
 
 /** The workspace hooks of every hook system in a folder, as `hookline trust` finds them. */
 function findWorkspaceHooks(dir: string, env: NodeJS.ProcessEnv) {
-  return [geminiSystem, claudeSystem, mmSystem, spatialAgentSystem, agySystem].flatMap((s) => s.workspaceHooks(dir, env));
+  return [geminiSystem, claudeSystem, mmSystem, spatialAgentSystem, agySystem, copilotSystem].flatMap((s) => s.workspaceHooks(dir, env));
 }
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -38,6 +38,7 @@ import type {
   BeforeToolEffect,
   SessionStartEffect,
   ToolSelection,
+  Note,
 } from '../apply/index.js';
 
 const joined = (parts: Array<string | undefined>, sep = '\n') => {
@@ -46,7 +47,7 @@ const joined = (parts: Array<string | undefined>, sep = '\n') => {
 };
 
 /** `{notes}` when there are some. */
-const withNotes = (notes: string[]) => (notes.length ? { notes } : {});
+const withNotes = (notes: Note[]) => (notes.length ? { notes } : {});
 
 type Fn<K extends keyof Adapter> = NonNullable<Adapter[K]>;
 
@@ -60,16 +61,24 @@ export class Points {
   async sessionStart(p: Parameters<Fn<'sessionStart'>>[0]): Promise<SessionStartEffect> {
     const contexts: Array<string | undefined> = [];
     const messages: Array<string | undefined> = [];
-    const notes: string[] = [];
+    const notes: Note[] = [];
+    const lead: string[] = [];
     let stop: string | undefined;
     for (const f of this.each('sessionStart')) {
       const e = await f(p);
       contexts.push(e.context);
       messages.push(e.systemMessage);
       notes.push(...(e.notes ?? []));
+      lead.push(...(e.lead ?? []));
       stop ??= e.stop;
     }
-    return { context: joined(contexts), systemMessage: joined(messages), ...withNotes(notes), ...(stop !== undefined ? { stop } : {}) };
+    return {
+      context: joined(contexts),
+      systemMessage: joined(messages),
+      ...withNotes(notes),
+      ...(lead.length ? { lead } : {}),
+      ...(stop !== undefined ? { stop } : {}),
+    };
   }
 
   private async advisory<K extends 'sessionEnd' | 'notification'>(point: K, p: Parameters<Fn<K>>[0]): Promise<Advisory> {
@@ -93,10 +102,10 @@ export class Points {
     return { systemMessage: joined(messages) };
   }
 
-  async compressed(p: Parameters<Fn<'compressed'>>[0]): Promise<Advisory & { context?: string; notes?: string[] }> {
+  async compressed(p: Parameters<Fn<'compressed'>>[0]): Promise<Advisory & { context?: string; notes?: Note[] }> {
     const contexts: Array<string | undefined> = [];
     const messages: Array<string | undefined> = [];
-    const notes: string[] = [];
+    const notes: Note[] = [];
     for (const f of this.each('compressed')) {
       const e = await f(p);
       contexts.push(e.context);
@@ -145,7 +154,7 @@ export class Points {
   async toolBatch(p: ToolBatchPoint): Promise<ToolBatchEffect> {
     const contexts: Array<string | undefined> = [];
     const messages: Array<string | undefined> = [];
-    const notes: string[] = [];
+    const notes: Note[] = [];
     for (const f of this.each('toolBatch')) {
       const e = await f(p);
       contexts.push(e.context);
@@ -178,7 +187,7 @@ export class Points {
     let prompt = p.prompt;
     const blocks: string[] = [];
     const parts: string[] = [];
-    const notes: string[] = [];
+    const notes: Note[] = [];
     const messages: Array<string | undefined> = [];
     for (const f of this.each('prompt')) {
       const e = await f({ ...p, prompt });
@@ -248,7 +257,7 @@ export class Points {
     let ask = false;
     const messages: Array<string | undefined> = [];
     const contexts: Array<string | undefined> = [];
-    const notes: string[] = [];
+    const notes: Note[] = [];
     const refusals: Array<string | undefined> = [];
     for (const f of this.each('beforeTool')) {
       const e = await f({ ...p, args });
@@ -272,7 +281,7 @@ export class Points {
     let llmContent = p.llmContent;
     let tail: { name: string; args: Record<string, unknown> } | undefined;
     const messages: Array<string | undefined> = [];
-    const notes: string[] = [];
+    const notes: Note[] = [];
     for (const f of this.each('afterTool')) {
       const e = await f({ ...p, llmContent });
       messages.push(e.systemMessage);

@@ -1,4 +1,5 @@
 import type { HookOutput } from '../events/output.js';
+import type { Note } from './tool.js';
 import { additionalContext, effectiveReason, isBlocking, specific, stops, systemMessage } from './common.js';
 
 export type BeforeAgentEffect =
@@ -47,7 +48,7 @@ export type AfterAgentEffect =
       prompt: string;
       clearContext: boolean;
       systemMessage?: string;
-      continuation?: { user?: string; notes: string[] };
+      continuation?: { user?: string; notes: Note[] };
       /** The line the user reads about the retry (the agent's own when absent). */
       notice?: string;
     }

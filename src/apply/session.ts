@@ -1,4 +1,5 @@
 import type { HookOutput } from '../events/output.js';
+import type { Note } from './tool.js';
 import { additionalContext, systemMessage } from './common.js';
 
 export interface SessionStartEffect {
@@ -8,7 +9,9 @@ export interface SessionStartEffect {
   /** A hook ended the session's work before it began (Claude Code's `continue: false`): the reason shown. */
   stop?: string;
   /** Messages for the model that follow the session's first prompt (Claude Code's SessionStart context). */
-  notes?: string[];
+  notes?: Note[];
+  /** User messages of their own, as written, before the session's first prompt (Copilot CLI's sessionStart context). */
+  lead?: string[];
 }
 
 /** SessionStart never blocks: decision and continue are ignored. */

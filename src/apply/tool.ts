@@ -1,13 +1,13 @@
 import type { HookOutput } from '../events/output.js';
 import { additionalContext, effectiveReason, isBlocking, isPlainObject, specific, stops, systemMessage } from './common.js';
+import type { Note } from './note.js';
+
+export type { Note } from './note.js';
 
 export const INPUT_MODIFIED_NOTE = '\n\n[System] Tool input parameters were modified by a hook before execution.';
 
-/**
- * Messages for the model apart from the tool's result (Claude Code's labelled hook messages):
- * they follow the tool results in the history, in order.
- */
-export type Notes = { notes?: string[] };
+/** Messages for the model apart from the tool's result: they follow the tool results in the history, in order. */
+export type Notes = { notes?: Note[] };
 
 export type BeforeToolEffect =
   /** Run the tool with these arguments; `context` is read by the model with the tool's result. */
@@ -24,8 +24,8 @@ export type BeforeToolEffect =
       refusal?: string;
       systemMessage?: string;
     } & Notes)
-  /** Do not run; the model reads `message` as the tool's error. */
-  | { action: 'deny'; message: string; systemMessage?: string }
+  /** Do not run; the model reads `message` as the tool's error (and `notes` after it: Copilot CLI's earlier hooks' context). */
+  | ({ action: 'deny'; message: string; systemMessage?: string } & Notes)
   /** Do not run and end the agent's turn. */
   | { action: 'stop'; message: string; systemMessage?: string };
 

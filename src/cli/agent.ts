@@ -12,7 +12,7 @@ import { mmAskDeniedCliLine } from '../dialects/mm/effects.js';
 import type { Adapter, AdapterContext } from '../dialects/adapter.js';
 import { geminiControl } from '../dialects/gemini/system.js';
 import { allSystems } from '../dialects/registry.js';
-import type { AgentSetup } from '../dialects/system.js';
+import { leftFiles, type AgentSetup } from '../dialects/system.js';
 import { modelFromFlags } from './model.js';
 import { resolveDir, UsageError, warn } from './io.js';
 import { sessionIdProblem } from '../events/session-id.js';
@@ -36,6 +36,8 @@ export interface AgentCliOptions {
   mmConfig?: string;
   ask?: string;
   pluginDir?: string[];
+  /** Where two dialects read one file, the one that runs its hooks. */
+  preferDialect?: string;
 }
 
 const MODES: readonly ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
@@ -105,6 +107,11 @@ async function run(opts: AgentCliOptions): Promise<number> {
   if (resumeId) throw new UsageError(resumeId);
   const session = opts.resume ? resumeSession(cwd, opts.resume === true ? 'latest' : String(opts.resume)) : Session.create(cwd);
   const systems = await allSystems();
+  const prefer = opts.preferDialect;
+  if (prefer !== undefined && !systems.some((s) => s.name === prefer))
+    throw new UsageError(`--prefer-dialect ${prefer}: unknown dialect — use one of ${systems.map((s) => s.name).join(', ')}`);
+  // A file two systems read runs once: by its own agent's dialect, or the preferred one.
+  const left = leftFiles(systems, cwd, process.env, prefer);
   const interactiveMode = opts.prompt === undefined;
   const confirmRef: ConfirmRef = {};
   const io: AgentIO = {
@@ -188,7 +195,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
       warn,
     };
     const adapters = systems
-      .map((sys) => sys.adapter(setup))
+      .map((sys) => sys.adapter({ ...setup, leave: left.get(sys.name) }))
       .filter((a): a is Adapter => a !== undefined)
       // Gemini settings hooks are shadowed in their engine; the other systems at their adapter.
       .map((a) => (opts.shadow && a.name !== 'gemini' ? shadowAdapter(a, agentIO) : a));
@@ -234,7 +241,7 @@ async function run(opts: AgentCliOptions): Promise<number> {
     return 0;
   }
 
-  await agent.start(opts.resume ? 'resume' : 'startup');
+  await agent.start(opts.resume ? 'resume' : 'startup', interactiveMode ? undefined : opts.prompt);
   if (interactiveMode) {
     await interactive(agent, { out: process.stdout, input: process.stdin, confirmRef });
     await agent.points.settle();

@@ -20,7 +20,7 @@ export const FIRE_OPTIONS: readonly FireOption[] = [
   {
     flag: 'dialect',
     value: 'name',
-    help: 'gemini | claude | codex | mm | spatialagent | agy: event names, input and configuration of that hook system',
+    help: 'gemini | claude | codex | copilot | mm | spatialagent | agy: event names, input and configuration of that hook system',
   },
   {
     flag: 'config',

@@ -39,6 +39,8 @@ Environment:
   CLAUDE_CODE_EFFORT_LEVEL         agent: the effort level Claude Code hooks are told (default medium)
   CODEX_HOME                       Codex's home folder (default: ~/.codex): its hooks.json, config.toml and trust records
   HOOKLINE_CODEX_SYSTEM_DIR        Codex's system layer, with requirements.toml (default: /etc/codex)
+  COPILOT_HOME                     Copilot CLI's home folder (default: ~/.copilot)
+  COPILOT_HOOK_ALLOW_LOCALHOST     1: Copilot CLI http hooks may post to this machine (http://127.0.0.1…)
   NO_COLOR, FORCE_COLOR, TERM      colour of error lines (only on a terminal, never with NO_COLOR)
   OTEL_EXPORTER_OTLP_ENDPOINT      export hook spans and metrics to this OTLP/HTTP collector (JSON), e.g. http://127.0.0.1:4318
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT   the same, per signal (full URL)
@@ -64,7 +66,7 @@ program
   .description('report every configuration problem (exit 1 on errors): every hook system found, or the one named')
   .option('--cwd <dir>', 'project folder')
   .option('--json', 'print JSON')
-  .option('--dialect <name>', 'gemini | claude | codex | mm | spatialagent | agy (default: every one configured here)')
+  .option('--dialect <name>', 'gemini | claude | codex | copilot | mm | spatialagent | agy (default: every one configured here)')
   .option(
     '--config <file>',
     "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex)",
@@ -226,6 +228,10 @@ program
     '--plugin-dir <dir>',
     'load a Claude Code plugin from this folder for the session (repeatable)',
     (dir: string, all: string[] = []) => [...all, dir],
+  )
+  .option(
+    '--prefer-dialect <name>',
+    "where two dialects read one file (.claude/settings*.json: Claude Code and Copilot CLI), this one runs its hooks (default: the file's own agent, claude)",
   )
   .argument('[question]', 'with --ask: the question (or give it with -p)')
   .action(async (question: string | undefined, opts) => {

@@ -16,28 +16,35 @@ export async function trust(dirArg: string | undefined, opts: { check?: boolean;
   const pending = hooks.filter((h) => !isDialectHookTrusted(h, known));
   const describeChange = changeDescriber(dir);
   const changes = pending.map((h) => (h.key ? describeChange(h) : undefined));
-  const lines = pending.map((h, i) => `  - ${describeDialectHook(h, dir, changes[i])}`);
-  const unkeyed = pending.filter((h) => !h.key).length;
+  // A hook two dialects read is trusted under both keys, and listed once, by its own file's dialect.
+  const lines = pending.flatMap((h, i) => (h.shared ? [] : [`  - ${describeDialectHook(h, dir, changes[i])}`]));
+  const unkeyed = pending.filter((h) => !h.key && !h.shared).length;
   const trusted = ctx.trust !== 'untrusted';
   if (opts.json && !opts.check) throw new UsageError('--json: only with --check — hookline trust --check --json');
   // Systems that keep records of their own (Codex): the hooks those records hold back.
   const own = (await allSystems()).flatMap((s) => (s.ownTrust ? [{ name: s.name, own: s.ownTrust }] : []));
   const ownPending = own.flatMap((s) => s.own.pending(dir, process.env).map((line) => ({ system: s.name, line })));
   if (opts.check && opts.json) {
-    const hooksOut = pending.map((h, i) => ({
-      name: h.name,
-      event: h.event,
-      matcher: h.matcher ?? null,
-      source: h.source,
-      file: h.file,
-      command: h.command,
-      details: h.review?.details ?? [],
-      reads: h.review?.reads ?? [],
-      change: changes[i] ?? h.problem ?? null,
-    }));
+    const hooksOut = pending.flatMap((h, i) =>
+      h.shared
+        ? []
+        : [
+            {
+              name: h.name,
+              event: h.event,
+              matcher: h.matcher ?? null,
+              source: h.source,
+              file: h.file,
+              command: h.command,
+              details: h.review?.details ?? [],
+              reads: h.review?.reads ?? [],
+              change: changes[i] ?? h.problem ?? null,
+            },
+          ],
+    );
     const recordsOut = ownPending.map((p) => ({ source: p.system, hook: p.line }));
     printJson({ folder: dir, trusted, untrusted: hooksOut, unrecorded: recordsOut });
-    return trusted && !pending.length && !ownPending.length ? 0 : 1;
+    return trusted && !hooksOut.length && !ownPending.length ? 0 : 1;
   }
   if (opts.check) {
     print(`${dir}: folder ${trusted ? 'trusted' : 'not trusted'}`);

@@ -20,6 +20,7 @@ import type {
   BeforeToolEffect,
   SessionStartEffect,
   ToolSelection,
+  Note,
 } from '../apply/index.js';
 
 export interface AdapterIO {
@@ -53,6 +54,8 @@ export type Advisory = { systemMessage?: string };
 
 export interface SessionStartPoint {
   source: 'startup' | 'resume' | 'clear';
+  /** The prompt the session starts with, when it is known at its start (`-p`). */
+  prompt?: string;
   /** A resumed session: its history's size in (estimated) tokens, and the seconds since the model last answered. */
   resumed?: { contextTokens: number; secondsSinceLastResponse?: number };
 }
@@ -72,7 +75,7 @@ export type PromptEffect =
    * `parts` follow it as text parts of their own (Gemini CLI's `<hook_context>`), `notes` are
    * messages of their own after it (Claude Code's UserPromptSubmit context).
    */
-  | { action: 'proceed'; prompt?: string; blocks?: string[]; parts?: string[]; notes?: string[]; systemMessage?: string }
+  | { action: 'proceed'; prompt?: string; blocks?: string[]; parts?: string[]; notes?: Note[]; systemMessage?: string }
   /**
    * End the turn without calling the model. With `answer`, the history keeps `history` (or the
    * prompt) and the answer, which the user reads; without, the user's prompt stays in history.
@@ -239,7 +242,7 @@ export interface ToolBatchEffect {
   /** Read by the model with the batch's results. */
   context?: string;
   /** Messages for the model after the batch's results. */
-  notes?: string[];
+  notes?: Note[];
   /** Stops the agent before its next model call. */
   stop?: string;
   systemMessage?: string;
@@ -292,7 +295,7 @@ export interface Adapter {
   /** Before the history is compressed; a `block` keeps it as it is. */
   compress?(p: { trigger: 'manual' | 'auto'; instructions?: string }): Promise<Advisory & { block?: string }>;
   /** After the history was compressed into `summary`; a `context` (or `notes`, messages of their own) follows the summary in the history. */
-  compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory & { context?: string; notes?: string[] }>;
+  compressed?(p: { trigger: 'manual' | 'auto'; summary: string }): Promise<Advisory & { context?: string; notes?: Note[] }>;
   /** The approval prompt is about to be shown: answer it, or let the user. */
   permissionRequest?(p: PermissionPoint): Promise<PermissionEffect>;
   /** A tool call was refused at the approval prompt; `retry` tells the model it may try again. */

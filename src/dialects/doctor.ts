@@ -168,7 +168,7 @@ async function dialectCandidates(ctx: HookContext, env: NodeJS.ProcessEnv): Prom
         review: { details: h.details ?? [], reads: h.reads ?? [] },
       });
     // Gemini's workspace hooks are the settings entries, read with their state above.
-    const ws: DialectHook[] = s.workspaceHooks(ctx.projectDir, env).filter((h) => h.source !== 'gemini' && !h.setting);
+    const ws: DialectHook[] = s.workspaceHooks(ctx.projectDir, env).filter((h) => h.source !== 'gemini' && !h.setting && !h.shared);
     const { held } = heldDialectHooks(ctx.projectDir, ws, ctx.trust, env, { record: false });
     for (const h of ws)
       out.push({

@@ -10,7 +10,8 @@ import { allSystems, findWorkspaceHooks } from './registry.js';
 export async function listHooks(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<{ hooks: ListedHook[]; warnings: string[] }> {
   const ctx = loadContext({ cwd: dir, env });
   const warnings = [...ctx.config.problems.map(formatProblem), ...heldWarnings(ctx)];
-  const others = (await findWorkspaceHooks(ctx.projectDir, env)).filter((h) => h.source !== 'gemini');
+  // A hook two dialects read (Claude Code's settings, Copilot CLI's too) is listed once, by its own file's dialect.
+  const others = (await findWorkspaceHooks(ctx.projectDir, env)).filter((h) => h.source !== 'gemini' && !h.shared);
   // Listing records nothing: it only says what would be held back.
   const { held, warning } = heldDialectHooks(ctx.projectDir, others, ctx.trust, ctx.env, { record: false });
   if (warning) warnings.push(warning);

@@ -14,6 +14,7 @@ const LOADERS: ReadonlyArray<readonly [string, () => Promise<HookSystem>]> = [
   ['mm', async () => (await import('./mm/system.js')).mmSystem],
   ['spatialagent', async () => (await import('./spatialagent/system.js')).spatialAgentSystem],
   ['agy', async () => (await import('./agy/system.js')).agySystem],
+  ['copilot', async () => (await import('./copilot/system.js')).copilotSystem],
 ];
 
 export const DIALECTS: readonly string[] = LOADERS.map(([name]) => name);

@@ -113,6 +113,12 @@ export interface AgentSetup {
   handOff?: { file: string; depth: number };
   /** `--ask`: mm lists no hook run for it. */
   ask: boolean;
+  /**
+   * Configuration files this system leaves to another in this session: a file two systems read
+   * (Claude Code's `.claude/settings.json`, which Copilot CLI reads too) is run by one of them,
+   * so a hook never runs twice for one event.
+   */
+  leave?: ReadonlySet<string>;
   system: string;
   warn(line: string): void;
 }
@@ -143,6 +149,27 @@ export interface HookSystem {
     /** With `project`, the folder itself is trusted in the system's own records too (a `hookline test` sandbox). */
     trust(dir: string, env: NodeJS.ProcessEnv, opts?: { project?: boolean }): string[];
   };
+
+  /**
+   * Files of another system that this one reads too (its name and the files): in an agent
+   * session the owner runs them, unless the user prefers this system (`--prefer-dialect`).
+   */
+  borrows?(dir: string, env: NodeJS.ProcessEnv): { from: string; files: string[] };
+}
+
+/**
+ * What each system leaves to another in one agent session: a borrowed file is run by its owner,
+ * or by the borrower when the user prefers it (`prefer`, a system's name).
+ */
+export function leftFiles(systems: readonly HookSystem[], dir: string, env: NodeJS.ProcessEnv, prefer?: string): Map<string, Set<string>> {
+  const left = new Map<string, Set<string>>(systems.map((s) => [s.name, new Set<string>()]));
+  for (const s of systems) {
+    const b = s.borrows?.(dir, env);
+    if (!b) continue;
+    const leaver = prefer === s.name ? b.from : s.name;
+    for (const f of b.files) left.get(leaver)?.add(f);
+  }
+  return left;
 }
 
 /** Session ids from a flag or an event's `session_id` must be of the safe alphabet: the problem, if any. */

@@ -15,7 +15,7 @@ import { changeDescriber, rememberReviewed } from './reviewed.js';
 import { unchanged, type Probe } from './scripts.js';
 import { reviewLines, type HookReview } from './review.js';
 
-export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy' | 'codex';
+export type DialectSource = 'gemini' | 'mm' | 'spatialagent' | 'claude' | 'agy' | 'codex' | 'copilot';
 
 /** One workspace hook of a dialect configuration, as trust and `hookline list` see it. */
 export interface DialectHook {
@@ -54,6 +54,8 @@ export interface DialectHook {
   setting?: boolean;
   /** Keys of hooks whose fingerprints covered this setting as it is now: one of them trusted vouches for it. */
   coveredBy?: readonly string[];
+  /** A hook of a file another dialect lists too (Claude Code's settings, which Copilot CLI reads): trusted under both keys, listed once. */
+  shared?: boolean;
 }
 
 /** `.claude/settings.json (PreToolUse Bash): ./guard.sh`, the file standing for a name. */

@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import { scriptDigest, type Probe, type ScriptContext } from './scripts.js';
 import { reviewOf, type HookReview } from './review.js';
 
-export type KeyDialect = 'gemini' | 'mm' | 'claude' | 'spatialagent' | 'agy' | 'codex';
+export type KeyDialect = 'gemini' | 'mm' | 'claude' | 'spatialagent' | 'agy' | 'codex' | 'copilot';
 
 /** A hook's trust identity. */
 export interface HookFingerprint {

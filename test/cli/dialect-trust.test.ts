@@ -10,12 +10,13 @@ import { makeProject, runCli, type Project } from '../helpers.js';
 import { claudeSystem } from '../../src/dialects/claude/system.js';
 import { mmSystem } from '../../src/dialects/mm/system.js';
 import { spatialAgentSystem } from '../../src/dialects/spatialagent/system.js';
+import { copilotSystem } from '../../src/dialects/copilot/system.js';
 
 /** Quotes a word for sh. */
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 interface DialectCase {
-  dialect: 'mm' | 'spatialagent' | 'claude';
+  dialect: 'mm' | 'spatialagent' | 'claude' | 'copilot';
   /** The workspace file, relative to the project. */
   file: string;
   /** The file's text with these hook commands, all on the event fired below. */
@@ -57,6 +58,15 @@ const CASES: DialectCase[] = [
     configFlag: '--config',
     review: '',
   },
+  {
+    dialect: 'copilot',
+    file: path.join('.github', 'hooks', 'hooks.json'),
+    write: (cs) => JSON.stringify({ version: 1, hooks: { userPromptSubmitted: cs.map((bash) => ({ type: 'command', bash })) } }),
+    event: 'userPromptSubmitted',
+    input: '{"prompt": "hi"}',
+    configFlag: '--config',
+    review: '      folder: .github/hooks\n',
+  },
 ];
 
 interface TrustProject extends Project {
@@ -94,7 +104,9 @@ function project(): TrustProject {
 
 /** The key `hookline trust` records for the workspace hook running `command`, from the library. */
 const keyOf = (p: TrustProject, command: string) =>
-  [claudeSystem, mmSystem, spatialAgentSystem].flatMap((s) => s.workspaceHooks(p.dir, p.env)).find((h) => h.command === command)?.key;
+  [claudeSystem, mmSystem, spatialAgentSystem, copilotSystem]
+    .flatMap((s) => s.workspaceHooks(p.dir, p.env))
+    .find((h) => h.command === command)?.key;
 
 const fire = (p: TrustProject, c: DialectCase, env = p.env, extra: string[] = []) =>
   runCli(['fire', c.event, '--dialect', c.dialect, '--cwd', p.dir, ...extra, '--input', '-'], { env, input: c.input });
@@ -112,7 +124,12 @@ for (const c of CASES) {
         t.stdout,
         `trusted folder ${p.dir}\ntrusted 2 new or changed hook(s):\n  - ${c.file} (${c.event}): ${p.mark('one')}\n${c.review}  - ${c.file} (${c.event}): ${p.mark('other')}\n${c.review}`,
       );
-      assert.deepEqual(p.trustedKeys(), [keyOf(p, p.mark('one')), keyOf(p, p.mark('other'))]);
+      // Claude Code's settings are read by Copilot CLI too: their hooks are trusted under both dialects' keys, listed once.
+      assert.deepEqual(
+        p.trustedKeys().filter((k) => k.startsWith(`v2:${c.dialect}:`)),
+        [keyOf(p, p.mark('one')), keyOf(p, p.mark('other'))],
+      );
+      assert.equal(p.trustedKeys().length, c.dialect === 'claude' ? 4 : 2);
 
       let r = await fire(p, c);
       assert.equal(r.code, 0, r.stderr);
@@ -199,18 +216,28 @@ describe('hookline agent', () => {
     const p = await trustedAll();
     let r = await agent(p);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(p.ran().sort(), ['claude-a', 'claude-b', 'mm-a', 'mm-b', 'spatialagent-a', 'spatialagent-b']);
+    assert.deepEqual(p.ran().sort(), [
+      'claude-a',
+      'claude-b',
+      'copilot-a',
+      'copilot-b',
+      'mm-a',
+      'mm-b',
+      'spatialagent-a',
+      'spatialagent-b',
+    ]);
 
     for (const c of CASES) p.put(c.file, c.write([p.mark(`${c.dialect}-changed`), p.mark(`${c.dialect}-b`)]));
     fs.rmSync(path.join(path.dirname(p.dir), 'ran.txt'));
     r = await agent(p);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(p.ran().sort(), ['claude-b', 'mm-b', 'spatialagent-b']);
+    assert.deepEqual(p.ran().sort(), ['claude-b', 'copilot-b', 'mm-b', 'spatialagent-b']);
     // Each hook system reports its own held-back hooks.
     for (const line of [
       `  - agent.yaml (preGeneration): ${p.mark('mm-changed')}: command was ${JSON.stringify(p.mark('mm-a'))}\n${CASES[0].review}`,
       `  - ${path.join('.claude', 'settings.json')} (UserPromptSubmit): ${p.mark('claude-changed')}: command was ${JSON.stringify(p.mark('claude-a'))}\n`,
       `  - ${path.join('.spatialagent', 'settings.json')} (Start): ${p.mark('spatialagent-changed')}: command was ${JSON.stringify(p.mark('spatialagent-a'))}\n${CASES[1].review}`,
+      `  - ${path.join('.github', 'hooks', 'hooks.json')} (userPromptSubmitted): ${p.mark('copilot-changed')}: command was ${JSON.stringify(p.mark('copilot-a'))}\n${CASES[3].review}`,
     ]) {
       assert.ok(
         r.stderr.includes(
@@ -224,7 +251,16 @@ describe('hookline agent', () => {
     fs.rmSync(path.join(path.dirname(p.dir), 'ran.txt'));
     r = await agent(p);
     assert.doesNotMatch(r.stderr, /held back/);
-    assert.deepEqual(p.ran().sort(), ['claude-b', 'claude-changed', 'mm-b', 'mm-changed', 'spatialagent-b', 'spatialagent-changed']);
+    assert.deepEqual(p.ran().sort(), [
+      'claude-b',
+      'claude-changed',
+      'copilot-b',
+      'copilot-changed',
+      'mm-b',
+      'mm-changed',
+      'spatialagent-b',
+      'spatialagent-changed',
+    ]);
   });
 
   test(".claude/settings.local.json is a workspace file too; ~/.claude/settings.json is the user's own", async () => {

@@ -222,8 +222,9 @@ describe('keys in trusted_hooks.json', () => {
     r = await runCli(['trust', p.dir], { env });
     assert.equal(r.code, 0, r.stderr);
     const after: string[] = readJson(trustFile(p))[p.dir];
-    assert.equal(after.length, 1);
-    assert.match(after[0], /^v2:claude:/);
+    // The old key is gone; Copilot CLI reads Claude Code's settings too, so the hook is trusted under its key as well.
+    assert.equal(after.length, 2);
+    assert.deepEqual(after.map((k) => k.split(':').slice(0, 2).join(':')).sort(), ['v2:claude', 'v2:copilot']);
   });
 });
 

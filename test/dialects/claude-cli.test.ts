@@ -231,9 +231,9 @@ describe("hookline fire --dialect claude: a project's env block is trusted as a 
     });
     const file = path.join(s.home, '.gemini', 'trusted_hooks.json');
     const all = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string[]>;
-    // Only the hook's key, as an older Hookline wrote it.
+    // Only the hook's Claude Code key, as an older Hookline wrote it (the last of that dialect's, after the env block's).
     const [project] = Object.keys(all);
-    all[project] = all[project].slice(-1);
+    all[project] = all[project].filter((k) => k.startsWith('v2:claude:')).slice(-1);
     fs.writeFileSync(file, JSON.stringify(all));
     assert.equal((await seen(s)).context, 'FOO=covered');
   });

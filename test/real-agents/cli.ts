@@ -1,5 +1,5 @@
 // Runs real-agent cases by hand and prints what each side did and where they differ:
-//   node --import tsx test/real-agents/cli.ts claude|codex|gemini [CASE…] [--side AGENT|hookline] [--keep] [--raw] [--strict]
+//   node --import tsx test/real-agents/cli.ts claude|codex|copilot|gemini [CASE…] [--side AGENT|hookline] [--keep] [--raw] [--strict]
 // --strict: the documented differences are compared too (to see that each still shows).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +8,8 @@ import * as claude from './claude.js';
 import { CLAUDE_CASES } from './claude-cases.js';
 import * as codex from './codex.js';
 import { CODEX_CASES } from './codex-cases.js';
+import * as copilot from './copilot.js';
+import { COPILOT_CASES } from './copilot-cases.js';
 import * as gemini from './gemini.js';
 import { GEMINI_CASES } from './gemini-cases.js';
 import type { SideRun } from './harness.js';
@@ -24,6 +26,7 @@ interface Driver {
 const DRIVERS: Record<string, Driver> = {
   claude: { cases: CLAUDE_CASES, run: (s, c) => claude.runSide(s as 'claude', c as claude.ClaudeCase) },
   codex: { cases: CODEX_CASES, run: (s, c) => codex.runSide(s as 'codex', c as codex.CodexCase) },
+  copilot: { cases: COPILOT_CASES, run: (s, c) => copilot.runSide(s as 'copilot', c as never) },
   gemini: { cases: GEMINI_CASES, run: (s, c) => gemini.runSide(s as 'gemini', c as gemini.GeminiCase) },
 };
 
@@ -43,9 +46,10 @@ const strict = args.includes('--strict');
 const names = args.filter((a) => !a.startsWith('--'));
 const driver = DRIVERS[agent];
 if (!driver) {
-  process.stderr.write('usage: cli.ts claude|codex|gemini [CASE…] [--side AGENT|hookline] [--keep] [--raw] [--strict]\n');
+  process.stderr.write('usage: cli.ts claude|codex|copilot|gemini [CASE…] [--side AGENT|hookline] [--keep] [--raw] [--strict]\n');
   process.exit(2);
 }
+if (agent === 'copilot') await copilot.prepareCopilot();
 const cases = names.length ? driver.cases.filter((c) => names.some((n) => c.name.includes(n))) : driver.cases;
 let differing = 0;
 for (const c of cases) {

@@ -96,8 +96,10 @@ export function normaliser(dirs: Dirs): (v: unknown, key?: string) => unknown {
       .replace(/Process Group PGID: \d+/g, 'Process Group PGID: <pgid>');
   };
   const walk = (v: unknown, key?: string): unknown => {
-    if (key === 'transcript_path' || key === 'agent_transcript_path')
+    if (key === 'transcript_path' || key === 'agent_transcript_path' || key === 'transcriptPath')
       return typeof v === 'string' && v.endsWith('.jsonl') ? '<transcript>' : v;
+    // A time written as text (Copilot CLI's PascalCase payloads): only its form is compared.
+    if (key === 'timestamp' && typeof v === 'string') return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v) ? '<iso-time>' : v;
     if (VOLATILE_NUMBERS.has(key ?? '')) return typeof v === 'number' ? '<number>' : typeof v;
     if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map((x) => walk(x));
@@ -154,6 +156,8 @@ export interface ObserveInput {
   normalize?: (input: any) => any;
   /** Project files to compare, relative to the project. */
   files?: readonly string[];
+  /** The agent runs an event's hooks one after another (Copilot CLI): calls and their words keep the order they came in. */
+  sequential?: boolean;
 }
 
 export function observe(o: ObserveInput): Observation {
@@ -172,7 +176,7 @@ export function observe(o: ObserveInput): Observation {
   const model: Segment[] = [];
   for (const b of last ? o.readers.blocks(last.body) : []) {
     for (const p of b.kind.startsWith('tool_') ? (b.text.includes(MARK) ? [b.text] : []) : marked(b.text))
-      model.push({ role: b.role, kind: b.kind, text: canonical(String(norm(p))) });
+      model.push({ role: b.role, kind: b.kind, text: o.sequential ? String(norm(p)) : canonical(String(norm(p))) });
   }
   const shown = o.readers.shown(o.stdout, o.stderr).map((l) => String(norm(l.trim())));
   const user = [...new Set(shown.filter((l) => l.includes(MARK)))];
@@ -183,12 +187,15 @@ export function observe(o: ObserveInput): Observation {
         .sort()
     : [];
   return {
-    hooks: inOrder(calls).map((c) => ({ label: c.label, input: norm(o.normalize ? o.normalize(c.input) : c.input) })),
+    hooks: (o.sequential ? calls : inOrder(calls)).map((c) => ({
+      label: c.label,
+      input: norm(o.normalize ? o.normalize(c.input) : c.input),
+    })),
     env,
     counts,
     ran,
     requests: main.length,
-    model: inRuns(model),
+    model: o.sequential ? model : inRuns(model),
     user,
     userText: shown.join('\n'),
     files: Object.fromEntries(

@@ -6,6 +6,7 @@
  */
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { INPUT_MODIFIED_NOTE, withToolContext, type AfterToolEffect, type BeforeToolEffect } from '../../apply/index.js';
+import { noteText, type Note } from '../../apply/note.js';
 import type { ToolOutcomePoint, ToolPoint } from '../../dialects/adapter.js';
 import type { ToolCall, ToolOutcome } from '../history.js';
 import type { ToolFacts } from '../../events/tools.js';
@@ -68,7 +69,7 @@ export interface HookedResult {
   /** What the tool returned, when it ran. */
   run?: ToolRun;
   /** The hooks' messages for the model apart from the result (before-tool ones first). */
-  notes?: string[];
+  notes?: Note[];
   /** What the user is told of the call when it differs from what the model reads (a blocked result). */
   display?: string;
 }
@@ -108,7 +109,7 @@ export async function hookedCall<T>(points: ToolPoints, host: ToolHost<T>, call:
   }
   if (be.action === 'deny') {
     show(be.systemMessage);
-    return fail(be.message);
+    return { ...fail(be.message), ...(be.notes?.length ? { notes: be.notes } : {}) };
   }
   let args = be.args;
   if (args !== given) {
@@ -267,7 +268,7 @@ export function hookTools<T extends ToolSet>(points: ToolPoints, tools: T, opts:
           throw new HookStop('stopped', r.stopAt ?? 'BeforeTool', r.stop);
         }
         // An app's tool call has no place of its own for the hooks' notes: they follow its result.
-        const output = [r.outcome.output, ...(r.notes ?? [])].join('\n\n');
+        const output = [r.outcome.output, ...(r.notes ?? []).map(noteText)].join('\n\n');
         if (r.outcome.isError) throw new Error(output);
         // Untouched by hooks: the tool's own value, so its `toModelOutput` still applies.
         if (r.run && output === r.run.llmContent) return r.run.returnDisplay;

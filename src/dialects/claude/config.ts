@@ -277,6 +277,8 @@ export interface LoadClaudeOptions {
   files?: string[];
   /** `--plugin-dir` folders: plugins loaded for this session. */
   pluginDirs?: string[];
+  /** Settings files another dialect runs in this session (`hookline agent --prefer-dialect`): not read here. */
+  leave?: ReadonlySet<string>;
 }
 
 /**
@@ -299,6 +301,7 @@ export function loadClaudeConfig(opts: LoadClaudeOptions): ClaudeConfig {
   const levels: EnabledPlugins[] = [];
   let policy: ClaudePolicy | undefined;
   for (const { source, file } of places) {
+    if (opts.leave?.has(file)) continue;
     const r = loadClaudeSettingsFile(file, source);
     if (source === 'managed') {
       if (!r.exists) continue;

@@ -220,7 +220,7 @@ export const claudeSystem: HookSystem = {
     // agent's own tools too) is gated again before the next event, as a settings change is.
     let probes: Probe[] = [];
     const gatedLoad = () => {
-      const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs });
+      const loaded = loadClaudeConfig({ projectDir: setup.cwd, env: process.env, pluginDirs: setup.pluginDirs, leave: setup.leave });
       for (const p of loaded.problems) setup.warn(formatProblem(p));
       const workspace = claudeWorkspaceHooks(loaded, setup.cwd);
       probes = workspace.flatMap((h) => h.probes ?? []);
