@@ -1,20 +1,12 @@
 /** `hookline relay HOST`: one event of an agent Hookline is installed into, relayed in this process (the light client's fallback). */
 import { HOST_NAMES, RELAY_ENV, type HostName } from '../relay/hosts.js';
 import { parseSources, runRelay } from '../relay/run.js';
+import { readStdin } from '../relay/stdin.js';
 import { UsageError } from './io.js';
 
 export interface RelayCliOptions {
   hooksFrom?: string;
   deadline?: string;
-}
-
-function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (c: Buffer) => chunks.push(c));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
 }
 
 export async function relayCommand(host: string, opts: RelayCliOptions): Promise<number> {

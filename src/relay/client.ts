@@ -10,6 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { call, Unreachable } from '../serve/client.js';
 import { defaultSocketPath } from '../serve/places.js';
+import { readStdin } from './stdin.js';
 import { failedAnswer, HOST_NAMES, RELAY_ENV, type HostName, type RelayAnswer } from './answers.js';
 
 const LAUNCHER = path.join(__dirname, 'hookline.cjs');
@@ -26,15 +27,6 @@ const IDLE_EXIT_S = 1800;
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   return i === -1 ? undefined : args[i + 1];
-}
-
-function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (c: Buffer) => chunks.push(c));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
 }
 
 function print(a: RelayAnswer): void {

@@ -7,10 +7,10 @@
  * into `updatedInput` hands them back unchanged). File paths are absolute, as Claude's are.
  */
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { structuredPatch } from 'diff';
 import { parse } from 'shell-quote';
 import type { ToolFacts } from '../../events/tools.js';
+import { abs, has, pick, rest, type Args } from '../args.js';
 
 /** The agent's tool names (Gemini CLI's) and Claude Code's. */
 export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
@@ -42,25 +42,6 @@ export function claudeToolUseId(id: string): string {
   let s = '';
   for (let i = 0; i < 24; i++) s += BASE62[bytes[i] % 62];
   return `toolu_${s}`;
-}
-
-type Args = Record<string, unknown>;
-
-const has = (o: Args, k: string) => o[k] !== undefined;
-const abs = (cwd: string, p: unknown) => (typeof p === 'string' && p !== '' ? path.resolve(cwd, p) : p);
-
-/** `o` without the keys a translation consumed. */
-function rest(o: Args, consumed: readonly string[]): Args {
-  const out: Args = {};
-  for (const [k, v] of Object.entries(o)) if (!consumed.includes(k) && v !== undefined) out[k] = v;
-  return out;
-}
-
-/** Copies the defined values: `to[k] = from[j]` for each `[k, j]`. */
-function pick(from: Args, pairs: ReadonlyArray<readonly [string, string]>): Args {
-  const out: Args = {};
-  for (const [to, key] of pairs) if (has(from, key)) out[to] = from[key];
-  return out;
 }
 
 /** An agent tool's arguments as Claude Code's `tool_input` for that tool. */

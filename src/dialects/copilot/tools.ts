@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { diffArrays } from 'diff';
 import type { ToolFacts } from '../../events/tools.js';
+import { abs, has, pick, rest, type Args } from '../args.js';
 
 /** The agent's tool names and Copilot CLI's. */
 export const COPILOT_TOOL_NAMES: Readonly<Record<string, string>> = {
@@ -42,25 +43,6 @@ export function copilotToolName(agentName: string): string {
 /** The name a Claude-format payload carries for a Copilot tool (`bash` → `Bash`); other names unchanged. */
 export function copilotClaudeName(copilotName: string): string {
   return Object.hasOwn(COPILOT_CLAUDE_NAMES, copilotName) ? COPILOT_CLAUDE_NAMES[copilotName] : copilotName;
-}
-
-type Args = Record<string, unknown>;
-
-const has = (o: Args, k: string) => o[k] !== undefined;
-const abs = (cwd: string, p: unknown) => (typeof p === 'string' && p !== '' ? path.resolve(cwd, p) : p);
-
-/** `o` without the keys a translation consumed. */
-function rest(o: Args, consumed: readonly string[]): Args {
-  const out: Args = {};
-  for (const [k, v] of Object.entries(o)) if (!consumed.includes(k) && v !== undefined) out[k] = v;
-  return out;
-}
-
-/** Copies the defined values: `to[k] = from[j]` for each `[k, j]`. */
-function pick(from: Args, pairs: ReadonlyArray<readonly [string, string]>): Args {
-  const out: Args = {};
-  for (const [to, key] of pairs) if (has(from, key)) out[to] = from[key];
-  return out;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
