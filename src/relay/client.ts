@@ -60,14 +60,18 @@ async function startServer(socket: string): Promise<boolean> {
     stdio: 'ignore',
     env: hostEnv(),
   });
-  child.on('error', () => {});
+  // A server that cannot start (the path is taken, the folder is not private) exits at once: no waiting it out.
+  let gone = false;
+  child.on('error', () => (gone = true));
+  child.on('exit', () => (gone = true));
   child.unref();
   const until = Date.now() + START_MS;
-  while (Date.now() < until) {
+  while (!gone && Date.now() < until) {
     if (await listening(socket)) return true;
     await new Promise((r) => setTimeout(r, 30));
   }
-  return false;
+  // Another event's relay may have started one meanwhile (which is why this one stopped).
+  return listening(socket);
 }
 
 /** The full relay in a child, when no server can be had. */
