@@ -180,3 +180,19 @@ export function sessionIdsProblem(flag: string | undefined, fields: Record<strin
   }
   return typeof fields.session_id === 'string' ? sessionIdProblem(fields.session_id, 'input session_id') : undefined;
 }
+
+/**
+ * What `use` makes of a configuration, or nothing when the configuration cannot be read (an error
+ * of class `unreadable`; `validate` reports it): an unreadable file runs no hook, so there is
+ * nothing to trust or list. Any other error is thrown.
+ */
+export function unlessUnreadable<C, T>(load: () => C, unreadable: abstract new (...args: never[]) => Error, use: (config: C) => T[]): T[] {
+  let config: C;
+  try {
+    config = load();
+  } catch (e) {
+    if (e instanceof unreadable) return [];
+    throw e;
+  }
+  return use(config);
+}

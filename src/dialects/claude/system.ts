@@ -8,7 +8,7 @@ import path from 'node:path';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
-import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
+import { heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
 import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
@@ -186,34 +186,31 @@ export const claudeSystem: HookSystem = {
     return loadClaudeConfig({ projectDir: cwd, env }).files.some((f) => f.exists);
   },
   workspaceHooks(dir, env) {
-    try {
-      return claudeWorkspaceHooks(loadClaudeConfig({ projectDir: dir, env }), dir);
-    } catch (e) {
-      // A file that cannot be read runs no hook either: nothing to trust.
-      if (e instanceof ClaudeConfigReadError) return [];
-      throw e;
-    }
+    return unlessUnreadable(
+      () => loadClaudeConfig({ projectDir: dir, env }),
+      ClaudeConfigReadError,
+      (c) => claudeWorkspaceHooks(c, dir),
+    );
   },
   listHooks(dir, env) {
-    let loaded: ClaudeConfig;
-    try {
-      loaded = loadClaudeConfig({ projectDir: dir, env });
-    } catch (e) {
-      if (e instanceof ClaudeConfigReadError) return [];
-      throw e;
-    }
-    return withoutProjectHooks(loaded).hooks.map((h) => ({
-      event: h.event,
-      matcher: h.matcher ?? null,
-      name: claudeHookText(h),
-      command: h.type === 'command' ? h.command : null,
-      source: 'claude',
-      file: h.file,
-      enabled: true,
-      trusted: true,
-      ...(h.plugin ? { plugin: h.plugin.id } : {}),
-      ...claudeHookKey(h, dir).review,
-    }));
+    return unlessUnreadable(
+      () => loadClaudeConfig({ projectDir: dir, env }),
+      ClaudeConfigReadError,
+      (loaded) => {
+        return withoutProjectHooks(loaded).hooks.map((h) => ({
+          event: h.event,
+          matcher: h.matcher ?? null,
+          name: claudeHookText(h),
+          command: h.type === 'command' ? h.command : null,
+          source: 'claude',
+          file: h.file,
+          enabled: true,
+          trusted: true,
+          ...(h.plugin ? { plugin: h.plugin.id } : {}),
+          ...claudeHookKey(h, dir).review,
+        }));
+      },
+    );
   },
   adapter(setup) {
     // The project files the workspace hooks run, as last gated: an edit during the session (by the

@@ -18,7 +18,7 @@ import { startFailure } from '../../engine/advice.js';
 import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook } from '../../trust/keys.js';
 import { filesStamp } from '../../trust/scripts.js';
-import { heldBackOf, type HeldBack, type HookSystem } from '../system.js';
+import { heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
 import { fireClaude } from '../claude/run.js';
 import { codexAdapter } from './agent.js';
 import {
@@ -253,33 +253,31 @@ export const codexSystem: HookSystem = {
     }
   },
   workspaceHooks(dir, env) {
-    try {
-      return codexWorkspaceHooks(loadCodexConfig({ projectDir: dir, env }), dir);
-    } catch (e) {
-      if (e instanceof CodexConfigReadError) return [];
-      throw e;
-    }
+    return unlessUnreadable(
+      () => loadCodexConfig({ projectDir: dir, env }),
+      CodexConfigReadError,
+      (c) => codexWorkspaceHooks(c, dir),
+    );
   },
   listHooks(dir, env) {
-    let loaded: CodexConfig;
-    try {
-      loaded = loadCodexConfig({ projectDir: dir, env });
-    } catch (e) {
-      if (e instanceof CodexConfigReadError) return [];
-      throw e;
-    }
-    return loaded.hooks
-      .filter((h) => h.codex.layer !== 'project')
-      .map((h) => ({
-        event: h.codex.event,
-        matcher: h.matcher ?? null,
-        name: h.command,
-        command: h.command,
-        source: 'codex',
-        file: h.file,
-        enabled: h.codex.enabled,
-        trusted: codexRuns(h),
-      }));
+    return unlessUnreadable(
+      () => loadCodexConfig({ projectDir: dir, env }),
+      CodexConfigReadError,
+      (loaded) => {
+        return loaded.hooks
+          .filter((h) => h.codex.layer !== 'project')
+          .map((h) => ({
+            event: h.codex.event,
+            matcher: h.matcher ?? null,
+            name: h.command,
+            command: h.command,
+            source: 'codex',
+            file: h.file,
+            enabled: h.codex.enabled,
+            trusted: codexRuns(h),
+          }));
+      },
+    );
   },
   ownTrust: {
     pending(dir, env) {

@@ -11,7 +11,7 @@ import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
 import { unchanged, type Probe } from '../../trust/scripts.js';
-import { heldBackOf, type HookSystem } from '../system.js';
+import { heldBackOf, unlessUnreadable, type HookSystem } from '../system.js';
 import { copilotAdapter } from './agent.js';
 import {
   claudeFilesCopilotReads,
@@ -160,34 +160,31 @@ export const copilotSystem: HookSystem = {
     }
   },
   workspaceHooks(dir, env) {
-    try {
-      return copilotWorkspaceHooks(loadCopilotConfig({ projectDir: dir, env }), dir);
-    } catch (e) {
-      // A file that cannot be read runs no hook either: nothing to trust.
-      if (e instanceof CopilotConfigReadError) return [];
-      throw e;
-    }
+    return unlessUnreadable(
+      () => loadCopilotConfig({ projectDir: dir, env }),
+      CopilotConfigReadError,
+      (c) => copilotWorkspaceHooks(c, dir),
+    );
   },
   listHooks(dir, env) {
-    let loaded: CopilotConfig;
-    try {
-      loaded = loadCopilotConfig({ projectDir: dir, env });
-    } catch (e) {
-      if (e instanceof CopilotConfigReadError) return [];
-      throw e;
-    }
-    return loaded.hooks
-      .filter((h) => h.source === 'user')
-      .map((h) => ({
-        event: h.name,
-        matcher: h.matcher ?? null,
-        name: h.command,
-        command: h.type === 'command' ? h.command : null,
-        source: 'copilot',
-        file: h.file,
-        enabled: true,
-        trusted: true,
-      }));
+    return unlessUnreadable(
+      () => loadCopilotConfig({ projectDir: dir, env }),
+      CopilotConfigReadError,
+      (loaded) => {
+        return loaded.hooks
+          .filter((h) => h.source === 'user')
+          .map((h) => ({
+            event: h.name,
+            matcher: h.matcher ?? null,
+            name: h.command,
+            command: h.type === 'command' ? h.command : null,
+            source: 'copilot',
+            file: h.file,
+            enabled: true,
+            trusted: true,
+          }));
+      },
+    );
   },
   borrows(dir) {
     return { from: 'claude', files: claudeFilesCopilotReads(path.resolve(dir)) };
