@@ -1,22 +1,26 @@
 // Runs every test file under test/ with node's test runner (Node 20 has no --test globs).
-// `--agents` runs the real-agent suite (test/real-agents) instead, which the default run leaves out.
+// `--agents` runs the real-agent suite (test/real-agents) instead, and `--package` the packed
+// tarball installed as users install it (test/package): the default run leaves both out.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const agents = process.argv.includes('--agents');
+const pkg = process.argv.includes('--package');
 const REAL_AGENTS = path.join('test', 'real-agents');
+const PACKAGE = path.join('test', 'package');
+const own = agents ? REAL_AGENTS : pkg ? PACKAGE : undefined;
 const files = [];
 const walk = (dir) => {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'fixtures' && (agents || p !== REAL_AGENTS)) walk(p);
+    if (e.isDirectory() && e.name !== 'fixtures' && (own || (p !== REAL_AGENTS && p !== PACKAGE))) walk(p);
     else if (e.isFile() && e.name.endsWith('.test.ts')) files.push(p);
   }
 };
-walk(agents ? REAL_AGENTS : 'test');
-const only = process.argv.slice(2).filter((a) => a !== '--agents');
+walk(own ?? 'test');
+const only = process.argv.slice(2).filter((a) => a !== '--agents' && a !== '--package');
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 if (!selected.length) {
   process.stderr.write(`no test file under test/ matches ${only.map((o) => JSON.stringify(o)).join(' or ')}\n`);
