@@ -15,6 +15,7 @@ import type { Env } from '../config/paths.js';
 import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
+import { refillAfterEvent } from '../run/prewarm.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { geminiReviewed, recordRan } from '../trust/fingerprints.js';
 import type { HookEndEvent, HookStartEvent } from '../telemetry.js';
@@ -306,6 +307,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       return run;
     });
     if (result.runs.length) recordFire(geminiTraceFire(result, starts, inputs), this.env as Env);
+    refillAfterEvent(this.persistent);
     return result as FireResult & { input: HookInput<E> };
   }
 

@@ -17,7 +17,7 @@ import { decideRun } from '../decide/run.js';
 import { failureOf } from '../decide/failure.js';
 import { plainTextOutput } from '../decide/parse.js';
 import { expandEnvRefs } from '../run/env-refs.js';
-import { approxJsonSize } from '../run/serialize.js';
+import { approxJsonSize, JsonSlices } from '../run/serialize.js';
 import { msTimeoutHint, startFailure } from './advice.js';
 import { traceSettings } from './trace.js';
 
@@ -59,15 +59,15 @@ export interface RunDeps {
 const BLOCKED_UNTRUSTED = 'Security: Blocked execution of project hook in untrusted folder';
 
 // Parallel hooks share one input object: serialise it once, not once per hook. A large input is
-// streamed to each hook instead, so no full JSON copy of it is ever held.
-const serialised = new WeakMap<object, string | { json: unknown; digest: boolean }>();
-function stdinFor(input: AnyHookInput, env: Env): string | { json: unknown; digest: boolean } {
+// serialised into byte slices every hook is handed as it reads, so its text is never held a
+// second time as one string (and, traced, its digest is taken in the same pass).
+const serialised = new WeakMap<object, string | JsonSlices>();
+function stdinFor(input: AnyHookInput, env: Env): string | JsonSlices {
   let s = serialised.get(input);
   if (s === undefined)
     serialised.set(
       input,
-      // A large input traced: its digest is taken as it is written for the first hook (no second pass).
-      (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? { json: input, digest: traceSettings(env).enabled } : JSON.stringify(input)),
+      (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? new JsonSlices(input, traceSettings(env).enabled) : JSON.stringify(input)),
     );
   return s;
 }
@@ -89,7 +89,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
       headers: h.headers,
       allowedEnvVars: h.allowedEnvVars,
       env: deps.env,
-      body: typeof body === 'string' ? body : JSON.stringify(body.json),
+      body: typeof body === 'string' ? body : JSON.stringify(input),
       timeoutMs: h.timeout,
       signal: deps.signal,
       inputKey: h.inputKey,

@@ -1,10 +1,7 @@
-import os from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
-import path from 'node:path';
-import { writeJson } from './serialize.js';
 import { GroupRun, KILL_GRACE_MS } from './process.js';
+import type { JsonSlices } from './serialize.js';
 import type { ProcessResult } from './result.js';
 import { withSlot } from './slots.js';
 
@@ -23,9 +20,8 @@ export interface CommandRun {
   command: string;
   cwd: string;
   env: Record<string, string>;
-  /** What the hook reads on stdin: JSON text, or a value to serialise (large inputs). */
-  /** JSON text, or a value to write as JSON (`digest`: take the text's digest as it is written, see serialize.ts `jsonDigest`). */
-  stdin: string | { json: unknown; digest?: boolean };
+  /** What the hook reads on stdin: JSON text, or (a large input) its bytes in slices, shared by the event's hooks. */
+  stdin: string | JsonSlices;
   timeoutMs?: number;
   signal?: AbortSignal;
   shell?: string;
@@ -66,7 +62,6 @@ export function runCommand(run: CommandRun): Promise<ProcessResult> {
 /** runCommand without waiting for a slot: for a caller that holds one already (src/run/prewarm.ts). */
 export function startCommand(run: CommandRun): Promise<ProcessResult> {
   const started = performance.now();
-  const stdinFd = typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT ? inputFile(run.stdin) : undefined;
   let group: GroupRun;
   try {
     group = new GroupRun({
@@ -74,7 +69,7 @@ export function startCommand(run: CommandRun): Promise<ProcessResult> {
       cwd: run.cwd,
       env: run.env,
       shell: run.shell,
-      stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
   } catch (e) {
     // e.g. a NUL byte in the command or env: nothing was started
@@ -86,8 +81,6 @@ export function startCommand(run: CommandRun): Promise<ProcessResult> {
       durationMs: performance.now() - started,
       error: `cannot start hook: ${(e as Error).message}`,
     });
-  } finally {
-    if (stdinFd !== undefined) fs.closeSync(stdinFd);
   }
   return superviseRun(group, run, { started });
 }
@@ -206,29 +199,29 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       child.stdin.on('error', () => {
         // EPIPE: the hook exited without reading its input. That is allowed.
       });
-      child.stdin.end(run.stdin as string);
+      writeInput(child.stdin, run.stdin);
     }
   });
 }
 
-/** Inputs past this size reach the hook through an unlinked temp file instead of a pipe. */
+/** Inputs past this size are serialised into shared slices (serialize.ts `JsonSlices`) rather than one string. */
 export const LARGE_INPUT = 1024 * 1024;
 
 /**
- * Writes a large input to a private temp file in 1 MiB slices and returns a read descriptor on
- * it, already unlinked: the hook reads it at memory speed, and Hookline never holds a second
- * full copy of the input as a Buffer (a pipe write would).
+ * Writes the input to the hook's stdin pipe and closes it. Slices are written as the pipe takes
+ * them (the hook reads at its own pace; nothing is copied again), and writing stops once the
+ * hook has closed its end.
  */
-function inputFile(input: string | { json: unknown; digest?: boolean }): number {
-  const file = path.join(os.tmpdir(), `hookline-input-${process.pid}-${randomUUID()}`);
-  const w = fs.openSync(file, 'wx', 0o600);
-  try {
-    if (typeof input !== 'string') writeJson(w, input.json, input.digest);
-    else for (let i = 0; i < input.length; i += LARGE_INPUT) fs.writeSync(w, input.slice(i, i + LARGE_INPUT));
-  } finally {
-    fs.closeSync(w);
-  }
-  const r = fs.openSync(file, 'r');
-  fs.unlinkSync(file);
-  return r;
+function writeInput(stdin: NodeJS.WritableStream & { destroyed?: boolean }, input: CommandRun['stdin']): void {
+  if (typeof input === 'string') return void stdin.end(input);
+  let i = 0;
+  const next = (): void => {
+    for (let slice = input.at(i); slice; slice = input.at(i)) {
+      if (stdin.destroyed) return;
+      i++;
+      if (!stdin.write(slice)) return void stdin.once('drain', next);
+    }
+    stdin.end();
+  };
+  next();
 }

@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { DEFERRED_VARS, deferredCommand, GroupRun, type SpawnOptions } from './process.js';
-import { LARGE_INPUT, startCommand, superviseRun, type CommandRun } from './command.js';
+import { startCommand, superviseRun, type CommandRun } from './command.js';
 import { withSlot } from './slots.js';
 import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
@@ -161,19 +161,26 @@ class Pool {
   }
 
   /**
-   * Fills the pool once no process has been taken for a moment: starting one costs Hookline a
-   * fork, which must not land between the hooks of an event (sequential hooks, a burst). The
-   * timer does not keep Hookline alive: a one-shot `hookline fire` exits without starting any.
+   * Fills the pool a moment after a process was taken: starting one costs Hookline a fork, which
+   * should not land between the hooks of an event (the engine fills at once when its event is
+   * done: `refill`). A fill already due is not put off by later uses, so events that come closer
+   * together than the delay still find processes waiting. The timer does not keep Hookline
+   * alive: a one-shot `hookline fire` exits without starting any.
    */
   fillSoon(): void {
-    if (this.closed || this.broken) return;
-    clearTimeout(this.timer);
+    if (this.closed || this.broken || this.timer) return;
     this.timer = setTimeout(() => this.fill(), FILL_DELAY_MS);
     this.timer.unref();
   }
 
+  /** Whether a fill is due. */
+  get due(): boolean {
+    return this.timer !== undefined;
+  }
+
   fill(): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.closed || this.broken) return;
     this.started = true;
     const spawn = this.spawnOptions();
@@ -267,7 +274,6 @@ export class PrewarmPools {
   }
 
   private placement(run: CommandRun, interpreters: boolean): string | { pool: Pool; job: Buffer; shell?: string } {
-    if (typeof run.stdin !== 'string' || run.stdin.length > LARGE_INPUT) return 'large input (streamed from a file)';
     const shell = run.shell ?? 'bash';
     if (!/(^|\/)bash$/.test(shell)) return `shell ${shell}`;
     if (run.command.includes('\0')) return 'a NUL byte in the command';
@@ -302,6 +308,11 @@ export class PrewarmPools {
       this.pools.delete(k);
     }
     return pool;
+  }
+
+  /** Starts now what the pools are due to start (the engine calls it once its event is done). */
+  refill(): void {
+    for (const p of this.pools.values()) if (p.due) p.fill();
   }
 
   /** Resolves once every pool's interpreters are up (or gone). */
@@ -414,6 +425,15 @@ async function prewarmedRun(
     process.stderr.write(`hookline: prewarm: ${note}\n`);
   }
   return 'result' in attempt ? attempt.result : startCommand(run);
+}
+
+/**
+ * Once an event is done, its pools start the processes they are due to start, before the host's
+ * next work (a model call, a tool) rather than at the next event.
+ */
+export function refillAfterEvent(holder: Map<string, unknown>): void {
+  const pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
+  if (pools) setImmediate(() => pools.refill()).unref();
 }
 
 /** The pools an engine's holder map has, if any (benchmarks and tests read their state). */

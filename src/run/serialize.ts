@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
 
 /** Strings longer than this are written in slices, never as one JSON-escaped copy. */
 const SLICE = 1 << 20;
@@ -25,80 +24,127 @@ export function approxJsonSize(value: unknown, limit = Infinity): number {
 }
 
 /**
- * Writes `value` as JSON to `fd`, the same text JSON.stringify gives for plain data, without
- * building it as one string: large strings are escaped slice by slice (never splitting a
- * surrogate pair), so peak memory stays near one slice whatever the payload.
+ * A large input's JSON bytes, the same text JSON.stringify gives for plain data, in slices of
+ * about 1 MiB made as the first hook reads them: large strings are escaped slice by slice (never
+ * splitting a surrogate pair), so the hook reads the first slice while the next is made, the
+ * bytes are the only full copy ever held, and every hook of the event is handed the same slices.
+ * With `digest`, the text's digest is taken as the slices are made (a trace need not serialise
+ * it again).
  */
-export function writeJson(fd: number, value: unknown, digest = false): void {
-  // With `digest`, the text's digest is taken as it is written: a trace need not serialise it again.
-  const hash = digest && value && typeof value === 'object' && !digests.has(value) ? createHash('sha256') : undefined;
-  jsonChunks(value, (chunk) => {
-    if (!hash) return void fs.writeSync(fd, chunk);
-    const bytes = Buffer.from(chunk, 'utf8');
-    hash.update(bytes);
-    fs.writeSync(fd, bytes);
-  });
-  if (hash) digests.set(value as object, `sha256:${hash.digest('hex')}`);
+export class JsonSlices {
+  private readonly slices: Buffer[] = [];
+  private readonly texts: Iterator<string>;
+  private hash?: Hash;
+  private done = false;
+
+  constructor(
+    private readonly value: unknown,
+    digest = false,
+  ) {
+    this.texts = jsonTexts(value);
+    if (digest && isObject(value) && !digests.has(value)) {
+      this.hash = createHash('sha256');
+      making.set(value, this);
+    }
+  }
+
+  /** Slice `i`, made now if it is the next one; undefined past the end. */
+  at(i: number): Buffer | undefined {
+    while (this.slices.length <= i && !this.done) {
+      const next = this.texts.next();
+      if (next.done) {
+        this.done = true;
+        if (this.hash && isObject(this.value)) {
+          digests.set(this.value, `sha256:${this.hash.digest('hex')}`);
+          making.delete(this.value);
+        }
+        break;
+      }
+      const bytes = Buffer.from(next.value, 'utf8');
+      this.hash?.update(bytes);
+      this.slices.push(bytes);
+    }
+    return this.slices[i];
+  }
+
+  /** Every slice, made now if need be. */
+  all(): readonly Buffer[] {
+    for (let i = 0; this.at(i); i++);
+    return this.slices;
+  }
 }
 
 /** Digests of JSON texts already written, by the value written (its runs never change it). */
 const digests = new WeakMap<object, string>();
+/** Slices still being made, whose digest comes with them. */
+const making = new WeakMap<object, JsonSlices>();
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
 /** `sha256:` and the digest of the value's JSON text (the one taken as it was written to a hook, if it was). */
 export function jsonDigest(value: unknown): string {
-  const known = value && typeof value === 'object' ? digests.get(value) : undefined;
-  if (known) return known;
+  if (isObject(value)) {
+    making.get(value)?.all();
+    const known = digests.get(value);
+    if (known) return known;
+  }
   const hash = createHash('sha256');
   if (typeof value === 'string') hash.update(value);
-  else jsonChunks(value, (chunk) => hash.update(chunk));
+  else for (const text of jsonTexts(value)) hash.update(text);
   return `sha256:${hash.digest('hex')}`;
 }
 
-/** `value` as JSON text, handed to `out` in chunks of about one slice (what writeJson writes). */
-export function jsonChunks(value: unknown, out: (chunk: string) => void): void {
+/** `value` as JSON text, in pieces of about one slice. */
+export function* jsonTexts(value: unknown): Generator<string> {
   let pending = '';
-  const emit = (s: string) => {
-    pending += s;
-    if (pending.length >= SLICE) {
-      out(pending);
-      pending = '';
-    }
+  /** Adds text; true when a slice's worth is pending (the caller yields `take()`). */
+  const add = (s: string) => (pending += s).length >= SLICE;
+  const take = () => {
+    const out = pending;
+    pending = '';
+    return out;
   };
-  const visit = (v: unknown, inArray: boolean): void => {
+  function* visit(v: unknown, inArray: boolean): Generator<string> {
     if (typeof v === 'string') {
-      if (v.length <= SLICE) return emit(JSON.stringify(v));
-      emit('"');
+      if (v.length <= SLICE) {
+        if (add(JSON.stringify(v))) yield take();
+        return;
+      }
+      add('"');
       for (let i = 0; i < v.length; ) {
         let end = Math.min(i + SLICE, v.length);
         const last = v.charCodeAt(end - 1);
         if (end < v.length && last >= 0xd800 && last <= 0xdbff) end++;
-        emit(JSON.stringify(v.slice(i, end)).slice(1, -1));
+        if (add(JSON.stringify(v.slice(i, end)).slice(1, -1))) yield take();
         i = end;
       }
-      return emit('"');
+      if (add('"')) yield take();
+      return;
     }
     if (v && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
       if (Array.isArray(v)) {
-        emit('[');
-        v.forEach((x, i) => {
-          if (i) emit(',');
-          visit(x, true);
-        });
-        return emit(']');
+        add('[');
+        for (let i = 0; i < v.length; i++) {
+          if (i) add(',');
+          yield* visit(v[i], true);
+        }
+        if (add(']')) yield take();
+        return;
       }
-      emit('{');
+      add('{');
       let first = true;
       for (const [k, x] of Object.entries(v)) {
         if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-        emit(`${first ? '' : ','}${JSON.stringify(k)}:`);
+        add(`${first ? '' : ','}${JSON.stringify(k)}:`);
         first = false;
-        visit(x, false);
+        yield* visit(x, false);
       }
-      return emit('}');
+      if (add('}')) yield take();
+      return;
     }
     const s = JSON.stringify(v);
-    emit(s === undefined ? (inArray ? 'null' : 'null') : s);
-  };
-  visit(value, false);
-  if (pending) out(pending);
+    if (add(s === undefined ? (inArray ? 'null' : 'null') : s)) yield take();
+  }
+  yield* visit(value, false);
+  if (pending) yield pending;
 }
