@@ -69,7 +69,7 @@ program
   .option('--dialect <name>', 'gemini | claude | codex | copilot | mm | spatialagent | agy (default: every one configured here)')
   .option(
     '--config <file>',
-    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex)",
+    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex; copilot: a hooks file instead of the workspace's)",
   )
   .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
     ...all,
@@ -123,7 +123,7 @@ program
   .description('scaffold a hook: its script, its entry in the project configuration and passing test fixtures')
   .option('--lang <lang>', 'bash | node | python', 'bash')
   .option('--event <event>', "the event, in the dialect's names (default: before a tool runs)")
-  .option('--dialect <name>', 'gemini | claude | codex | mm | spatialagent | agy', 'gemini')
+  .option('--dialect <name>', 'gemini | claude | codex | copilot | mm | spatialagent | agy', 'gemini')
   .option('--name <name>', 'the hook and its script file', 'guard')
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .action(async (opts) => (await import('./init.js')).init(opts));
@@ -143,8 +143,8 @@ program
   .command('convert')
   .description('convert a hook configuration between hook systems; prints every field dropped or approximated on stderr')
   .argument('<file>', 'the configuration to convert')
-  .requiredOption('--from <dialect>', 'gemini | claude | codex | mm | spatialagent | agy')
-  .requiredOption('--to <dialect>', 'gemini | claude | codex | mm | spatialagent | agy')
+  .requiredOption('--from <dialect>', 'gemini | claude | codex | copilot | mm | spatialagent | agy')
+  .requiredOption('--to <dialect>', 'gemini | claude | codex | copilot | mm | spatialagent | agy')
   .option('-o, --output <file>', 'write here (atomically) instead of stdout')
   .action(async (file: string, opts) => (await import('./convert.js')).convert(file, opts));
 
