@@ -160,9 +160,10 @@ program
 program
   .command('relay')
   .description('answer one event of an agent Hookline is installed into (what `hookline install` entries run), in this process')
-  .argument('<agent>', 'claude | codex | gemini')
+  .argument('<agent>', 'claude | codex | copilot | gemini')
   .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. hookline,claude')
   .option('--deadline <seconds>', "Hookline's own limit for the event: past it a guard event is refused (default 55)")
+  .option('--event <name>', "the agent's event, when its input does not name it (copilot's entries give it)")
   .option('--in-process', 'run here (the default; the light client passes it when no server answers)')
   .action(async (agent: string, opts) => {
     const [{ withHookProcesses }, { relayCommand }] = await Promise.all([import('./lifecycle.js'), import('./relay.js')]);
@@ -174,7 +175,7 @@ program
 program
   .command('install')
   .description("add Hookline's entries to another agent's own configuration, so that agent runs your reviewed hooks through Hookline")
-  .argument('<agent>', 'claude | codex | gemini')
+  .argument('<agent>', 'claude | codex | copilot | gemini')
   .option('--scope <scope>', "user (the agent's user settings, the default) or project (this folder's)")
   .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. claude')
   .option('--dry-run', 'print the exact change and write nothing')
@@ -186,7 +187,7 @@ program
 program
   .command('uninstall')
   .description("remove Hookline's entries from another agent's configuration: the file as it was when nothing else changed it")
-  .argument('<agent>', 'claude | codex | gemini')
+  .argument('<agent>', 'claude | codex | copilot | gemini')
   .option('--scope <scope>', 'user (the default) or project')
   .action(async (agent: string, opts) => {
     process.exitCode = await (await import('./install.js')).uninstallCommand(agent, opts);
