@@ -1,4 +1,4 @@
-// hookline/sdk beyond Gemini CLI: typed Claude Code and Codex inputs (per tool) and builders,
+// hookline/sdk beyond Gemini CLI: typed Claude Code, Codex and Copilot CLI inputs (per tool) and builders,
 // checked by the TypeScript compiler and run as real hooks; and hookline_hook, the Python helper.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,8 +21,8 @@ function withHookline(opts: Parameters<typeof makeProject>[0] = {}) {
   return p;
 }
 
-test('the Claude Code and Codex types narrow on the event and the tool, and refuse what a tool does not have', () => {
-  const file = path.join(SDK, 'claude-types.ts');
+/** The compiler's errors for a fixture, and how many errors it expects (its @ts-expect-error lines). */
+function typeCheck(file: string): { diagnostics: string[]; expected: number } {
   const program = ts.createProgram([file], {
     strict: true,
     noEmit: true,
@@ -32,10 +32,42 @@ test('the Claude Code and Codex types narrow on the event and the tool, and refu
     skipLibCheck: true,
     types: ['node'],
   });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  return {
+    diagnostics: ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    expected: fs.readFileSync(file, 'utf8').match(/^\s*\/\/ @ts-expect-error/gm)?.length ?? 0,
+  };
+}
+
+test('the Copilot CLI types follow the event the hook names and narrow on the tool', () => {
+  const { diagnostics, expected } = typeCheck(path.join(SDK, 'copilot-types.ts'));
+  assert.deepEqual(diagnostics, []);
+  // An unused @ts-expect-error would be an error of its own: each expectation was an error.
+  assert.equal(expected, 3);
+});
+
+test("a Copilot CLI hook on hookline/sdk/copilot denies and rewrites in Copilot's words through hookline fire --dialect copilot", async () => {
+  const p = withHookline();
+  fs.mkdirSync(path.join(p.dir, '.github', 'hooks'), { recursive: true });
+  fs.writeFileSync(
+    path.join(p.dir, '.github', 'hooks', 'guard.json'),
+    JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: `node '${path.join(SDK, 'copilot-guard.mjs')}'` }] } }),
+  );
+  const { trustProject } = await import('./helpers.js');
+  trustProject(p.dir, p.home);
+  const fire = (input: unknown) =>
+    runCli(['fire', 'preToolUse', '--dialect', 'copilot', '--input', '-'], { cwd: p.dir, env: p.env, input: JSON.stringify(input) });
+  const denied = await fire({ toolName: 'bash', toolArgs: { command: 'rm -rf build' } });
+  assert.equal(denied.code, 0, denied.stderr);
+  assert.equal(denied.json().output.deny, 'Denied by preToolUse hook: no recursive deletes');
+  const edited = await fire({ toolName: 'edit', toolArgs: { path: '/p/a.ts', old_str: 'x', new_str: '  y  ' } });
+  assert.deepEqual(edited.json().output.modifiedArgs, { path: '/p/a.ts', old_str: 'x', new_str: 'y' });
+});
+
+test('the Claude Code and Codex types narrow on the event and the tool, and refuse what a tool does not have', () => {
+  const { diagnostics, expected } = typeCheck(path.join(SDK, 'claude-types.ts'));
   assert.deepEqual(diagnostics, []);
   // Each expectation is an error the compiler found: an unused @ts-expect-error would be one of its own.
-  assert.equal(fs.readFileSync(file, 'utf8').match(/^\s*\/\/ @ts-expect-error/gm)?.length, 3);
+  assert.equal(expected, 3);
 });
 
 test('a Claude Code hook on hookline/sdk/claude denies and rewrites through hookline fire --dialect claude', async () => {

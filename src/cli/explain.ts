@@ -29,6 +29,10 @@ export function combinationRule(dialect: string, event: string, sequential: bool
       return event === 'PreToolUse'
         ? 'Codex: every hook ran at once; the strongest decision wins (deny > ask > allow); "continue": false from any hook stops'
         : 'Codex: every hook ran at once; any block blocks, reasons joined; "continue": false from any hook stops';
+    case 'copilot':
+      return event === 'preToolUse' || event === 'PreToolUse'
+        ? 'Copilot CLI: hooks ran one after another in file order, each reading the arguments as the earlier ones rewrote them; the first deny ends the chain, then ask beats allow'
+        : 'Copilot CLI: hooks ran one after another in file order; a block from any hook blocks, with the last reason given';
     case 'agy':
       return 'agy: hooks ran one after another; any deny vetoes, then force_ask, ask, allow';
     case 'mm':
@@ -47,14 +51,18 @@ const KINDS: Record<string, Kind> = {
   preToolCall: 'tool',
   preAsk: 'tool',
   PreAct: 'tool',
+  preToolUse: 'tool',
+  permissionRequest: 'tool',
   BeforeAgent: 'prompt',
   UserPromptSubmit: 'prompt',
   preGeneration: 'prompt',
   Start: 'prompt',
+  userPromptSubmitted: 'prompt',
   AfterAgent: 'answer',
   Stop: 'answer',
   SubagentStop: 'answer',
   PreConclusion: 'answer',
+  agentStop: 'answer',
   BeforeModel: 'model',
   AfterModel: 'model',
   PreInvocation: 'model',

@@ -25,7 +25,7 @@ export const FIRE_OPTIONS: readonly FireOption[] = [
   {
     flag: 'config',
     value: 'file',
-    help: "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex)",
+    help: "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex; copilot: a hooks file instead of the workspace's)",
   },
   { flag: 'model', value: 'spec', help: 'spatialagent and claude prompt hooks: the model, as for `hookline agent` (scripted:FILE, …)' },
   { flag: 'base-url', value: 'url', help: 'base URL of an openai-compatible server (with --model)' },

@@ -68,7 +68,10 @@ export function initHook(opts: InitOptions): { lines: string[]; warnings: string
   const command = p.projectVar ? `${interpreterOf(lang)} "$${p.projectVar}/${rel}"` : `${interpreterOf(lang)} ${rel}`;
   const config = path.join(dir, p.file);
   try {
-    updateFile(config, (text) => appendToList(text, p.format, ['hooks', event], p.entry(event, command, name)));
+    updateFile(config, (text) => {
+      const start = !text.trim() && p.newFile ? `${JSON.stringify(p.newFile, null, 2)}\n` : text;
+      return appendToList(start, p.format, ['hooks', event], p.entry(event, command, name));
+    });
   } catch (e) {
     throw new UsageError(`${p.file}: ${(e as Error).message}`);
   }
@@ -77,12 +80,15 @@ export function initHook(opts: InitOptions): { lines: string[]; warnings: string
     JSON.stringify({ name: `${name}: ${what}`, dialect: p.dialect, event, input, hook: command, expect }, null, 2) + '\n';
   writeNew(
     path.join(dir, files.tests[0]),
-    fixture(isTool ? 'lets ls through' : `lets ${event} through`, isTool ? p.toolInput('ls -la') : {}, { decision: 'allow', exitCode: 0 }),
+    fixture(isTool ? 'lets ls through' : `lets ${event} through`, isTool ? p.toolInput('ls -la', event) : {}, {
+      decision: 'allow',
+      exitCode: 0,
+    }),
   );
   if (withDeny)
     writeNew(
       path.join(dir, files.tests[1]),
-      fixture('denies rm -rf', p.toolInput('rm -rf build'), { decision: p.denied, reason: denyReason(name) }),
+      fixture('denies rm -rf', p.toolInput('rm -rf build', event), { decision: p.denied, reason: denyReason(name) }),
     );
   const lines = [
     `${p.file}: added ${event} hook ${name}: ${command}`,

@@ -3,11 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
-import { convertConfig } from '../dialects/convert/index.js';
+import { convertConfig, parseConfigText } from '../dialects/convert/index.js';
+import { readHooks } from '../dialects/convert/read.js';
+import { claudeEventFor } from '../dialects/claude/translate.js';
+import { isEventName } from '../events/names.js';
+import { COPILOT_RELAYED } from '../relay/copilot.js';
 import { claudeSettingsPaths } from '../dialects/claude/config.js';
 import { codexHome } from '../dialects/codex/config.js';
 import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
-import { HOST_NAMES, type HostName } from '../relay/hosts.js';
+import { HOST_NAMES, HOSTS, type HostName } from '../relay/hosts.js';
 import { parseSources } from '../relay/run.js';
 import type { Source } from '../relay/relay.js';
 import { FORMATS, relayScript, type InstallScope } from '../relay/install.js';
@@ -35,12 +39,35 @@ function scopeOf(scope: string | undefined): InstallScope {
   throw new UsageError(`--scope ${scope}: give user or project`);
 }
 
-/** The files of a source's hooks, and the dialect `convert` reads them as. */
-function sourceFiles(source: Source, cwd: string): { dialect: string; files: string[] } {
-  if (source === 'claude') return { dialect: 'claude', files: claudeSettingsPaths(cwd).map((p) => p.file) };
+/** The files of a source's hooks the relay runs in `agent`, and the dialect `convert` reads them as. */
+function sourceFiles(agent: HostName, source: Source, cwd: string): { dialect: string; files: string[] } {
+  if (source === 'claude') {
+    // The Claude Code files the agent reads itself (Copilot CLI: the project's) are its own, not the relay's.
+    const own = new Set(HOSTS[agent].claudeFilesItReads?.(cwd) ?? []);
+    return {
+      dialect: 'claude',
+      files: claudeSettingsPaths(cwd)
+        .map((p) => p.file)
+        .filter((f) => !own.has(f)),
+    };
+  }
   if (source === 'codex')
     return { dialect: 'codex', files: [path.join(codexHome(), 'hooks.json'), path.join(cwd, '.codex', 'hooks.json')] };
   return { dialect: 'gemini', files: [userSettingsPath(), projectSettingsPath(cwd)] };
+}
+
+/**
+ * The hooks of a file that never run in Copilot CLI: the relay runs each Copilot event as a Claude
+ * Code event (relay/copilot.ts), so a hook runs there when its event is, or stands for, one of those.
+ */
+function copilotLosses(dialect: string, text: string): string[] {
+  const relayed = new Set<string>(Object.values(COPILOT_RELAYED));
+  return readHooks(dialect, parseConfigText(dialect, text))
+    .hooks.filter((h) => {
+      const claude = dialect === 'gemini' ? (isEventName(h.event) ? claudeEventFor(h.event) : undefined) : h.event;
+      return !claude || !relayed.has(claude);
+    })
+    .map((h) => `${h.at}: Copilot CLI has no event for ${dialect}'s ${h.event}; it never runs there`);
 }
 
 /** What the agent cannot run of the hooks the relay will run in it (convert's notes), one line each. */
@@ -48,7 +75,7 @@ function losses(agent: HostName, sources: readonly Source[], cwd: string): strin
   const to = agent;
   const out: string[] = [];
   for (const source of sources) {
-    const { dialect, files } = sourceFiles(source, cwd);
+    const { dialect, files } = sourceFiles(agent, source, cwd);
     if (dialect === to) continue;
     for (const file of files) {
       let text: string;
@@ -58,8 +85,10 @@ function losses(agent: HostName, sources: readonly Source[], cwd: string): strin
         continue;
       }
       try {
-        for (const n of convertConfig(text, dialect, to).notes)
-          if (!n.startsWith('the hook programs are unchanged')) out.push(`${file}: ${n}`);
+        if (agent === 'copilot') for (const n of copilotLosses(dialect, text)) out.push(`${file}: ${n}`);
+        else
+          for (const n of convertConfig(text, dialect, to).notes)
+            if (!n.startsWith('the hook programs are unchanged')) out.push(`${file}: ${n}`);
       } catch (e) {
         out.push(`${file}: ${(e as Error).message.split('\n')[0]}`);
       }
@@ -74,6 +103,10 @@ function stillNeeded(agent: HostName, scope: InstallScope): string[] {
   if (agent === 'codex')
     return [
       'Codex loads a project\'s hooks only once it trusts the project: accept its trust prompt, or add [projects."<this folder>"] trust_level = "trusted" to ~/.codex/config.toml',
+    ];
+  if (agent === 'copilot')
+    return [
+      "Copilot CLI runs a repository's hooks only in a folder it trusts: accept its folder trust prompt (in `copilot -p`, add --trust-folder), or install with --scope user",
     ];
   if (agent === 'gemini')
     return [

@@ -69,7 +69,7 @@ program
   .option('--dialect <name>', 'gemini | claude | codex | copilot | mm | spatialagent | agy (default: every one configured here)')
   .option(
     '--config <file>',
-    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex)",
+    "the dialect's configuration file (mm: $MM_CONFIG or agent.yaml; spatialagent: .spatialagent/settings.json; claude: instead of .claude/settings*.json; codex: a hooks.json or config.toml instead of the project's .codex; copilot: a hooks file instead of the workspace's)",
   )
   .option('--plugin-dir <dir>', 'claude: load a Claude Code plugin from this folder (repeatable)', (dir: string, all: string[] = []) => [
     ...all,
@@ -123,7 +123,7 @@ program
   .description('scaffold a hook: its script, its entry in the project configuration and passing test fixtures')
   .option('--lang <lang>', 'bash | node | python', 'bash')
   .option('--event <event>', "the event, in the dialect's names (default: before a tool runs)")
-  .option('--dialect <name>', 'gemini | claude | codex | mm | spatialagent | agy', 'gemini')
+  .option('--dialect <name>', 'gemini | claude | codex | copilot | mm | spatialagent | agy', 'gemini')
   .option('--name <name>', 'the hook and its script file', 'guard')
   .option('--cwd <dir>', 'project folder (default: the current folder)')
   .action(async (opts) => (await import('./init.js')).init(opts));
@@ -143,8 +143,8 @@ program
   .command('convert')
   .description('convert a hook configuration between hook systems; prints every field dropped or approximated on stderr')
   .argument('<file>', 'the configuration to convert')
-  .requiredOption('--from <dialect>', 'gemini | claude | codex | mm | spatialagent | agy')
-  .requiredOption('--to <dialect>', 'gemini | claude | codex | mm | spatialagent | agy')
+  .requiredOption('--from <dialect>', 'gemini | claude | codex | copilot | mm | spatialagent | agy')
+  .requiredOption('--to <dialect>', 'gemini | claude | codex | copilot | mm | spatialagent | agy')
   .option('-o, --output <file>', 'write here (atomically) instead of stdout')
   .action(async (file: string, opts) => (await import('./convert.js')).convert(file, opts));
 
@@ -160,9 +160,10 @@ program
 program
   .command('relay')
   .description('answer one event of an agent Hookline is installed into (what `hookline install` entries run), in this process')
-  .argument('<agent>', 'claude | codex | gemini')
+  .argument('<agent>', 'claude | codex | copilot | gemini')
   .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. hookline,claude')
   .option('--deadline <seconds>', "Hookline's own limit for the event: past it a guard event is refused (default 55)")
+  .option('--event <name>', "the agent's event, when its input does not name it (copilot's entries give it)")
   .option('--in-process', 'run here (the default; the light client passes it when no server answers)')
   .action(async (agent: string, opts) => {
     const [{ withHookProcesses }, { relayCommand }] = await Promise.all([import('./lifecycle.js'), import('./relay.js')]);
@@ -174,7 +175,7 @@ program
 program
   .command('install')
   .description("add Hookline's entries to another agent's own configuration, so that agent runs your reviewed hooks through Hookline")
-  .argument('<agent>', 'claude | codex | gemini')
+  .argument('<agent>', 'claude | codex | copilot | gemini')
   .option('--scope <scope>', "user (the agent's user settings, the default) or project (this folder's)")
   .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. claude')
   .option('--dry-run', 'print the exact change and write nothing')
@@ -186,7 +187,7 @@ program
 program
   .command('uninstall')
   .description("remove Hookline's entries from another agent's configuration: the file as it was when nothing else changed it")
-  .argument('<agent>', 'claude | codex | gemini')
+  .argument('<agent>', 'claude | codex | copilot | gemini')
   .option('--scope <scope>', 'user (the default) or project')
   .action(async (agent: string, opts) => {
     process.exitCode = await (await import('./install.js')).uninstallCommand(agent, opts);

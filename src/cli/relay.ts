@@ -7,6 +7,7 @@ import { UsageError } from './io.js';
 export interface RelayCliOptions {
   hooksFrom?: string;
   deadline?: string;
+  event?: string;
 }
 
 export async function relayCommand(host: string, opts: RelayCliOptions): Promise<number> {
@@ -25,6 +26,7 @@ export async function relayCommand(host: string, opts: RelayCliOptions): Promise
     env: process.env,
     cwd: process.cwd(),
     deadlineMs: seconds * 1000,
+    ...(opts.event ? { event: opts.event } : {}),
   });
   for (const l of a.stderr) process.stderr.write(`hookline: ${l}\n`);
   process.stdout.write(a.stdout);

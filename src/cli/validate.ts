@@ -20,12 +20,12 @@ export async function validate(opts: ValidateOptions): Promise<number> {
   if (opts.model !== undefined)
     throw new UsageError('--model: only for `hookline fire --dialect spatialagent` (its prompt hooks) — drop it here');
   if (opts.dialect === undefined && opts.config !== undefined)
-    throw new UsageError("--config: names one hook system's file — give --dialect claude, codex, mm, spatialagent or agy with it");
+    throw new UsageError("--config: names one hook system's file — give --dialect claude, codex, copilot, mm, spatialagent or agy with it");
   const cwd = resolveDir(opts.cwd);
   const single = opts.dialect !== undefined ? await systemNamed(opts.dialect) : undefined;
   if (single && opts.config !== undefined && single.name === 'gemini')
     throw new UsageError(
-      '--config names a file of another hook system — add --dialect claude|codex|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
+      '--config names a file of another hook system — add --dialect claude|codex|copilot|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
     );
   if (opts.pluginDir?.length && single?.name !== 'claude')
     throw new UsageError('--plugin-dir loads Claude Code plugins — add --dialect claude, or drop it');

@@ -6,6 +6,14 @@
 const SYSTEMS: ReadonlyArray<{ dialect: string; title: string; events: () => Promise<readonly string[]> }> = [
   { dialect: 'claude', title: 'Claude Code', events: async () => (await import('./claude/events.js')).CLAUDE_EVENTS },
   { dialect: 'codex', title: 'Codex', events: async () => (await import('./codex/events.js')).CODEX_EVENTS },
+  {
+    dialect: 'copilot',
+    title: 'Copilot CLI',
+    events: async () => {
+      const e = await import('./copilot/events.js');
+      return [...e.COPILOT_EVENTS, ...Object.keys(e.PASCAL_NAMES)];
+    },
+  },
   { dialect: 'spatialagent', title: 'SpatialAgent', events: async () => (await import('./spatialagent/events.js')).SA_EVENTS },
   { dialect: 'agy', title: 'Antigravity CLI (agy)', events: async () => (await import('./agy/config.js')).AGY_EVENTS },
   { dialect: 'mm', title: 'mm', events: async () => (await import('./mm/events.js')).MM_EVENTS },

@@ -32,6 +32,8 @@ export interface SystemFireOptions {
   signal?: AbortSignal;
   /** State kept between fires by a long-running caller (`hookline serve`); without it each fire starts cold. */
   warm?: WarmStore;
+  /** Configuration files left out of this fire: another agent runs them itself (Copilot CLI, the project's Claude Code settings). */
+  leave?: ReadonlySet<string>;
 }
 
 /** What a long-running caller keeps for the systems: e.g. one engine per folder, with its persistent hooks. */

@@ -20,9 +20,9 @@ export interface Verdict {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** A run's own answer: Gemini's parsed `output`, Claude Code's and agy's `response`, or its decision fields. */
+/** A run's own answer: Gemini's parsed `output`, Claude Code's and agy's `response`, Copilot CLI's `answer`, or its decision fields. */
 function runAnswer(run: Record<string, unknown>): Record<string, unknown> {
-  const own = isObject(run.output) ? run.output : isObject(run.response) ? run.response : {};
+  const own = isObject(run.output) ? run.output : isObject(run.response) ? run.response : isObject(run.answer) ? run.answer : {};
   return {
     ...(run.decision !== undefined ? { decision: run.decision } : {}),
     ...(run.reason !== undefined ? { reason: run.reason } : {}),
@@ -38,14 +38,20 @@ function read(output: Record<string, unknown>): Pick<Verdict, 'decision' | 'reas
     str(specific.permissionDecision) ??
     str(output.decision) ??
     (action && action !== 'continue' ? action : undefined) ??
+    // Copilot CLI's: what the model reads of a deny, and a permission's `behavior`.
+    (str(output.deny) !== undefined ? 'deny' : undefined) ??
+    str(output.behavior) ??
     (output.continue === false ? 'stop' : 'allow');
   const reason =
     str(output.permissionDecisionReason) ??
     str(specific.permissionDecisionReason) ??
     str(output.reason) ??
     str(output.stopReason) ??
+    str(output.deny) ??
+    str(output.message) ??
     str(output.error);
-  const context = str(specific.additionalContext) ?? str(output.additionalContext) ?? str(output.context);
+  const contexts = Array.isArray(output.contexts) && output.contexts.length ? output.contexts.join('\n') : undefined;
+  const context = str(specific.additionalContext) ?? str(output.additionalContext) ?? str(output.context) ?? contexts;
   return { decision, ...(reason !== undefined ? { reason } : {}), ...(context !== undefined ? { context } : {}) };
 }
 

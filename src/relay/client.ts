@@ -1,5 +1,5 @@
 /**
- * `relay.cjs HOST [--hooks-from LIST] [--deadline SECONDS]`: what a Hookline entry in another
+ * `relay.cjs HOST [--event NAME] [--hooks-from LIST] [--deadline SECONDS]`: what a Hookline entry in another
  * agent's configuration runs for each event. It loads almost nothing: it hands the event to the
  * user's warm `hookline serve` over its socket (starting one, owner-only and stopped when idle,
  * when none answers), and only when no server can be had does it run the full `hookline relay`
@@ -93,7 +93,10 @@ function inChild(host: HostName, args: string[], text: string, deadlineMs: numbe
   });
 }
 
+/** The entry's `--event` (Copilot CLI's input names none), else the input's `hook_event_name`. */
 function eventOf(text: string): string {
+  const named = flag(process.argv.slice(3), '--event');
+  if (named) return named;
   try {
     const v = JSON.parse(text) as { hook_event_name?: unknown };
     return typeof v.hook_event_name === 'string' ? v.hook_event_name : '';
@@ -115,8 +118,17 @@ async function main(): Promise<void> {
   const text = await readStdin();
   const deadlineMs = (Number(flag(args, '--deadline')) || 55) * 1000;
   const hooksFrom = flag(args, '--hooks-from');
+  const hookEvent = flag(args, '--event');
   const socket = process.env.HOOKLINE_SOCKET ?? defaultSocketPath();
-  const params = { host, event: text, cwd: process.cwd(), deadlineMs, env: hostEnv(), ...(hooksFrom ? { hooksFrom } : {}) };
+  const params = {
+    host,
+    event: text,
+    cwd: process.cwd(),
+    deadlineMs,
+    env: hostEnv(),
+    ...(hooksFrom ? { hooksFrom } : {}),
+    ...(hookEvent ? { hookEvent } : {}),
+  };
   const ask = async (): Promise<RelayAnswer> => {
     const a = await call(socket, 'relay', params, { deadlineMs: deadlineMs + 2000 });
     if ('error' in a) return failedAnswer(host, eventOf(text), a.error.message);

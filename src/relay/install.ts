@@ -13,10 +13,12 @@ import { parse as parseWords, quote } from 'shell-quote';
 import { CLAUDE_EVENTS } from '../dialects/claude/events.js';
 import { CODEX_EVENTS } from '../dialects/codex/events.js';
 import { codexHome } from '../dialects/codex/config.js';
+import { copilotHome } from '../dialects/copilot/config.js';
 import { EVENT_NAMES } from '../events/names.js';
 import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
 import { parseJsonc } from '../config/jsonc.js';
-import { GUARDS, type HostName } from './answers.js';
+import { denyAnswer, GUARDS, type HostName } from './answers.js';
+import { COPILOT_RELAY_EVENTS } from './copilot.js';
 
 export type InstallScope = 'user' | 'project';
 
@@ -27,8 +29,14 @@ interface InstallFormat {
   file(scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv): string;
   /** One handler: the relay command, with the agent's own timeout unit and fail-closed switch. */
   handler(command: string, event: string): Record<string, unknown>;
-  /** What the relay's command adds so that the agent refuses a guard event when the relay cannot start at all. */
-  guardSuffix: string;
+  /** What the relay's command adds on a guard event so that the agent refuses it when the relay cannot start at all. */
+  guardSuffix(event: string): string;
+  /** Entries stand in the event's list themselves (Copilot CLI's own form), not in a `{"hooks": [...]}` group. */
+  flat?: boolean;
+  /** Fields a file the install creates starts with. */
+  newFile?: Record<string, unknown>;
+  /** The relay is told the event (the agent's input does not name it). */
+  namesEvent?: boolean;
 }
 
 /** Seconds the agent gives the relay; the relay's own deadline is a little shorter, so it answers first. */
@@ -52,7 +60,7 @@ export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
       timeout: ENTRY_TIMEOUT_S,
       ...(GUARDS.claude.has(event) ? { onFailure: 'block' } : {}),
     }),
-    guardSuffix: '',
+    guardSuffix: () => '',
   },
   codex: {
     label: 'Codex',
@@ -60,7 +68,24 @@ export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
     file: (scope, cwd, env) => (scope === 'user' ? path.join(codexHome(env), 'hooks.json') : path.join(cwd, '.codex', 'hooks.json')),
     handler: (command) => ({ type: 'command', command, timeout: ENTRY_TIMEOUT_S }),
     // Codex lets an action go on when a hook fails; exit 2 is its refusal.
-    guardSuffix: ' || exit 2',
+    guardSuffix: () => ' || exit 2',
+  },
+  // Hookline's own file in Copilot CLI's hooks folder (the user's needs no folder trust), in Copilot's own form.
+  copilot: {
+    label: 'Copilot CLI',
+    events: COPILOT_RELAY_EVENTS,
+    file: (scope, cwd, env) =>
+      scope === 'user' ? path.join(copilotHome(env), 'hooks', 'hookline.json') : path.join(cwd, '.github', 'hooks', 'hookline.json'),
+    handler: (command) => ({ type: 'command', bash: command, timeoutSec: ENTRY_TIMEOUT_S }),
+    // Copilot CLI refuses a tool call or a permission when the hook exits non-zero (not on a timeout, which the
+    // relay's own deadline comes before); a prompt it lets through, so there the refusal is printed.
+    guardSuffix: (event) =>
+      event === 'userPromptSubmitted'
+        ? ` || printf '%s\\n' ${quote([JSON.stringify(denyAnswer('copilot', event, 'Hookline could not start; refused to be safe'))])}`
+        : '',
+    flat: true,
+    newFile: { version: 1 },
+    namesEvent: true,
   },
   gemini: {
     label: 'Gemini CLI',
@@ -68,7 +93,7 @@ export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
     file: (scope, cwd, env) => (scope === 'user' ? userSettingsPath(env) : projectSettingsPath(cwd)),
     handler: (command) => ({ type: 'command', name: 'hookline', command, timeout: ENTRY_TIMEOUT_S * 1000 }),
     // Gemini CLI lets an action go on when a hook fails; exit 2 is its refusal.
-    guardSuffix: ' || exit 2',
+    guardSuffix: () => ' || exit 2',
   },
 };
 
@@ -85,14 +110,25 @@ export function relayCommand(
   node = process.execPath,
   script = relayScript(),
 ): string {
-  const words = [node, script, host, ...(hooksFrom.length ? ['--hooks-from', hooksFrom.join(',')] : [])];
-  return `${quote(words)}${GUARDS[host].has(event) ? FORMATS[host].guardSuffix : ''}`;
+  const words = [
+    node,
+    script,
+    host,
+    ...(FORMATS[host].namesEvent ? ['--event', event] : []),
+    ...(hooksFrom.length ? ['--hooks-from', hooksFrom.join(',')] : []),
+  ];
+  return `${quote(words)}${GUARDS[host].has(event) ? FORMATS[host].guardSuffix(event) : ''}`;
 }
 
 /** The words of a relay command, when `command` is one: Node, the relay script, the agent. */
 export function relayWords(command: unknown): { node: string; script: string; host: string; hooksFrom: string[] } | undefined {
   if (typeof command !== 'string' || !command.includes('relay.cjs')) return undefined;
-  const words = parseWords(command).filter((w): w is string => typeof w === 'string');
+  // Only the relay's own words: a shell operator after them (a guard's `||`) ends them.
+  const words: string[] = [];
+  for (const w of parseWords(command)) {
+    if (typeof w !== 'string') break;
+    words.push(w);
+  }
   const at = words.findIndex((w) => path.basename(w) === 'relay.cjs');
   if (at < 1 || !words[at + 1]) return undefined;
   const from = words.indexOf('--hooks-from', at);
@@ -104,7 +140,11 @@ export function relayWords(command: unknown): { node: string; script: string; ho
   };
 }
 
-const isOurs = (h: unknown): boolean => !!h && typeof h === 'object' && relayWords((h as { command?: unknown }).command) !== undefined;
+/** What a handler runs: Claude Code's and Gemini CLI's `command`, Copilot CLI's `bash`. */
+export const commandOf = (h: Record<string, unknown>): unknown => h.bash ?? h.command;
+
+const isOurs = (h: unknown): boolean =>
+  !!h && typeof h === 'object' && !Array.isArray(h) && relayWords(commandOf(h as Record<string, unknown>)) !== undefined;
 
 /** The parsed settings object, or a one-line problem naming the file. */
 export function readSettings(file: string, text: string): { value: Record<string, unknown> } | { problem: string } {
@@ -126,6 +166,8 @@ export function entriesIn(settings: Record<string, unknown>): Array<{ event: str
     for (const g of groups) {
       const list = (g as { hooks?: unknown } | null)?.hooks;
       if (Array.isArray(list)) for (const h of list) if (isOurs(h)) out.push({ event, handler: h as Record<string, unknown> });
+      // Copilot CLI's flat entry.
+      if (!Array.isArray(list) && isOurs(g)) out.push({ event, handler: g as Record<string, unknown> });
     }
   }
   return out;
@@ -133,7 +175,8 @@ export function entriesIn(settings: Record<string, unknown>): Array<{ event: str
 
 /** The group Hookline adds for one event. */
 export function groupFor(host: HostName, event: string, hooksFrom: readonly string[]): Record<string, unknown> {
-  return { hooks: [FORMATS[host].handler(relayCommand(host, event, hooksFrom), event)] };
+  const handler = FORMATS[host].handler(relayCommand(host, event, hooksFrom), event);
+  return FORMATS[host].flat ? handler : { hooks: [handler] };
 }
 
 function indentOf(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
@@ -147,7 +190,7 @@ function indentOf(text: string): { insertSpaces: boolean; tabSize: number; eol: 
 
 /** `text` with Hookline's group appended to every event's list (lists and `hooks` created as needed); the rest kept byte for byte. */
 export function withEntries(text: string, host: HostName, hooksFrom: readonly string[]): string {
-  let out = text.trim() ? text : '{}\n';
+  let out = text.trim() ? text : `${JSON.stringify(FORMATS[host].newFile ?? {}, null, 2)}\n`;
   for (const event of FORMATS[host].events) {
     const group = groupFor(host, event, hooksFrom);
     const tree = parseTree(out);
@@ -183,14 +226,21 @@ function lastOurs(hooks: Node): Array<string | number> | undefined {
     const [key, list] = events[e]!.children ?? [];
     if (!key || list?.type !== 'array') continue;
     const groups = list.children ?? [];
+    const event = key.value as string;
     for (let g = groups.length - 1; g >= 0; g--) {
       const handlers = groups[g] && findNodeAtLocation(groups[g]!, ['hooks']);
-      if (handlers?.type !== 'array') continue;
+      if (handlers?.type !== 'array') {
+        // Copilot CLI's flat entry.
+        const flat = groups[g] && findNodeAtLocation(groups[g]!, ['bash']);
+        if (!relayWords(flat?.value)) continue;
+        if (groups.length > 1) return ['hooks', event, g];
+        if (events.length > 1) return ['hooks', event];
+        return ['hooks'];
+      }
       const items = handlers.children ?? [];
       for (let h = items.length - 1; h >= 0; h--) {
         const cmd = items[h] && findNodeAtLocation(items[h]!, ['command']);
         if (!relayWords(cmd?.value)) continue;
-        const event = key.value as string;
         if (items.length > 1) return ['hooks', event, g, 'hooks', h];
         if (groups.length > 1) return ['hooks', event, g];
         if (events.length > 1) return ['hooks', event];
@@ -216,7 +266,7 @@ export function installedAsAsked(settings: Record<string, unknown>, host: HostNa
 
 /** Why an entry would not run Hookline (its Node or its relay is gone), or undefined when it would. */
 export function entryProblem(handler: Record<string, unknown>): string | undefined {
-  const w = relayWords(handler.command);
+  const w = relayWords(commandOf(handler));
   if (!w) return 'not a Hookline entry';
   try {
     fs.accessSync(w.node, fs.constants.X_OK);

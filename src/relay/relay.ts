@@ -4,7 +4,7 @@
  * own Gemini-format settings, and other agents' hooks named with `--hooks-from`, translated)
  * through the one trust gate and process layer, and answers in the host's format. Decisions of
  * several hook systems combine by the host's own rule (Claude Code's for Claude Code and Codex,
- * Gemini CLI's for Gemini CLI). What was held back is said in the answer's `systemMessage`, so
+ * and for Copilot CLI, whose events run as Claude Code's: copilot.ts; Gemini CLI's for Gemini CLI). What was held back is said in the answer's `systemMessage`, so
  * the host shows it; when Hookline itself cannot decide, a guard event is denied (hosts.ts).
  */
 import type { HookOutput } from '../events/output.js';
@@ -18,6 +18,7 @@ import type { HeldBack, SystemFire, WarmStore } from '../dialects/system.js';
 import { systemNamed } from '../dialects/registry.js';
 import { failedAnswer, HOSTS, RELAY_ENV, type HostName, type RelayAnswer } from './hosts.js';
 import { GUARDS } from './answers.js';
+import { claudeAnswerAsCopilot, copilotAsClaude, copilotRelayAnswer } from './copilot.js';
 
 /** The host's answer: its JSON on stdout (nothing when there is nothing to say), exit 0. */
 const answerOf = (json: Record<string, unknown>, warnings: string[]): RelayAnswer => ({
@@ -39,6 +40,10 @@ export interface RelayOptions {
   /** Engines kept by a long-running server. */
   warm?: WarmStore;
   signal?: AbortSignal;
+  /** The event, when the host's input does not name it (Copilot CLI's entries name theirs). */
+  event?: string;
+  /** Configuration files the source's system leaves out (the host runs them itself). */
+  leave?: ReadonlySet<string>;
 }
 
 /** The system whose hooks a source is. */
@@ -73,6 +78,7 @@ async function fireSystem(
     env,
     hasModel: false,
     ...(opts.warm ? { warm: opts.warm } : {}),
+    ...(opts.leave ? { leave: opts.leave } : {}),
     signal: opts.signal,
   });
 }
@@ -149,21 +155,28 @@ export function heldLine(held: HeldBack[], cwd: string): string | undefined {
 /** Runs the chosen hooks on one host event and answers in the host's format. Never throws for a hook's failure. */
 export async function relay(host: HostName, input: Record<string, unknown>, opts: RelayOptions): Promise<RelayAnswer> {
   const h = HOSTS[host];
-  const event = str(input.hook_event_name);
+  const hostEvent = opts.event ?? str(input.hook_event_name);
+  // Copilot CLI's events run as Claude Code's (copilot.ts); the answer is put back in Copilot's words.
+  const asClaude = h.family === 'copilot' ? copilotAsClaude(hostEvent, input, opts.cwd) : undefined;
+  if (h.family === 'copilot' && !asClaude) return answerOf({}, []);
+  const event = asClaude?.event ?? hostEvent;
+  const claudeInput = asClaude?.input ?? input;
   const sources = opts.sources.filter((s) => !h.ownSources.includes(s));
   const said: Said[] = [];
   for (const source of sources) {
+    // The Claude Code files the host reads itself are left to it (Copilot CLI reads the project's).
+    const sourceOpts = source === 'claude' && h.claudeFilesItReads ? { ...opts, leave: new Set(h.claudeFilesItReads(opts.cwd)) } : opts;
     const s =
       h.family === 'gemini'
         ? isEventName(event)
-          ? await onGeminiEvent(source, event, input, opts)
+          ? await onGeminiEvent(source, event, input, sourceOpts)
           : undefined
-        : await onClaudeEvent(source, event, input, opts);
+        : await onClaudeEvent(source, event, claudeInput, sourceOpts);
     if (s) said.push(s);
   }
   // A configuration that does not read may hold the guard that was meant: a guard event is refused, naming it.
   const broken = said.flatMap((s) => s.configErrors ?? []);
-  if (broken.length && GUARDS[host].has(event)) return failedAnswer(host, event, broken[0]!);
+  if (broken.length && GUARDS[host].has(hostEvent)) return failedAnswer(host, hostEvent, broken[0]!);
   const held = said.flatMap((s) => s.held);
   // Said where the user sees it (the host shows a hook's systemMessage, not its stderr).
   const notice = [broken[0] && `Hookline: ${broken[0]}`, heldLine(held, opts.cwd)].filter(Boolean).join('\n') || undefined;
@@ -176,6 +189,10 @@ export async function relay(host: HostName, input: Record<string, unknown>, opts
   }
   const runs = said.flatMap((s, i) => (s.claude ? [{ command: sources[i], where: sources[i], reading: { response: s.claude } }] : []));
   const answer = isClaudeEvent(event) && runs.length ? claudeAnswer(event, aggregateClaude(event as ClaudeEvent, runs).output) : {};
+  if (h.family === 'copilot') {
+    const { json, tell } = claudeAnswerAsCopilot(hostEvent, answer, { agentTool: asClaude?.agentTool, cwd: opts.cwd });
+    return copilotRelayAnswer(hostEvent, json, [...tell, ...(notice ? [notice] : [])], warnings, GUARDS[host].has(hostEvent));
+  }
   return answerOf(withNotice(answer, notice), warnings);
 }
 

@@ -11,6 +11,8 @@ export interface RelayRun {
   host: HostName;
   /** The host's event as it sent it (JSON text). */
   text: string;
+  /** The event's name, from the entry, when the host's input does not carry it (Copilot CLI). */
+  event?: string;
   sources: readonly Source[];
   env: NodeJS.ProcessEnv;
   /** The folder when the event names none. */
@@ -51,7 +53,9 @@ export async function runRelay(r: RelayRun): Promise<RelayAnswer> {
   } catch (e) {
     return failedAnswer(r.host, '', `the event from ${host.label} is not readable: ${(e as Error).message}`);
   }
-  const event = typeof input.hook_event_name === 'string' ? input.hook_event_name : '';
+  const event = r.event ?? (typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
+  if (host.family === 'copilot' && !r.event)
+    return failedAnswer(r.host, '', `the entry names no event (--event): run \`hookline install ${r.host}\` again`);
   const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : r.cwd;
   // Past the deadline the hooks still running are stopped (no process is left) and the answer is given.
   const stop = new AbortController();
@@ -65,7 +69,14 @@ export async function runRelay(r: RelayRun): Promise<RelayAnswer> {
   });
   try {
     return await Promise.race([
-      relay(r.host, input, { cwd, env: r.env, sources: r.sources, ...(r.warm ? { warm: r.warm } : {}), signal }),
+      relay(r.host, input, {
+        cwd,
+        env: r.env,
+        sources: r.sources,
+        ...(r.warm ? { warm: r.warm } : {}),
+        ...(r.event ? { event: r.event } : {}),
+        signal,
+      }),
       late,
     ]);
   } catch (e) {

@@ -137,7 +137,18 @@ async function relayEvent(params: Record<string, unknown>, ctx: MethodContext): 
   )
     throw invalid('"env" must be an object of strings');
   const env = (given as NodeJS.ProcessEnv | undefined) ?? ctx.env;
-  return runRelay({ host: host as HostName, text, sources: parsed.sources, env, cwd, deadlineMs, warm: ctx.warm, signal: ctx.signal });
+  const hookEvent = optionalString(params, 'hookEvent');
+  return runRelay({
+    host: host as HostName,
+    text,
+    sources: parsed.sources,
+    env,
+    cwd,
+    deadlineMs,
+    warm: ctx.warm,
+    signal: ctx.signal,
+    ...(hookEvent ? { event: hookEvent } : {}),
+  });
 }
 
 export const METHODS: Record<string, (params: Record<string, unknown>, ctx: MethodContext) => Promise<unknown>> = {

@@ -130,6 +130,9 @@ describe('convert', () => {
     assert.match(fs.readFileSync(out, 'utf8'), /^hooks:\n {2}preToolCall:\n {4}- command: \.\/hooks\/guard\.sh\n/);
     const bad = await runCli(['convert', '--from', 'gemini', '--to', 'cursor', src]);
     assert.equal(bad.code, 1);
-    assert.equal(bad.stderr, 'hookline: --to: unknown dialect "cursor"; expected one of gemini, claude, codex, mm, spatialagent, agy\n');
+    assert.equal(
+      bad.stderr,
+      'hookline: --to: unknown dialect "cursor"; expected one of gemini, claude, codex, copilot, mm, spatialagent, agy\n',
+    );
   });
 });

@@ -309,6 +309,29 @@ describe('Copilot CLI hooks: failures', () => {
     assert.deepEqual(slow.output.errors, ['timed out after 1s']);
   });
 
+  test('permissionRequest: exit 2 and a crash refuse the permission, ending the chain (fail closed); a timeout lets it go on', async () => {
+    const perm = { toolName: 'bash', toolInput: { command: 'ls' }, permissionSuggestions: [] };
+    const exit2 = await fire(
+      'permissionRequest',
+      { permissionRequest: [reply(2, '', 'why'), reply(0, json({ behavior: 'allow' }))] },
+      perm,
+    );
+    assert.deepEqual(
+      [exit2.output.deny, exit2.output.behavior, exit2.runs.length],
+      ['Permission denied by a PermissionRequest hook: Permission denied by hook.', undefined, 1],
+    );
+    const crash = await fire('permissionRequest', { permissionRequest: [reply(1, '', 'boom')] }, perm);
+    assert.equal(crash.output.deny, 'Permission denied by a PermissionRequest hook: Permission request hook failed');
+    assert.deepEqual(crash.output.errors, ['exit code 1: boom']);
+    const slow = await fire(
+      'permissionRequest',
+      { permissionRequest: [{ ...reply(0, json({ behavior: 'deny' }), '', '3'), timeoutSec: 1 }] },
+      perm,
+    );
+    assert.equal(slow.output.deny, undefined);
+    assert.deepEqual(slow.output.errors, ['timed out after 1s']);
+  });
+
   test('onFailure: "block" makes a timeout and output that is not JSON deny too', async () => {
     const slow = await fire('preToolUse', { preToolUse: [{ ...reply(0, '', '', '3'), timeoutSec: 1, onFailure: 'block' }] }, bashCall);
     assert.equal(slow.output.deny, 'Denied by preToolUse hook from ".github/hooks/h.json" (onFailure: block): timed out after 1s');

@@ -199,6 +199,25 @@ COPILOT_CASES.push(
     hooks: { permissionRequest: [entry('perm', { out: { behavior: 'allow' } })], preToolUse: [entry('pre')], postToolUse: [entry('post')] },
   },
   {
+    name: 'permissionRequest crash refuses the call (fail closed)',
+    turns: [bash(1), done],
+    hooks: { permissionRequest: [entry('perm', { err: 'HK-oops', exit: 1 })] },
+  },
+  {
+    name: 'permissionRequest exit 2 refuses the call',
+    turns: [bash(1), done],
+    hooks: { permissionRequest: [entry('perm', { err: 'HK-no', exit: 2 })] },
+  },
+  {
+    name: 'permissionRequest timeout lets the call run',
+    turns: [bash(1), done],
+    hooks: {
+      permissionRequest: [
+        { label: 'perm', replies: [{ sleepMs: 4000, out: { behavior: 'deny', message: 'HK-late' } }], handler: { timeoutSec: 1 } },
+      ],
+    },
+  },
+  {
     name: 'a failing command is a success; a failing view is postToolUseFailure',
     turns: [
       { tools: [{ name: 'bash', input: { command: 'touch ran-1; echo out; exit 3', description: 'fails' } }] },

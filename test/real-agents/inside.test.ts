@@ -1,4 +1,4 @@
-// Hookline installed inside the real Claude Code and Gemini CLI (`hookline install`), each
+// Hookline installed inside the real Claude Code, Codex, Copilot CLI and Gemini CLI (`hookline install`), each
 // offline on the loopback model server: a reviewed Hookline guard refuses a command and it does
 // not run, another agent's hook set runs inside the agent, an untrusted or changed script is
 // held back with a visible line, a broken relay or configuration refuses instead of allowing,
@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AGENTS, agentBin } from './agents.js';
+import { prepareCopilot } from './copilot.js';
 import {
   closeBox,
   geminiUserSettings,
@@ -212,5 +213,124 @@ describe(`Hookline inside Codex ${AGENTS.codex.version}`, { concurrency: 2 }, ()
       await runAgent('codex', box, [shellTurn('codex', 3), done]);
       assert.equal(ran(box, 3), false, 'a missing relay allowed the command');
     }),
+  );
+});
+
+describe(`Hookline inside Copilot CLI ${AGENTS.copilot.version}`, { concurrency: 2 }, () => {
+  before(
+    async () => {
+      agentBin(AGENTS.copilot);
+      await prepareCopilot();
+    },
+    { timeout: 600_000 },
+  );
+
+  test(
+    "a Hookline guard refuses the shell command in Copilot CLI, the model sees why, and uninstall leaves the user's hooks folder as it was",
+    { timeout: 300_000 },
+    () =>
+      withBox(async (box) => {
+        const folder = path.join(box.home, '.copilot', 'hooks');
+        const mine = path.join(folder, 'mine.json');
+        const own = '{\n  "version": 1,\n  "hooks": {}\n}\n';
+        write(mine, own);
+        hooklineGuard(path.join(box.home, '.gemini', 'settings.json'), guardScript(path.join(box.home, 'guard.sh'), 'ran-1', 'gemini'));
+        await installed(box, ['copilot']);
+        assert.match((await hookline(box, ['install', 'copilot', '--yes'])).stdout, /already installed/);
+        const r = await runAgent('copilot', box, [shellTurn('copilot', 1), shellTurn('copilot', 2), done]);
+        assert.equal(ran(box, 1), false, `the refused command ran:\n${r.exited.stdout}${r.exited.stderr}`);
+        assert.equal(ran(box, 2), true, `a command the guard lets through did not run:\n${r.exited.stdout}${r.exited.stderr}`);
+        // Copilot CLI's words around Hookline's reason.
+        assert.match(r.shown, /Denied by preToolUse hook: HK-guard refuses ran-1/);
+        assert.equal(servers(box).length, 1);
+        const u = await hookline(box, ['uninstall', 'copilot']);
+        assert.equal(u.code, 0, u.stderr);
+        assert.match(u.stdout, /back as it was/);
+        assert.deepEqual(fs.readdirSync(folder), ['mine.json']);
+        assert.equal(fs.readFileSync(mine, 'utf8'), own);
+      }),
+  );
+
+  test(
+    "a guard written by hookline init --dialect copilot passes its fixtures and refuses rm -rf in Copilot CLI, in Copilot's words",
+    { timeout: 300_000 },
+    () =>
+      withBox(async (box) => {
+        const init = await hookline(box, ['init', '--dialect', 'copilot']);
+        assert.equal(init.code, 0, init.stderr);
+        const t = await hookline(box, ['test']);
+        assert.equal(t.code, 0, t.stdout + t.stderr);
+        const rm = { tools: [{ name: 'bash', input: { command: 'mkdir -p build && rm -rf build && touch ran-1', description: 'clean' } }] };
+        // A workspace hook: Copilot CLI runs it in `-p` only in a folder it is told to trust.
+        const r = await runAgent('copilot', box, [rm, shellTurn('copilot', 2), done], 'go', ['--trust-folder']);
+        assert.equal(ran(box, 1), false, `the refused command ran:\n${r.exited.stdout}${r.exited.stderr}`);
+        assert.equal(fs.existsSync(path.join(box.project, 'build')), false);
+        assert.equal(ran(box, 2), true, 'a command the guard lets through did not run');
+        assert.match(r.shown, /Denied by preToolUse hook: rm -rf is not allowed here \(guard\)/);
+      }),
+  );
+
+  test(
+    'an untrusted project hook is held back in Copilot CLI: the user sees the line, the model is told at the tool call; trusted it runs',
+    { timeout: 300_000 },
+    () =>
+      withBox(async (box) => {
+        const script = guardScript(path.join(box.project, '.hookline', 'guard.sh'), 'ran-', 'gemini');
+        write(
+          path.join(box.project, '.gemini', 'settings.json'),
+          `${JSON.stringify({
+            hooks: {
+              SessionStart: [{ hooks: [{ type: 'command', name: 'start', command: 'true' }] }],
+              BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: script }] }],
+            },
+          })}\n`,
+        );
+        await installed(box, ['copilot']);
+        const held = await runAgent('copilot', box, [shellTurn('copilot', 1), done]);
+        assert.equal(ran(box, 1), true, 'a hook nobody reviewed decided');
+        // Copilot CLI shows a hook's stderr when it exits 2 (off preToolUse), marked `!`, as markdown, wrapped.
+        assert.match(held.exited.stderr, /! hookline: Hookline held back 1 hook\(s\) not trusted here \(start\): review them with/);
+        assert.match(held.shown, /Hookline held back 1 hook\(s\) not trusted here \(guard\)/);
+        assert.equal((await hookline(box, ['trust', box.project])).code, 0);
+        const trusted = await runAgent('copilot', box, [shellTurn('copilot', 2), done]);
+        assert.equal(ran(box, 2), false, 'the trusted guard did not refuse');
+        assert.match(trusted.shown, /Denied by preToolUse hook: HK-guard refuses ran-/);
+        assert.doesNotMatch(trusted.exited.stdout + trusted.exited.stderr, /held back/);
+      }),
+  );
+
+  test(
+    'with the relay gone the tool call and the prompt are refused; a broken Hookline configuration refuses too',
+    { timeout: 400_000 },
+    () =>
+      withBox(async (box) => {
+        const gemini = path.join(box.home, '.gemini', 'settings.json');
+        hooklineGuard(gemini, guardScript(path.join(box.home, 'guard.sh'), 'ran-9', 'gemini'));
+        await installed(box, ['copilot']);
+        const file = path.join(box.home, '.copilot', 'hooks', 'hookline.json');
+        const entries = JSON.parse(fs.readFileSync(file, 'utf8'));
+        const gone = (event: string) => {
+          const broken = structuredClone(entries);
+          broken.hooks[event][0].bash = broken.hooks[event][0].bash.replaceAll('relay.cjs', 'relay-gone.cjs');
+          fs.writeFileSync(file, JSON.stringify(broken, null, 2));
+        };
+        // The relay of preToolUse gone (Node exits 1): Copilot CLI refuses the call.
+        gone('preToolUse');
+        const tool = await runAgent('copilot', box, [shellTurn('copilot', 1), done]);
+        assert.equal(ran(box, 1), false, 'a missing relay allowed the command');
+        assert.match(tool.shown, /Denied by preToolUse hook/);
+        // The relay of userPromptSubmitted gone: the entry's own refusal stops the prompt before the model is asked.
+        gone('userPromptSubmitted');
+        const prompt = await runAgent('copilot', box, [shellTurn('copilot', 2), done]);
+        assert.equal(ran(box, 2), false, 'a missing relay let the prompt through');
+        assert.equal(prompt.requests.filter((q) => q.main).length, 0, 'the model was asked');
+        assert.match(prompt.exited.stdout + prompt.exited.stderr, /Hookline could not start/);
+        // A Hookline configuration that does not read may hide the guard: refused, naming the file.
+        fs.writeFileSync(file, JSON.stringify(entries, null, 2));
+        fs.writeFileSync(gemini, '{"hooks": {"BeforeTool": [oops');
+        const broken = await runAgent('copilot', box, [shellTurn('copilot', 3), done]);
+        assert.equal(ran(box, 3), false, 'a broken configuration allowed the command');
+        assert.match(broken.exited.stdout + broken.exited.stderr, /Hookline could not decide \(.*settings\.json/);
+      }),
   );
 });

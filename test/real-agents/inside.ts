@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AGENTS, agentBin, runGroup, type Exited } from './agents.js';
 import { startModelServer, type Recorded, type Turn } from './model-server.js';
+import { copilotCache } from './copilot.js';
 import { ROOT } from '../helpers.js';
 
 export const CLI = path.join(ROOT, 'dist', 'bin', 'hookline.cjs');
@@ -51,11 +52,12 @@ export function hookline(box: Box, args: string[], cwd = box.project): Promise<E
   return runGroup(process.execPath, [CLI, ...args], { cwd, env: boxEnv(box), timeoutMs: 60_000 });
 }
 
-export type Host = 'claude' | 'codex' | 'gemini';
+export type Host = 'claude' | 'codex' | 'copilot' | 'gemini';
 
-/** A Bash (Claude Code), exec_command (Codex) or run_shell_command (Gemini CLI) call that leaves `ran-N` in the project. */
+/** A Bash (Claude Code), exec_command (Codex), bash (Copilot CLI) or run_shell_command (Gemini CLI) call that leaves `ran-N` in the project. */
 export function shellTurn(agent: Host, n: number): Turn {
   if (agent === 'claude') return { tools: [{ name: 'Bash', input: { command: `touch ran-${n}`, description: `step ${n}` } }] };
+  if (agent === 'copilot') return { tools: [{ name: 'bash', input: { command: `touch ran-${n}`, description: `step ${n}` } }] };
   if (agent === 'codex') return { tools: [{ name: 'exec_command', input: { cmd: `touch ran-${n}` } }] };
   return { tools: [{ name: 'run_shell_command', input: { command: `touch ran-${n}` } }] };
 }
@@ -92,48 +94,63 @@ export interface AgentRun {
   shown: string;
 }
 
-/** One prompt through the real agent, on a model server playing `turns`. */
-export async function runAgent(agent: Host, box: Box, turns: Turn[], prompt = 'go'): Promise<AgentRun> {
+/** One prompt through the real agent, on a model server playing `turns`; `args`: more of the agent's flags. */
+export async function runAgent(agent: Host, box: Box, turns: Turn[], prompt = 'go', args: string[] = []): Promise<AgentRun> {
   const server = await startModelServer({ turns });
   try {
     const env = boxEnv(box);
     if (agent === 'codex') codexProvider(box, server.url);
     const exited =
-      agent === 'codex'
-        ? await runGroup(
-            agentBin(AGENTS.codex),
-            ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
-            { cwd: box.project, timeoutMs: 150_000, env: { ...env, CODEX_HOME: path.join(box.home, '.codex'), STUB_API_KEY: 'test' } },
-          )
-        : agent === 'claude'
+      agent === 'copilot'
+        ? await runGroup(agentBin(AGENTS.copilot), ['-p', prompt, '--no-auto-update', '--allow-all-tools', ...args], {
+            cwd: box.project,
+            timeoutMs: 150_000,
+            env: {
+              ...env,
+              XDG_CACHE_HOME: copilotCache(),
+              COPILOT_OFFLINE: 'true',
+              COPILOT_AUTO_UPDATE: 'false',
+              USE_TGREP: 'false',
+              COPILOT_PROVIDER_BASE_URL: `${server.url}/v1`,
+              COPILOT_PROVIDER_API_KEY: 'dummy',
+              COPILOT_MODEL: 'gpt-4.1',
+            },
+          })
+        : agent === 'codex'
           ? await runGroup(
-              agentBin(AGENTS.claude),
-              ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
-              {
+              agentBin(AGENTS.codex),
+              ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
+              { cwd: box.project, timeoutMs: 150_000, env: { ...env, CODEX_HOME: path.join(box.home, '.codex'), STUB_API_KEY: 'test' } },
+            )
+          : agent === 'claude'
+            ? await runGroup(
+                agentBin(AGENTS.claude),
+                ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
+                {
+                  cwd: box.project,
+                  timeoutMs: 150_000,
+                  env: {
+                    ...env,
+                    ANTHROPIC_API_KEY: 'test',
+                    ANTHROPIC_BASE_URL: server.url,
+                    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+                    DISABLE_TELEMETRY: '1',
+                    DISABLE_AUTOUPDATER: '1',
+                    IS_SANDBOX: '1',
+                  },
+                },
+              )
+            : await runGroup(agentBin(AGENTS.gemini), ['-p', prompt, '-m', 'gemini-2.5-flash', '--output-format', 'json', '--yolo'], {
                 cwd: box.project,
                 timeoutMs: 150_000,
                 env: {
                   ...env,
-                  ANTHROPIC_API_KEY: 'test',
-                  ANTHROPIC_BASE_URL: server.url,
-                  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-                  DISABLE_TELEMETRY: '1',
-                  DISABLE_AUTOUPDATER: '1',
-                  IS_SANDBOX: '1',
+                  GEMINI_API_KEY: 'test',
+                  GOOGLE_GEMINI_BASE_URL: server.url,
+                  GEMINI_CLI_NO_RELAUNCH: 'true',
+                  GEMINI_CLI_TRUST_WORKSPACE: 'true',
                 },
-              },
-            )
-          : await runGroup(agentBin(AGENTS.gemini), ['-p', prompt, '-m', 'gemini-2.5-flash', '--output-format', 'json', '--yolo'], {
-              cwd: box.project,
-              timeoutMs: 150_000,
-              env: {
-                ...env,
-                GEMINI_API_KEY: 'test',
-                GOOGLE_GEMINI_BASE_URL: server.url,
-                GEMINI_CLI_NO_RELAUNCH: 'true',
-                GEMINI_CLI_TRUST_WORKSPACE: 'true',
-              },
-            });
+              });
     const shown = server.requests
       .filter((r) => r.main)
       .map((r) => JSON.stringify(r.body.messages ?? r.body.contents ?? r.body.input ?? r.body))

@@ -1,4 +1,4 @@
-// `hookline install` / `uninstall` into Claude Code's and Gemini CLI's own files, and the relay
+// `hookline install` / `uninstall` into Claude Code's, Codex's, Copilot CLI's and Gemini CLI's own files, and the relay
 // those entries run: as real processes, in a throwaway home.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -335,6 +335,196 @@ describe('the relay an entry runs', () => {
       assert.equal(out.decision, 'deny');
       assert.match(out.reason, /Destructive command blocked: rm -rf \//);
       assert.match(out.systemMessage, /Hookline held back 1 hook\(s\) not trusted here .*hookline trust/);
+    } finally {
+      stopServers(b);
+    }
+  });
+});
+
+/** A Copilot CLI entry's command, for one camelCase event. */
+const copilotEntry = (file: string, event: string): string => JSON.parse(fs.readFileSync(file, 'utf8')).hooks[event].at(-1).bash;
+
+const copilotTool = (cwd: string, command: string) => ({
+  sessionId: 's1',
+  timestamp: 1,
+  cwd,
+  toolName: 'bash',
+  toolArgs: { command, description: 'step' },
+});
+
+describe('hookline install copilot', () => {
+  test("Hookline's own file in the user's Copilot hooks folder (COPILOT_HOME moves it), Copilot's flat entries naming their event; a second install is a no-op; uninstall removes only that file; --scope project writes .github/hooks", async () => {
+    const b = box();
+    try {
+      const home = path.join(b.base, 'copilot-home');
+      const env = { ...b.env, COPILOT_HOME: home };
+      const mine = path.join(home, 'hooks', 'mine.json');
+      write(mine, '{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "echo mine"}]}}\n');
+      const r = await runCli(['install', 'copilot', '--yes'], { env, cwd: b.project });
+      assert.equal(r.code, 0, r.stderr);
+      const file = path.join(home, 'hooks', 'hookline.json');
+      assert.match(r.stdout, /Hookline installed in Copilot CLI: 10 entries in .*copilot-home\/hooks\/hookline\.json/);
+      const text = fs.readFileSync(file, 'utf8');
+      const v = JSON.parse(text);
+      assert.equal(v.version, 1);
+      assert.deepEqual(Object.keys(v.hooks), [
+        'sessionStart',
+        'userPromptSubmitted',
+        'preToolUse',
+        'permissionRequest',
+        'postToolUse',
+        'postToolUseFailure',
+        'notification',
+        'agentStop',
+        'sessionEnd',
+        'preCompact',
+      ]);
+      assert.deepEqual(v.hooks.preToolUse, [
+        { type: 'command', bash: `${process.execPath} ${RELAY} copilot --event preToolUse`, timeoutSec: 60 },
+      ]);
+      // Copilot CLI lets a prompt through when its hook fails: the entry prints the refusal itself.
+      assert.match(
+        v.hooks.userPromptSubmitted[0].bash,
+        /--event userPromptSubmitted \|\| printf '%s\\n' '\{"decision":"block","reason":"Hookline could not start; refused to be safe"\}'$/,
+      );
+      assert.match((await runCli(['install', 'copilot', '--yes'], { env, cwd: b.project })).stdout, /already installed/);
+      assert.equal(fs.readFileSync(file, 'utf8'), text);
+      const listed = await runCli(['list'], { env, cwd: b.project });
+      assert.match(listed.stdout, /Hookline is installed in Copilot CLI \(user, .*hookline\.json\): 10 entries, each runs Hookline/);
+      const u = await runCli(['uninstall', 'copilot'], { env, cwd: b.project });
+      assert.match(u.stdout, /back as it was before the install/);
+      assert.equal(fs.existsSync(file), false);
+      assert.deepEqual(fs.readdirSync(path.join(home, 'hooks')), ['mine.json']);
+      const p = await runCli(['install', 'copilot', '--scope', 'project', '--yes'], { env, cwd: b.project });
+      assert.equal(p.code, 0, p.stderr);
+      assert.ok(fs.existsSync(path.join(b.project, '.github', 'hooks', 'hookline.json')));
+      assert.match(p.stdout, /note: Copilot CLI runs a repository's hooks only in a folder it trusts/);
+      await runCli(['uninstall', 'copilot', '--scope', 'project'], { env, cwd: b.project });
+      assert.equal(fs.existsSync(path.join(b.project, '.github', 'hooks', 'hookline.json')), false);
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test("the entries answer in Copilot CLI's words: a deny, a rewrite in Copilot's arguments, a refused prompt when a configuration does not read, a notice Copilot shows (exit 2)", async () => {
+    const b = box();
+    try {
+      const rewrite = `printf '%s' '{"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "ls -la"}}}'`;
+      write(
+        b.gemini,
+        JSON.stringify({
+          hooks: {
+            BeforeTool: [
+              { hooks: [{ type: 'command', name: 'guard', command: path.join(HOOKS, 'ht-guard.sh') }] },
+              {
+                matcher: 'run_shell_command',
+                hooks: [{ type: 'command', name: 'rewrite', command: `case "$(cat)" in *'"ls"'*) ${rewrite};; esac` }],
+              },
+            ],
+          },
+        }),
+      );
+      await runCli(['install', 'copilot', '--yes'], { env: b.env, cwd: b.project });
+      const file = path.join(b.home, '.copilot', 'hooks', 'hookline.json');
+      const pre = copilotEntry(file, 'preToolUse');
+      const denied = await runEntry(pre, copilotTool(b.project, 'rm -rf build'), b.env, b.project);
+      assert.equal(denied.code, 0, denied.stderr);
+      assert.deepEqual(JSON.parse(denied.stdout), { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' });
+      const rewritten = await runEntry(pre, copilotTool(b.project, 'ls'), b.env, b.project);
+      assert.deepEqual(JSON.parse(rewritten.stdout), {
+        modifiedArgs: { command: 'ls -la', description: 'step' },
+        additionalContext: 'checked by ht-guard',
+      });
+      // A Hookline configuration that does not read: the prompt is refused, a session start tells the user (exit 2's stderr).
+      write(b.gemini, '{"hooks": {"BeforeTool": [oops');
+      const prompt = await runEntry(
+        copilotEntry(file, 'userPromptSubmitted'),
+        { sessionId: 's1', timestamp: 1, cwd: b.project, prompt: 'go' },
+        b.env,
+        b.project,
+      );
+      assert.equal(prompt.code, 0);
+      const block = JSON.parse(prompt.stdout);
+      assert.equal(block.decision, 'block');
+      assert.match(block.reason, /^Hookline could not decide \(.*settings\.json.*\); refused to be safe$/);
+      const start = await runEntry(
+        copilotEntry(file, 'sessionStart'),
+        { sessionId: 's1', timestamp: 1, cwd: b.project, source: 'new', initialPrompt: 'go' },
+        b.env,
+        b.project,
+      );
+      assert.equal(start.code, 2);
+      assert.equal(start.stdout, '');
+      assert.match(start.stderr, /^hookline: Hookline: .*settings\.json: invalid JSON/m);
+      // The relay itself gone: a tool call exits non-zero (Copilot CLI refuses it), a prompt gets the entry's refusal.
+      const gone = (c: string) => c.replaceAll('relay.cjs', 'relay-gone.cjs');
+      assert.notEqual((await runEntry(gone(pre), copilotTool(b.project, 'ls'), b.env, b.project)).code, 0);
+      const noRelay = await runEntry(gone(copilotEntry(file, 'userPromptSubmitted')), { prompt: 'go' }, b.env, b.project);
+      assert.deepEqual(JSON.parse(noRelay.stdout), { decision: 'block', reason: 'Hookline could not start; refused to be safe' });
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test("--hooks-from claude runs the user's Claude Code hooks in Copilot CLI and leaves the project's, which Copilot CLI runs itself", async () => {
+    const b = box();
+    try {
+      const guard = (word: string) =>
+        `case "$(cat)" in *${word}*) printf '%s' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no ${word}"}}';; esac`;
+      write(
+        b.claude,
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard('user-word') }] }],
+            PermissionRequest: [
+              {
+                hooks: [
+                  {
+                    type: 'command',
+                    command: `printf '%s' '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "no programs"}}}'`,
+                  },
+                ],
+              },
+            ],
+            SubagentStop: [{ hooks: [{ type: 'command', command: 'true' }] }],
+          },
+        }),
+      );
+      write(
+        path.join(b.project, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: guard('project-word') }] }] } }),
+      );
+      assert.equal((await runCli(['trust', b.project], { env: b.env, cwd: b.project })).code, 0);
+      const r = await runCli(['install', 'copilot', '--hooks-from', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal(r.code, 0, r.stderr);
+      // What Copilot CLI has no event for is named before writing; a permission hook it has.
+      assert.match(
+        r.stdout,
+        /! Copilot CLI cannot run: .*settings\.json: hooks\.SubagentStop\[0\]\.hooks\[0\]: Copilot CLI has no event for claude's SubagentStop/,
+      );
+      assert.doesNotMatch(r.stdout, /PermissionRequest|project-word/);
+      const pre = copilotEntry(path.join(b.home, '.copilot', 'hooks', 'hookline.json'), 'preToolUse');
+      assert.match(pre, /--event preToolUse --hooks-from claude$/);
+      const user = await runEntry(pre, copilotTool(b.project, 'echo user-word'), b.env, b.project);
+      assert.deepEqual(JSON.parse(user.stdout), { permissionDecision: 'deny', permissionDecisionReason: 'no user-word' });
+      const project = await runEntry(pre, copilotTool(b.project, 'echo project-word'), b.env, b.project);
+      assert.equal(project.stdout, '', 'the project hook Copilot CLI runs itself ran a second time');
+      // Copilot's permission check as Claude Code's PermissionRequest, answered in Copilot's words.
+      const perm = await runEntry(
+        copilotEntry(path.join(b.home, '.copilot', 'hooks', 'hookline.json'), 'permissionRequest'),
+        {
+          hookName: 'permissionRequest',
+          sessionId: 's1',
+          timestamp: 1,
+          cwd: b.project,
+          toolName: 'bash',
+          toolInput: { command: 'ls' },
+          permissionSuggestions: [],
+        },
+        b.env,
+        b.project,
+      );
+      assert.deepEqual(JSON.parse(perm.stdout), { behavior: 'deny', message: 'no programs' });
     } finally {
       stopServers(b);
     }

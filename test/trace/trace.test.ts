@@ -25,7 +25,7 @@ import type { HookEntry } from '../../src/config/schema.js';
 import { groupFires, loadTrace, parseTrace, pickFire } from '../../src/cli/trace-file.js';
 import { compressTime, colourGroup, timelineHtml } from '../../src/cli/timeline.js';
 import { hookStats, percentile, slowWarnings } from '../../src/cli/stats.js';
-import { consequence, explainText } from '../../src/cli/explain.js';
+import { combinationRule, consequence, explainText } from '../../src/cli/explain.js';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-trace-'));
 
@@ -306,4 +306,12 @@ test('explain: picks the last deny, names each answer, the rule and what the age
   assert.match(explainText(st, 1, st.fires[0]), /Shadow hooks would have changed this: guard \(deny\)\./);
   assert.equal(consequence('UserPromptSubmit', 'block'), 'the prompt was refused; the model was not called');
   assert.equal(consequence('preToolCall', 'ask', 'shell'), 'the user was asked whether `shell` may run');
+  // Copilot CLI's camelCase events, and how its hooks combined.
+  assert.equal(consequence('preToolUse', 'deny', 'bash'), '`bash` did not run; the model was told the reason');
+  assert.equal(consequence('userPromptSubmitted', 'block'), 'the prompt was refused; the model was not called');
+  assert.equal(consequence('agentStop', 'block'), 'the answer was not accepted: the agent went on with the reason as its next instruction');
+  assert.match(
+    combinationRule('copilot', 'preToolUse', true),
+    /^Copilot CLI: hooks ran one after another in file order.*the first deny ends the chain/,
+  );
 });

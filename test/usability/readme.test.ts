@@ -8,10 +8,12 @@ import { ROOT, runCli } from '../helpers.js';
 
 const page = (name: string) => fs.readFileSync(path.join(ROOT, 'docs', name), 'utf8');
 
-test('the library page names every value exported by hookline and hookline/sdk (and its Claude Code and Codex entries)', async () => {
+test('the library page names every value exported by hookline and hookline/sdk (and its Claude Code, Codex and Copilot CLI entries)', async () => {
   const lib = page('library.md');
   // As published: the built modules.
-  for (const mod of ['index.js', 'sdk/index.js', 'sdk/claude.js', 'sdk/codex.js'].map((m) => path.join(ROOT, 'dist', m))) {
+  for (const mod of ['index.js', 'sdk/index.js', 'sdk/claude.js', 'sdk/codex.js', 'sdk/copilot.js'].map((m) =>
+    path.join(ROOT, 'dist', m),
+  )) {
     const names = Object.keys(await import(mod));
     const missing = names.filter((n) => !new RegExp(`\\b${n}\\b`).test(lib));
     assert.deepEqual(missing, [], `${mod}: not in docs/library.md`);

@@ -38,11 +38,15 @@ test('fire with another hook system’s event names the --dialect that fires it'
   assert.equal(claude.code, 1);
   assert.equal(
     claude.stderr,
-    'hookline: "PreToolUse" is an event of Claude Code, Codex, SpatialAgent, Antigravity CLI (agy), not of Gemini settings — add --dialect claude (or codex, spatialagent, agy)\n',
+    'hookline: "PreToolUse" is an event of Claude Code, Codex, Copilot CLI, SpatialAgent, Antigravity CLI (agy), not of Gemini settings — add --dialect claude (or codex, copilot, spatialagent, agy)\n',
   );
   assert.equal(
     (await fire('UserPromptSubmit')).stderr,
-    'hookline: "UserPromptSubmit" is an event of Claude Code, Codex, not of Gemini settings — add --dialect claude (or codex)\n',
+    'hookline: "UserPromptSubmit" is an event of Claude Code, Codex, Copilot CLI, not of Gemini settings — add --dialect claude (or codex, copilot)\n',
+  );
+  assert.equal(
+    (await fire('preToolUse')).stderr,
+    'hookline: "preToolUse" is an event of Copilot CLI, not of Gemini settings — add --dialect copilot\n',
   );
   assert.equal(
     (await fire('preToolCall')).stderr,

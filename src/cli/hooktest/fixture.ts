@@ -27,7 +27,7 @@ export const HookTest = z
     name: z.string().optional().describe('shown instead of the file name'),
     event: z.string().min(1).describe("the event, in the dialect's own names (BeforeTool, PreToolUse, preToolCall…)"),
     input: z.record(z.string(), z.unknown()).default({}).describe("the event's own fields, as for hookline fire --input"),
-    dialect: z.enum(['gemini', 'claude', 'codex', 'mm', 'spatialagent', 'agy']).default('gemini'),
+    dialect: z.enum(['gemini', 'claude', 'codex', 'copilot', 'mm', 'spatialagent', 'agy']).default('gemini'),
     config: z
       .string()
       .optional()

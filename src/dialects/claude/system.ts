@@ -38,10 +38,16 @@ import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
 import { unchanged, type Probe } from '../../trust/scripts.js';
 
-function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv, pluginDirs?: string[]): ClaudeConfig {
+function load(
+  projectDir: string,
+  config: string | undefined,
+  env: NodeJS.ProcessEnv,
+  pluginDirs?: string[],
+  leave?: ReadonlySet<string>,
+): ClaudeConfig {
   let loaded: ClaudeConfig;
   try {
-    loaded = loadClaudeConfig({ projectDir, env, files: config ? [config] : undefined, pluginDirs });
+    loaded = loadClaudeConfig({ projectDir, env, files: config ? [config] : undefined, pluginDirs, leave });
   } catch (e) {
     if (e instanceof ClaudeConfigReadError) throw new UsageError(e.message);
     throw e;
@@ -100,7 +106,7 @@ export const claudeSystem: HookSystem = {
     if (typeof fields.hook_event_name === 'string' && fields.hook_event_name !== event)
       warnings.push(`input hook_event_name "${fields.hook_event_name}" replaced by "${event}"`);
     const projectDir = opts.cwd;
-    const loaded = load(projectDir, opts.config, opts.env, opts.pluginDirs);
+    const loaded = load(projectDir, opts.config, opts.env, opts.pluginDirs, opts.leave);
     warnings.push(...loaded.problems.map(formatProblem));
     const configErrors = loaded.problems.filter((p) => p.severity === 'error').map(formatProblem);
     const g = gated(loaded, projectDir, opts.env);

@@ -10,6 +10,9 @@ import { compileClaudeMatcher } from '../claude/matcher.js';
 import { CODEX_CATALOG, CODEX_EVENTS } from '../codex/events.js';
 import { compileCodexMatcher } from '../codex/matcher.js';
 import { codexTool } from '../codex/tools.js';
+import { compileMatcher as copilotMatcher } from '../copilot/config.js';
+import { COPILOT_EVENTS, copilotEventOf, PASCAL_NAMES, UNFIRED_EVENTS, type CopilotEvent } from '../copilot/events.js';
+import { COPILOT_TOOL_NAMES, copilotClaudeName, copilotToolName } from '../copilot/tools.js';
 import { SA_ALL_VARIABLES, SA_EVENTS } from '../spatialagent/events.js';
 import { MM_EVENTS } from '../mm/events.js';
 import { AGY_EVENTS } from '../agy/config.js';
@@ -51,6 +54,8 @@ export interface DialectMap {
   vars: readonly string[];
   /** Whether a tool event's matcher (as `hookline list` shows it) picks this tool, in the system's names. */
   matches(event: string, matcher: string, tool: string): boolean;
+  /** The system's own event an event name as written stands for, when it has more than one name for it (Copilot's two casings). */
+  canonical?(event: string): string | undefined;
 }
 
 const same = (n: string) => n;
@@ -65,6 +70,23 @@ const CODEX_BACK: Readonly<Record<string, string>> = {
   Edit: 'replace',
   spawn_agent: 'ask_agent',
   Agent: 'ask_agent',
+};
+
+/** Copilot's tool names, and the Claude Code names its PascalCase matchers take, back to the agent's. */
+const COPILOT_BACK = new Map<string, string>();
+for (const [agent, copilot] of Object.entries(COPILOT_TOOL_NAMES))
+  for (const n of [copilot, copilotClaudeName(copilot)]) if (!COPILOT_BACK.has(n)) COPILOT_BACK.set(n, agent);
+
+/** Copilot's events at the agent's points; its other events (permissionRequest, postToolUseFailure…) have none. */
+const COPILOT_POINTS: Partial<Record<EventName, CopilotEvent>> = {
+  SessionStart: 'sessionStart',
+  SessionEnd: 'sessionEnd',
+  BeforeAgent: 'userPromptSubmitted',
+  AfterAgent: 'agentStop',
+  BeforeTool: 'preToolUse',
+  AfterTool: 'postToolUse',
+  PreCompress: 'preCompact',
+  Notification: 'notification',
 };
 
 const claudeEvents: Partial<Record<EventName, string>> = {};
@@ -115,6 +137,26 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
       const t = codexTool(CODEX_BACK[tool] ?? tool);
       return c.ok && [tool, ...(t.name === tool ? t.aliases : [])].some((n) => c.test(n));
     },
+  },
+  copilot: {
+    events: COPILOT_POINTS,
+    tool: copilotToolName,
+    toolBack: (n) => COPILOT_BACK.get(n) ?? n,
+    timeout: 's',
+    // Both casings of every event the agent fires.
+    fired: [...COPILOT_EVENTS, ...Object.keys(PASCAL_NAMES)].filter((e) => {
+      const ev = copilotEventOf(e);
+      return ev && !UNFIRED_EVENTS.has(ev.event);
+    }),
+    vars: ['COPILOT_CLI', 'COPILOT_PROJECT_DIR', 'CLAUDE_PROJECT_DIR', 'COPILOT_HOOK_DIR'],
+    // The casing of the event chooses the matching: the whole Copilot name, or (PascalCase) the Claude name too.
+    matches: (e, m, tool) => {
+      const shape = copilotEventOf(e)?.shape ?? 'copilot';
+      const back = COPILOT_BACK.get(tool);
+      const copilot = back ? copilotToolName(back) : tool;
+      return copilotMatcher(m, shape).test(copilot, copilotClaudeName(copilot));
+    },
+    canonical: (e) => copilotEventOf(e)?.event,
   },
   mm: {
     events: { BeforeAgent: 'preGeneration', AfterAgent: 'postGeneration', BeforeTool: 'preToolCall', AfterTool: 'postToolCall' },
@@ -168,7 +210,8 @@ export const MAPS: Readonly<Record<string, DialectMap>> = {
 /** The Gemini event at the point where a system fires `event`, if it has one. */
 export function agentEventOf(dialect: string, event: string): EventName | undefined {
   const m = MAPS[dialect];
-  return m ? (Object.entries(m.events).find(([, v]) => v === event)?.[0] as EventName | undefined) : undefined;
+  const own = m?.canonical ? m.canonical(event) : event;
+  return m && own ? (Object.entries(m.events).find(([, v]) => v === own)?.[0] as EventName | undefined) : undefined;
 }
 
 /** `event` of one system in another's names (through the agent's point), if the other has it. */

@@ -9,7 +9,14 @@ import { MAPS } from './maps.js';
 import type { NeutralHook } from './read.js';
 
 /** The project folder as a variable in commands, for the systems that set one. */
-const PROJECT_VAR: Record<string, string | undefined> = { gemini: 'GEMINI_PROJECT_DIR', claude: 'CLAUDE_PROJECT_DIR' };
+const PROJECT_VAR: Record<string, string | undefined> = {
+  gemini: 'GEMINI_PROJECT_DIR',
+  claude: 'CLAUDE_PROJECT_DIR',
+  copilot: 'COPILOT_PROJECT_DIR',
+};
+
+/** Claude Code's project variable, which Gemini CLI and Copilot CLI set for their hooks too. */
+const ALSO_SET: Record<string, readonly string[]> = { gemini: ['CLAUDE_PROJECT_DIR'], copilot: ['CLAUDE_PROJECT_DIR'] };
 
 function matcherText(to: string, m: NeutralHook['matcher']): string | undefined {
   if (!m) return undefined;
@@ -37,7 +44,7 @@ function commandFor(to: string, command: string, at: string, notes: string[]): s
   const has = PROJECT_VAR[to];
   let out = command;
   for (const v of Object.values(PROJECT_VAR)) {
-    if (!v || v === has || (to === 'gemini' && v === 'CLAUDE_PROJECT_DIR')) continue; // Gemini sets both
+    if (!v || v === has || ALSO_SET[to]?.includes(v)) continue;
     const re = new RegExp(`\\$\\{${v}\\}|\\$${v}\\b`, 'g');
     if (!out.match(re)) continue;
     out = out.replace(re, () => (has ? `$${has}` : '.'));
@@ -65,9 +72,14 @@ export function writeHooks(
     // Gemini CLI and Claude Code match the same trigger fields (SessionStart's source…) with the same words.
     const keepTrigger = to === from || (TRIGGERS.has(from) && TRIGGERS.has(to));
     if (h.matcher && !isTool && !keepTrigger) notes.push(`${h.at}.matcher: ${to} does not match ${event} hooks on a name; dropped`);
+    let matcher = isTool ? matcherText(to, h.matcher) : keepTrigger && h.matcher ? rawMatcher(h.matcher) : undefined;
+    // Copilot CLI matches a pattern against the whole name: anchored, it means the same elsewhere.
+    const anchored = matcher !== undefined && from === 'copilot' && to !== 'copilot' && !!h.matcher && 'regex' in h.matcher;
+    if (anchored) matcher = `^(?:${matcher})$`;
     if (h.matcher && isTool && 'regex' in h.matcher && to !== from)
-      notes.push(`${h.at}.matcher: the pattern ${JSON.stringify(h.matcher.regex)} is kept as written; tool names in it are not translated`);
-    const matcher = isTool ? matcherText(to, h.matcher) : keepTrigger && h.matcher ? rawMatcher(h.matcher) : undefined;
+      notes.push(
+        `${h.at}.matcher: the pattern ${JSON.stringify(h.matcher.regex)} is ${anchored ? `written as ${JSON.stringify(matcher)} (Copilot CLI matches the whole tool name)` : 'kept as written'}; tool names in it are not translated${to === 'copilot' ? ' (Copilot CLI matches it against the whole tool name)' : ''}`,
+      );
     const command = commandFor(to, h.command, h.at, notes);
     const timeout = h.timeoutMs !== undefined ? timeoutIn(to, h.timeoutMs, h.at, notes) : undefined;
     if (h.name !== undefined && to !== 'gemini') notes.push(`${h.at}.name: ${to} hooks have no name; dropped`);
@@ -78,6 +90,16 @@ export function writeHooks(
       ...(timeout !== undefined ? { timeout } : {}),
     };
     events[event] ??= [];
+    // Copilot's own entry: flat, its command in `bash`, seconds in `timeoutSec`.
+    if (to === 'copilot') {
+      events[event].push({
+        type: 'command',
+        ...(matcher !== undefined ? { matcher } : {}),
+        bash: command,
+        ...(timeout !== undefined ? { timeoutSec: timeout } : {}),
+      });
+      continue;
+    }
     if (to === 'mm' || to === 'spatialagent') {
       events[event].push(
         matcher === undefined ? handler : to === 'mm' ? { ...handler, matcher } : { ...handler, matcher: { tool: matcher } },
@@ -95,7 +117,7 @@ export function writeHooks(
       events[event].push(g);
     }
   }
-  return { format: to === 'mm' ? 'yaml' : 'json', value: { hooks: events } };
+  return { format: to === 'mm' ? 'yaml' : 'json', value: to === 'copilot' ? { version: 1, hooks: events } : { hooks: events } };
 }
 
 export function render(out: { format: 'json' | 'yaml'; value: unknown }): string {

@@ -37,7 +37,7 @@ export interface CopilotReading {
   decision?: 'block';
   modifiedResult?: { resultType: string; textResultForLlm: string };
   behavior?: 'allow' | 'deny';
-  /** Exit code 2 off preToolUse: its stderr, shown to the user. */
+  /** Exit code 2 off preToolUse and permissionRequest: its stderr, shown to the user. */
   shown?: string;
 }
 
@@ -63,7 +63,7 @@ export interface CopilotOutput {
   modifiedResult?: { resultType: string; textResultForLlm: string };
   /** permissionRequest: the answer to the permission check. */
   behavior?: 'allow';
-  /** Exit code 2's stderr, for the user (events other than preToolUse). */
+  /** Exit code 2's stderr, for the user (events other than preToolUse and permissionRequest). */
   shown: string[];
   /** Failed runs, one line each (Copilot CLI says nothing of most of them). */
   errors: string[];
@@ -84,6 +84,9 @@ export const COPILOT_TEXTS = {
   noAsk: (reason: string | undefined) =>
     `Denied by preToolUse hook (unable to ask user for confirmation): ${reason || 'No reason provided'}`,
   permissionDenied: (message: string | undefined) => `Permission denied by a PermissionRequest hook: ${message || 'No reason provided'}`,
+  /** The message of a permissionRequest hook that exited 2, and of one that failed otherwise. */
+  permissionExit2: 'Permission denied by hook.',
+  permissionFailed: 'Permission request hook failed',
   preContext: (contexts: readonly string[]) => `Additional context from preToolUse hook:\n${contexts.join('\n\n')}`,
   postContext: (tool: string, contexts: readonly string[]) =>
     `Tool "${tool}" succeeded. Additional guidance from postToolUse hooks:\n${contexts.join('\n\n')}`,
@@ -198,13 +201,17 @@ export function readCopilotRun(
   const failure = failureOf(r, hook.timeoutSeconds);
   if (r.exitCode === 2 && !r.timedOut && !r.error) {
     if (event === 'preToolUse') return { outcome: 'deny', deny: COPILOT_TEXTS.exit2 };
+    if (event === 'permissionRequest')
+      return { outcome: 'deny', behavior: 'deny', deny: COPILOT_TEXTS.permissionDenied(COPILOT_TEXTS.permissionExit2) };
     const stderr = r.stderr.trim();
     return { outcome: 'shown', ...(stderr ? { shown: stderr } : {}) };
   }
   if (failure) {
-    // A timeout lets the tool run; a hook that crashed denies it (Copilot CLI fails closed there).
+    // A timeout lets the tool run; a hook that crashed denies it, or its permission (Copilot CLI fails closed there).
     if (event === 'preToolUse' && !r.timedOut && hook.onFailure !== 'block')
       return { outcome: 'deny', error: failure, deny: COPILOT_TEXTS.errored(file) };
+    if (event === 'permissionRequest' && !r.timedOut && hook.onFailure !== 'block')
+      return { outcome: 'deny', error: failure, behavior: 'deny', deny: COPILOT_TEXTS.permissionDenied(COPILOT_TEXTS.permissionFailed) };
     return closed(failure);
   }
   const text = r.stdout.trim();

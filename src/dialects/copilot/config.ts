@@ -109,7 +109,10 @@ export function isLoopbackUrl(u: URL): boolean {
  * against the whole Claude name or the whole Copilot name (`Bash` and `bash` both match).
  * Patterns run on RE2 (linear time); one RE2 cannot run matches nothing.
  */
-function compileMatcher(matcher: string | undefined, shape: Shape): { test: (copilot: string, claude: string) => boolean; error?: string } {
+export function compileMatcher(
+  matcher: string | undefined,
+  shape: Shape,
+): { test: (copilot: string, claude: string) => boolean; error?: string } {
   if (matcher === undefined || (shape === 'claude' && matcher === '*')) return { test: () => true };
   const c = compileLinear(`^(?:${matcher})$`);
   if (!c.ok) return { test: () => false, error: c.message };

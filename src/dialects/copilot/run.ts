@@ -7,8 +7,9 @@
  * as the earlier ones rewrote them, and a deny ends the chain.
  *
  * How a run is read (answer.ts): exit 0 with a JSON object is an answer; exit 2 on preToolUse
- * denies (`hook exited with code 2`), elsewhere its stderr is shown to the user; any other
- * failure on preToolUse denies (`(hook errored)`: fail closed), elsewhere it is reported and
+ * and permissionRequest denies (`hook exited with code 2`, `Permission denied by hook.`),
+ * elsewhere its stderr is shown to the user; any other failure on those two denies (`(hook
+ * errored)`, `Permission request hook failed`: fail closed), elsewhere it is reported and
  * ignored; a timeout lets the tool run. `onFailure: "block"` (Hookline's) makes every failure
  * deny, a timeout and output that is not JSON included.
  */

@@ -73,7 +73,7 @@ export const geminiSystem: HookSystem = {
   async fire(eventArg, fields, opts) {
     if (opts.config !== undefined)
       throw new UsageError(
-        '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
+        '--config names a file of another hook system — add --dialect claude|codex|copilot|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
       );
     if (opts.hasModel)
       throw new UsageError(
@@ -148,7 +148,7 @@ export const geminiSystem: HookSystem = {
   validate({ cwd, config, env }) {
     if (config !== undefined)
       throw new UsageError(
-        '--config names a file of another hook system — add --dialect claude|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
+        '--config names a file of another hook system — add --dialect claude|codex|copilot|mm|spatialagent|agy, or drop it (Gemini settings are found in their usual places)',
       );
     const ctx = loadContext({ cwd, env });
     const problems = [...ctx.config.problems, ...settingsHints(ctx.config.entries)];

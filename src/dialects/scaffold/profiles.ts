@@ -6,6 +6,7 @@ import { EVENT_NAMES } from '../../events/names.js';
 import { AGY_EVENTS } from '../agy/config.js';
 import { CLAUDE_EVENTS } from '../claude/events.js';
 import { CODEX_EVENTS } from '../codex/events.js';
+import { COPILOT_EVENTS } from '../copilot/events.js';
 import { MM_EVENTS } from '../mm/events.js';
 import { SA_EVENTS } from '../spatialagent/events.js';
 
@@ -24,12 +25,14 @@ export interface ScaffoldProfile {
   /** The entry appended under `hooks.<event>`. */
   entry(event: string, command: string, name: string): Record<string, unknown>;
   /** The input of a tool event for a shell command. */
-  toolInput(shellCommand: string): Record<string, unknown>;
+  toolInput(shellCommand: string, event: string): Record<string, unknown>;
   /** Where the hook finds the shell command: a path in the JSON on stdin, or a variable. */
   reads: { stdin: string[] } | { env: string };
   /** What the hook prints to deny, and the decision `hookline test` then reads. */
   deny(reason: string): Record<string, unknown>;
   denied: string;
+  /** What a configuration file init creates starts with (beside `hooks`). */
+  newFile?: Record<string, unknown>;
 }
 
 const grouped = (matcher: string | undefined, hook: Record<string, unknown>) => ({ ...(matcher ? { matcher } : {}), hooks: [hook] });
@@ -85,6 +88,27 @@ export const PROFILES: readonly ScaffoldProfile[] = [
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
     }),
     denied: 'deny',
+  },
+  {
+    dialect: 'copilot',
+    file: '.github/hooks/hooks.json',
+    format: 'json',
+    events: COPILOT_EVENTS,
+    toolEvent: 'preToolUse',
+    toolEvents: ['preToolUse', 'postToolUse', 'postToolUseFailure', 'permissionRequest'],
+    projectVar: 'COPILOT_PROJECT_DIR',
+    // Copilot's own entry: its matcher is the whole tool name, its command runs with bash.
+    entry: (event, command) => ({
+      type: 'command',
+      ...(['preToolUse', 'postToolUse', 'postToolUseFailure', 'permissionRequest'].includes(event) ? { matcher: 'bash' } : {}),
+      bash: command,
+    }),
+    toolInput: (command, event) =>
+      event === 'permissionRequest' ? { toolName: 'bash', toolInput: { command } } : { toolName: 'bash', toolArgs: { command } },
+    reads: { stdin: ['toolArgs', 'command'] },
+    deny: (reason) => ({ permissionDecision: 'deny', permissionDecisionReason: reason }),
+    denied: 'deny',
+    newFile: { version: 1 },
   },
   {
     dialect: 'mm',
