@@ -93,7 +93,8 @@ const PYTHON_LOADER = `def _hookline_run():
     script = argv[0]
     sys.argv[:] = argv
     if hasattr(sys, 'orig_argv'):
-        sys.orig_argv[1:] = argv
+        # The interpreter and its options stay; the loader's -c and code become the script's argv.
+        sys.orig_argv[len(sys.orig_argv) - 2:] = argv
     if sys.path and sys.path[0] == '' and not getattr(sys.flags, 'safe_path', False):
         sys.path[0] = os.path.dirname(os.path.realpath(script))
     with open(script, 'rb') as f:

@@ -2,8 +2,10 @@
  * Which hook commands a pre-warmed interpreter can run exactly as `bash -c` would: one simple
  * command `node <script> [args…]` or `python3 <script> [args…]`, every word a literal. Anything
  * the shell would compute or reroute (variables, `$(…)`, globs, `~`, braces, redirections, pipes,
- * `&&`, `;`, comments, environment assignments) and any interpreter option (`node --foo x.js`,
- * `-e`, `-c`, `-m`) is refused: such a hook runs cold.
+ * `&&`, `;`, comments, environment assignments) is refused, and so is any interpreter option
+ * but those that only set how the interpreter runs from its start (`python3 -u`, `node
+ * --no-warnings`): the waiting interpreter starts with them, as the cold one would. Inline code
+ * (`-e`, `-c`, `-m`) and preloads (`-r`, `--import`), which would run before the event, are not.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +19,8 @@ export type WarmCommand =
       kind: InterpreterKind;
       /** The interpreter word as written (`node`, `/usr/bin/python3`): the shell finds it on PATH as for a cold run. */
       interpreter: string;
+      /** Its options as written, before the script (`-u`): the waiting interpreter starts with them. */
+      options: string[];
       /** The script as written, then its arguments: what the hook sees as its argv after the interpreter. */
       argv: string[];
     }
@@ -24,6 +28,15 @@ export type WarmCommand =
 
 const NODE = /^(?:node|nodejs)$/;
 const PYTHON = /^python(?:[23](?:\.\d+)?)?$/;
+/**
+ * Options that only set how the interpreter runs, read once at its start and the same whether
+ * it starts ahead or at the event. Each is one word.
+ */
+const START_OPTIONS: Record<InterpreterKind, RegExp> = {
+  python: /^-(?:[uBsEO]|OO)$/,
+  node: /^--(?:no-warnings|no-deprecation|enable-source-maps|trace-warnings|trace-uncaught|trace-deprecation|unhandled-rejections=(?:strict|warn|none|throw|warn-with-error-code)|max-old-space-size=\d+|stack-trace-limit=\d+)$/,
+};
+
 /** Characters that mean nothing to bash outside quotes (besides word separation). */
 const PLAIN = /[A-Za-z0-9_\-./:=@%+,]/;
 
@@ -60,16 +73,20 @@ export function warmCommand(command: string): WarmCommand {
   if (bad) return { ok: false, reason: `not a simple command of literal words (${bad})` };
   const words = parse(command);
   if (!words.every((w): w is string => typeof w === 'string')) return { ok: false, reason: 'not a simple command' };
-  const [interpreter, script, ...args] = words;
+  const [interpreter, ...rest] = words;
   if (interpreter === undefined) return { ok: false, reason: 'empty command' };
   if (interpreter.includes('=')) return { ok: false, reason: 'an environment assignment before the command' };
   const name = path.basename(interpreter);
   const kind: InterpreterKind | undefined = NODE.test(name) ? 'node' : PYTHON.test(name) ? 'python' : undefined;
   if (!kind) return { ok: false, reason: `"${interpreter}" is not node or python` };
+  let at = 0;
+  while (at < rest.length && START_OPTIONS[kind].test(rest[at])) at++;
+  const options = rest.slice(0, at);
+  const [script, ...args] = rest.slice(at);
   if (script === undefined) return { ok: false, reason: 'no script file' };
   if (script.startsWith('-')) return { ok: false, reason: `interpreter option "${script}"` };
   if (kind === 'node' && (script === 'inspect' || script === 'debug')) return { ok: false, reason: `"node ${script}" is a debugger` };
-  return { ok: true, kind, interpreter, argv: [script, ...args] };
+  return { ok: true, kind, interpreter, options, argv: [script, ...args] };
 }
 
 /**

@@ -137,7 +137,7 @@ class Pool {
 
   constructor(
     readonly kind: WarmKind,
-    /** The interpreter word, or the shell. */
+    /** The interpreter word and its options as a shell command prefix, or the shell. */
     readonly interpreter: string,
     readonly cwd: string,
     private readonly env: Record<string, string>,
@@ -157,7 +157,7 @@ class Pool {
   private spawnOptions(): SpawnOptions {
     const base = { cwd: this.cwd, env: this.env, stdio: [] };
     if (this.kind === 'shell') return { ...base, command: '', shell: this.interpreter, deferred: true };
-    return { ...base, command: [this.interpreter, ...loaderArgs(this.kind)].map(shellQuote).join(' ') };
+    return { ...base, command: [this.interpreter, ...loaderArgs(this.kind).map(shellQuote)].join(' ') };
   }
 
   /**
@@ -281,7 +281,8 @@ export class PrewarmPools {
     if (interpreters) {
       const c = warmCommand(run.command);
       problem = c.ok ? scriptProblem(c.kind, c.argv[0], run.cwd) : c.reason;
-      if (problem === undefined && c.ok) return { pool: this.pool(c.kind, c.interpreter, run), job: jobMessage(c.argv) };
+      if (problem === undefined && c.ok)
+        return { pool: this.pool(c.kind, [c.interpreter, ...c.options].map(shellQuote).join(' '), run), job: jobMessage(c.argv) };
     }
     const clash = DEFERRED_VARS.find((k) => k in run.env);
     if (clash) return `${problem ? `${problem}; and ` : ''}the environment sets ${clash}`;

@@ -18,25 +18,46 @@ describe('which commands run pre-warmed', () => {
       ok: true,
       kind: 'node',
       interpreter: 'node',
+      options: [],
       argv: ['/a b/x.mjs', '--flag', 'two words', 'k=v'],
     });
     assert.deepEqual(warmCommand('/usr/bin/python3 hooks/x.py'), {
       ok: true,
       kind: 'python',
       interpreter: '/usr/bin/python3',
+      options: [],
       argv: ['hooks/x.py'],
+    });
+    // Options read once at start go with the interpreter; the script's own come after it.
+    assert.deepEqual(warmCommand('python3 -u -B x.py -u'), {
+      ok: true,
+      kind: 'python',
+      interpreter: 'python3',
+      options: ['-u', '-B'],
+      argv: ['x.py', '-u'],
+    });
+    assert.deepEqual(warmCommand('node --no-warnings --max-old-space-size=512 x.cjs a'), {
+      ok: true,
+      kind: 'node',
+      interpreter: 'node',
+      options: ['--no-warnings', '--max-old-space-size=512'],
+      argv: ['x.cjs', 'a'],
     });
     assert.equal(warmCommand('python3.11 x.py').ok, true);
     assert.equal(warmCommand(String.raw`node x\ y.js`).ok, true);
   });
 
-  test('refused: interpreter options, inline code, other programs, anything the shell computes', () => {
+  test('refused: other interpreter options, preloads, inline code, other programs, anything the shell computes', () => {
     const refused = [
-      'node --no-warnings x.mjs',
+      'node --title=x x.mjs',
+      'node -r dotenv/config x.js',
+      'node --import ./x.mjs y.mjs',
+      'python3 -X dev x.py',
+      'python3 -uB x.py',
       'node -e 1',
       'python3 -c "print(1)"',
       'python3 -m http.server',
-      'python3 -u x.py',
+      'python3 -u -m http.server',
       'node inspect x.js',
       'node',
       'bash x.sh',
@@ -194,13 +215,39 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     assert.deepEqual(await survivors([...started, ...all]), []);
   });
 
+  test('start-up options (node --no-warnings, python3 -u): the waiting interpreter starts with them, as the cold one does', async () => {
+    for (const [interp, name] of [
+      ['node --no-warnings', 'pw-report.mjs'],
+      ['python3 -u', 'pw-report.py'],
+    ] as const) {
+      const coldOut = path.join(dir, `opt-${name}.cold.json`);
+      const warmOut = path.join(dir, `opt-${name}.warm.json`);
+      const cold = await runCommand(runOf(`${interp} ${hook(name)} '${coldOut}' 0`));
+      const hot = await warm(runOf(`${interp} ${hook(name)} '${warmOut}' 0`));
+      assert.equal(hot.shell, undefined, 'ran in a waiting interpreter');
+      assert.equal(cold.exitCode, 0, cold.stderr);
+      assert.equal(hot.exitCode, 0, hot.stderr);
+      const a = read(coldOut) as Report & { origArgv?: string[]; unbuffered?: number };
+      const b = read(warmOut) as Report & { origArgv?: string[]; unbuffered?: number };
+      assert.ok(hot.poolPids.includes(b.pid));
+      assert.deepEqual(b.execArgv, a.execArgv);
+      assert.deepEqual(b.unbuffered, a.unbuffered);
+      assert.deepEqual(
+        b.origArgv?.map((w) => (w === warmOut ? coldOut : w)),
+        a.origArgv,
+      );
+      if (name.endsWith('.py')) assert.equal(a.unbuffered, 1);
+      else assert.deepEqual(a.execArgv, ['--no-warnings']);
+    }
+  });
+
   test('what an interpreter cannot run as cold would runs in a waiting shell, and says why', async () => {
     const out = path.join(dir, 'flag.json');
-    const r = await warm(runOf(`node --no-warnings ${hook('pw-report.mjs')} '${out}' 4`));
-    assert.equal(r.shell, 'interpreter option "--no-warnings"');
+    const r = await warm(runOf(`node --title=hookline-test ${hook('pw-report.mjs')} '${out}' 4`));
+    assert.equal(r.shell, 'interpreter option "--title=hookline-test"');
     assert.equal(r.exitCode, 4);
     const seen = read(out);
-    assert.deepEqual(seen.execArgv, ['--no-warnings']);
+    assert.deepEqual(seen.execArgv, ['--title=hookline-test']);
     assert.ok(r.poolPids.includes(seen.pid), 'the waiting sh became the hook (exec, same pid)');
     const missing = await warm(runOf(`node ${path.join(dir, 'missing.mjs')}`));
     assert.match(String(missing.shell), /not found/);
