@@ -1,11 +1,41 @@
 // The Codex cases of the real-agent suite. Every text a hook prints carries "HK-" so the suite
 // finds it wherever it lands (observe.ts).
 import { bash, group, hook, type CodexCase } from './codex.js';
+import type { Turn } from './model-server.js';
 
 const ctx = (event: string, text: string) => ({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 const pre = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
 const done = { text: 'finished' };
 const shell = (cmd: string) => ({ tools: [{ name: 'exec_command', input: { cmd } }] });
+
+/** A shell call that asks to run outside Codex's sandbox, so that its approval is asked for (PermissionRequest). */
+const escalated = (n: number, why = 'HK-why'): Turn => ({
+  tools: [{ name: 'exec_command', input: { cmd: `touch ran-${n}`, sandbox_permissions: 'require_escalated', justification: why } }],
+});
+const permission = (decision: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
+/** A script in the plugin: leaves `ran-plugin-<name>` in the working folder. */
+const MARK_SCRIPT = { 'scripts/mark.sh': 'touch "ran-plugin-$1"\n' };
+
+/** Codex's patch tool called with this patch, and the agent's own tool call that makes the same change. */
+function patch(text: string, agent: { name: string; input: Record<string, unknown> }): { codex: Turn; hookline: Turn } {
+  return { codex: { tools: [{ name: 'apply_patch', input: {}, freeform: text }] }, hookline: { tools: [agent] } };
+}
+const ADD = patch('*** Begin Patch\n*** Add File: a.txt\n+added line\n*** End Patch', {
+  name: 'write_file',
+  input: { file_path: 'a.txt', content: 'added line\n' },
+});
+const UPDATE = patch('*** Begin Patch\n*** Update File: b.txt\n@@\n-old line\n+new line\n*** End Patch', {
+  name: 'replace',
+  input: { file_path: 'b.txt', old_string: 'old line', new_string: 'new line' },
+});
+
+const SPAWN: Turn = { tools: [{ name: 'spawn_agent', namespace: 'multi_agent_v1', input: { message: 'count the files' } }] };
+/** Codex's wait for the agent the spawn started (its id is in the spawn's result); the agent's hand-off waits by itself. */
+const WAIT = (body: any): Turn => {
+  const out = (body.input ?? []).find((i: any) => i.type === 'function_call_output' && String(i.output).includes('agent_id'));
+  const id = out ? (JSON.parse(String(out.output)) as { agent_id: string }).agent_id : '';
+  return { tools: [{ name: 'wait_agent', namespace: 'multi_agent_v1', input: { targets: [id], timeout_ms: 30000 } }] };
+};
 
 export const CODEX_CASES: CodexCase[] = [
   {
@@ -345,5 +375,157 @@ export const CODEX_CASES: CodexCase[] = [
     turns: [{ error: { status: 401, type: 'authentication_error', message: 'HK-bad-key' } }],
     hooks: { StopFailure: group(undefined, hook('fail')), Stop: group(undefined, hook('stop')) },
     differs: { aspects: ['user'], row: 'API errors' },
+  },
+  {
+    name: 'plugin hooks: ${PLUGIN_ROOT} in the command, the plugin’s folders in the environment',
+    turns: [bash(1), done],
+    hooks: { SessionStart: group(undefined, hook('user-start', { out: ctx('SessionStart', 'HK-user-start') })) },
+    plugin: {
+      hooks: {
+        SessionStart: group(undefined, hook('plugin-start', { out: ctx('SessionStart', 'HK-plugin-start') })),
+        PreToolUse: group('Bash', { label: 'plugin-pre', command: 'bash ${PLUGIN_ROOT}/scripts/mark.sh pre && {hook}' }),
+        PostToolUse: group('Bash', {
+          label: 'plugin-post',
+          command: 'bash "${CLAUDE_PLUGIN_ROOT}/scripts/mark.sh" post && {hook}',
+          replies: [{ out: ctx('PostToolUse', 'HK-plugin-post') }],
+        }),
+      },
+      files: MARK_SCRIPT,
+    },
+  },
+  {
+    name: 'a plugin hook denies a tool',
+    turns: [bash(1), done],
+    hooks: {},
+    plugin: {
+      hooks: {
+        PreToolUse: group(
+          'Bash',
+          hook('plugin-pre', { out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-plugin-deny' }) }),
+        ),
+      },
+    },
+  },
+  {
+    // Codex numbers a file's hooks event by event in its own order (PreToolUse before Stop, whatever the
+    // file's order), the user's before the plugins': the numbers name each block.
+    name: 'Stop blocks from the user’s file and a plugin, named by Codex’s numbers and their files',
+    turns: [{ text: 'first answer' }, { text: 'second answer' }],
+    hooks: {
+      Stop: group(undefined, hook('user-stop', { out: { decision: 'block', reason: 'HK-user-stop' } }, {})),
+      PreToolUse: group('Bash', hook('user-pre')),
+    },
+    plugin: { hooks: { Stop: group(undefined, hook('plugin-stop', { out: { decision: 'block', reason: 'HK-plugin-stop' } }, {})) } },
+  },
+  {
+    name: 'trust: a plugin changed since it was reviewed is held back',
+    noneRun: true,
+    held: true,
+    differs: { aspects: [], row: 'Held-back hooks' },
+    turns: [bash(1), done],
+    hooks: {},
+    plugin: {
+      hooks: { PreToolUse: group('Bash', hook('plugin-pre', { out: { decision: 'block', reason: 'HK-no' } })) },
+      trust: 'changed-content',
+    },
+  },
+  {
+    // Codex's record of a plugin's hook may lack the plugin's contents: the hook's hash alone then vouches for it.
+    name: 'trust: a plugin hook recorded by its hash alone runs',
+    turns: [bash(1), done],
+    hooks: {},
+    plugin: { hooks: { PreToolUse: group('Bash', hook('plugin-pre', { out: ctx('PreToolUse', 'HK-plugin-pre') })) }, trust: 'hash-only' },
+  },
+  {
+    name: 'trust: a plugin hook without a record does not run',
+    noneRun: true,
+    held: true,
+    differs: { aspects: [], row: 'Held-back hooks' },
+    turns: [bash(1), done],
+    hooks: {},
+    plugin: { hooks: { PreToolUse: group('Bash', hook('plugin-pre', { out: { decision: 'block', reason: 'HK-no' } })) }, trust: 'none' },
+  },
+  {
+    // `codex exec --approve-for-me`: a command that asks for more permissions is put to its PermissionRequest hooks first.
+    name: 'PermissionRequest allows a command that asks for more permissions',
+    approval: 'review',
+    turns: [escalated(1), done],
+    hooks: {
+      PermissionRequest: group('Bash', hook('perm', { out: permission({ behavior: 'allow' }) })),
+      PreToolUse: group('Bash', hook('pre')),
+      PostToolUse: group('Bash', hook('post')),
+    },
+  },
+  {
+    name: 'PermissionRequest denies a command that asks for more permissions',
+    approval: 'review',
+    turns: [escalated(1), done],
+    hooks: {
+      PermissionRequest: group('Bash', hook('perm', { out: permission({ behavior: 'deny', message: 'HK-perm-deny' }) })),
+      PostToolUse: group('Bash', hook('post')),
+    },
+  },
+  {
+    // Codex compacts in the middle of the turn once the model's reported use passes `model_auto_compact_token_limit`
+    // (PreCompact and PostCompact get only the trigger); the agent compresses at a prompt, and this history is too short for it.
+    name: 'PreCompact and PostCompact around an automatic compaction',
+    toml: 'model_auto_compact_token_limit = 1',
+    hooklineArgs: ['--compress-threshold', '1'],
+    differs: { aspects: ['hooks', 'env', 'counts'], row: 'Compaction' },
+    turns: [bash(1), done],
+    hooks: {
+      PreCompact: group(undefined, hook('pre-compact')),
+      PostCompact: group(undefined, hook('post-compact')),
+      PreToolUse: group('Bash', hook('pre')),
+    },
+  },
+  {
+    // Codex's patch tool, offered by its metadata for the model: matched as Write and Edit too, the patch as `tool_input.command`.
+    name: 'apply_patch adds a file: PreToolUse and PostToolUse matched as Write, Edit and apply_patch',
+    catalog: 'apply_patch',
+    turns: [ADD.codex, done],
+    hooklineTurns: [ADD.hookline, done],
+    compareFiles: ['a.txt'],
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Write', hooks: [hook('pre-write')] },
+        { matcher: 'apply_patch', hooks: [hook('pre-native')] },
+        { matcher: 'Bash', hooks: [hook('pre-bash')] },
+      ],
+      PostToolUse: group('Edit', hook('post-edit', { out: ctx('PostToolUse', 'HK-post-patch') })),
+    },
+  },
+  {
+    name: 'apply_patch updates a file',
+    catalog: 'apply_patch',
+    files: { 'b.txt': 'old line\n' },
+    turns: [UPDATE.codex, done],
+    hooklineTurns: [UPDATE.hookline, done],
+    compareFiles: ['b.txt'],
+    hooks: { PreToolUse: group('Edit', hook('pre-edit')), PostToolUse: group('Write', hook('post-write')) },
+  },
+  {
+    name: 'a PreToolUse deny stops a patch',
+    catalog: 'apply_patch',
+    turns: [ADD.codex, done],
+    hooklineTurns: [ADD.hookline, done],
+    compareFiles: ['a.txt'],
+    hooks: {
+      PreToolUse: group('Write', hook('pre', { out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-no-patch' }) })),
+      PostToolUse: group('Write', hook('post')),
+    },
+  },
+  {
+    // `codex exec` starts a subagent with multi_agent_v1's spawn_agent; Hookline's agent hands off to an agent of the same name.
+    name: 'SubagentStart and SubagentStop around a subagent',
+    turns: [SPAWN, WAIT, done],
+    hooklineTurns: [SPAWN, done],
+    subagent: { task: 'count the files', turns: [{ text: 'there are none' }] },
+    differs: { aspects: ['requests'], row: 'Subagents' },
+    hooks: {
+      SubagentStart: group(undefined, hook('sub-start')),
+      SubagentStop: group(undefined, hook('sub-stop')),
+      PreToolUse: group('spawn_agent', hook('pre-spawn')),
+    },
   },
 ];

@@ -6,10 +6,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One model answer, or how to answer from the request (to call a tool with an id an earlier result gave). */
+export type TurnOf = Turn | ((body: any) => Turn);
+
 /** One model answer: text, tool calls, or both; or an API error with this HTTP status. */
 export interface Turn {
   text?: string;
-  tools?: Array<{ name: string; input: Record<string, unknown> }>;
+  /**
+   * `namespace`: an OpenAI responses tool offered inside a namespace (Codex's `multi_agent_v1`);
+   * `freeform`: the text a freeform (custom) tool is called with, in place of `input` (Codex's `apply_patch`).
+   */
+  tools?: Array<{ name: string; input: Record<string, unknown>; namespace?: string; freeform?: string }>;
   error?: { status: number; type: string; message: string };
 }
 
@@ -34,7 +41,7 @@ export interface ModelServer {
 }
 
 export interface ServerOptions {
-  turns: Turn[];
+  turns: TurnOf[];
   /** The answer to side requests (no tools offered): a prompt hook's judgement, a title. */
   side?: string | ((body: any) => string);
   /** What a main request gets once the turns run out. */
@@ -43,6 +50,11 @@ export interface ServerOptions {
   hook?: (label: string, body: unknown) => HookAnswer;
   /** Which requests are the main conversation (default: those that offer tools). */
   isMain?: (path: string, body: any) => boolean;
+  /**
+   * Another conversation of the session (a subagent's): the requests `when` picks take their turns
+   * from `turns` (then `last`), and are recorded as side requests, not the main conversation's.
+   */
+  branch?: { when: (body: any) => boolean; turns: Turn[] };
 }
 
 let ids = 0;
@@ -116,14 +128,19 @@ function responses(res: http.ServerResponse, body: any, turn: Turn): void {
       content: [{ type: 'output_text', text: turn.text, annotations: [] }],
     });
   for (const t of turn.tools ?? [])
-    output.push({
-      type: 'function_call',
-      id: id('fc_'),
-      call_id: id('call_'),
-      name: t.name,
-      arguments: JSON.stringify(t.input),
-      status: 'completed',
-    });
+    output.push(
+      t.freeform !== undefined
+        ? { type: 'custom_tool_call', id: id('ctc_'), call_id: id('call_'), name: t.name, input: t.freeform, status: 'completed' }
+        : {
+            type: 'function_call',
+            id: id('fc_'),
+            call_id: id('call_'),
+            name: t.name,
+            ...(t.namespace ? { namespace: t.namespace } : {}),
+            arguments: JSON.stringify(t.input),
+            status: 'completed',
+          },
+    );
   const response = { id: id('resp_'), object: 'response', status: 'in_progress', model: body.model, output: [] as any[] };
   const usage = {
     input_tokens: 10,
@@ -194,6 +211,7 @@ function offersTools(body: any): boolean {
 export async function startModelServer(opts: ServerOptions): Promise<ModelServer> {
   const requests: Recorded[] = [];
   let next = 0;
+  let branchNext = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -223,10 +241,16 @@ export async function startModelServer(opts: ServerOptions): Promise<ModelServer
         res.end(a.body === undefined ? '' : typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
         return;
       }
-      const main = opts.isMain ? opts.isMain(url, body) : offersTools(body);
+      const branched = opts.branch !== undefined && offersTools(body) && opts.branch.when(body);
+      const main = !branched && (opts.isMain ? opts.isMain(url, body) : offersTools(body));
       requests.push({ path: url, main, body });
       const side = typeof opts.side === 'function' ? opts.side(body) : (opts.side ?? 'ok');
-      const turn: Turn = main ? (opts.turns[next++] ?? { text: opts.last ?? 'done' }) : { text: side };
+      const given = main ? opts.turns[next++] : undefined;
+      const turn: Turn = branched
+        ? (opts.branch!.turns[branchNext++] ?? { text: opts.last ?? 'done' })
+        : main
+          ? ((typeof given === 'function' ? given(body) : given) ?? { text: opts.last ?? 'done' })
+          : { text: side };
       if (turn.error) {
         res.writeHead(turn.error.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: turn.error.type, message: turn.error.message } }));

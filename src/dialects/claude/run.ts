@@ -17,7 +17,7 @@ import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
 import { aggregateClaude, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
 import { ClaudeSession } from './background.js';
-import { runClaudeHandler } from './handlers.js';
+import { runClaudeHandler, type HandlerRun } from './handlers.js';
 import type { ClaudeHandlerType } from './handler-config.js';
 import { IF_EVENTS } from './if-rule.js';
 import { recordFire, traceRunOf } from '../../engine/trace.js';
@@ -54,6 +54,10 @@ export interface ClaudeFireOptions {
    * name and gets in its environment, instead of `$CLAUDE_PROJECT_DIR` and a plugin's folders.
    */
   variables?(hook: ClaudeHook): Record<string, string>;
+  /** How those variables are written into a command (default: `$NAME` and `${NAME}`, as Claude Code does). */
+  expand?: HandlerRun['expand'];
+  /** Runs identical hooks once each, as Codex does (Claude Code runs them once). */
+  everyHook?: boolean;
   /** More names a tool event's matchers are tested against (Codex's `apply_patch` is matched as `Write` and `Edit` too). */
   aliases?: readonly string[];
   /** The event's name as its hooks read it in `hook_event_name`, when it is not the Claude Code event run (Codex's PreModelRequest). */
@@ -160,7 +164,7 @@ export function claudeHooksFor(
   config: ClaudeConfig,
   event: ClaudeEvent,
   input: Record<string, unknown>,
-  opts: { projectDir?: string; aliases?: readonly string[] } = {},
+  opts: { projectDir?: string; aliases?: readonly string[]; everyHook?: boolean } = {},
 ): ClaudeHook[] {
   const value = claudeMatchValue(event, input);
   const values = value === undefined ? [] : [value, ...(opts.aliases ?? [])];
@@ -174,7 +178,7 @@ export function claudeHooksFor(
     if (h.if && !(IF_EVENTS.has(event) && h.if.test(String(input.tool_name ?? ''), toolInput, where))) continue;
     // The same text in two plugins runs two different scripts.
     const key = `${h.type}\0${h.plugin?.root ?? ''}\0${h.command}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key) && !opts.everyHook) continue;
     seen.add(key);
     out.push(h);
   }
@@ -230,7 +234,7 @@ export async function fireClaude(
   };
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const session = opts.session ?? new ClaudeSession();
-  const hooks = claudeHooksFor(config, event, input, { projectDir, aliases: opts.aliases });
+  const hooks = claudeHooksFor(config, event, input, { projectDir, aliases: opts.aliases, everyHook: opts.everyHook });
   if (hooks.length) opts.beforeRun?.(input);
   const stdin = JSON.stringify(input);
   const began = Date.now();
@@ -248,7 +252,7 @@ export async function fireClaude(
       signal,
       // A session of the agent keeps shells started ahead; a one-shot fire has none to keep.
       ...(opts.session ? { pools: opts.session.processes } : {}),
-      expand: expandClaudeCommand,
+      expand: opts.expand ?? expandClaudeCommand,
     });
     return {
       type: hook.type,

@@ -16,10 +16,10 @@ import type { ClaudeEvent } from '../claude/events.js';
 import { fireClaude, type ClaudeFireResult } from '../claude/run.js';
 import { PERMISSION_MODES } from '../claude/translate.js';
 import { ClaudeSession } from '../claude/background.js';
-import { codexHookId, type CodexHook } from './config.js';
+import { CODEX_RUNNER, codexHookId, type CodexHook } from './config.js';
 import { CODEX_CATALOG, codexEventLabel, NO_PERMISSION_MODE, NO_TURN_EVENTS, type CodexEvent } from './events.js';
 import { blocksOf, CODEX_TEXTS, contextNotes, replacedOutput, shownOf, stopOf } from './effects.js';
-import { agentToolArgs, codexTool, codexToolInput } from './tools.js';
+import { agentToolArgs, codexPatchResponse, codexPermissionInput, codexTool, codexToolInput } from './tools.js';
 
 /** Hookline's cap on Stop blocks in a row (Codex has none). */
 export const CODEX_STOP_BLOCK_CAP = 8;
@@ -35,9 +35,6 @@ export interface CodexAdapterOptions {
   reload?: () => { config: ClaudeConfig; hooks: readonly CodexHook[] };
   stale?: () => boolean;
 }
-
-/** The variables a Codex hook's command names: none but its plugin's folders (Codex sets `CODEX_HOME` for all). */
-const noVariables = () => ({});
 
 export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Adapter {
   let { config, hooks } = opts;
@@ -69,10 +66,9 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
       env: opts.env,
       signal,
       session,
-      variables: noVariables,
+      ...CODEX_RUNNER,
       ...(aliases?.length ? { aliases } : {}),
       wireEvent: event,
-      dialect: 'codex',
       onStart: (h) => h.statusMessage && ctx.io.notice(`  ⏳ ${visible(h.statusMessage)}`),
     });
     for (const one of r.runs) {
@@ -84,7 +80,7 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
   };
   const toolFields = (id: string, name: string, args: Record<string, unknown>) => ({
     tool_name: codexTool(name).name,
-    tool_input: codexToolInput(name, args, ctx.cwd),
+    tool_input: codexToolInput(name, args),
     tool_use_id: id,
   });
   /** A Stop (or SubagentStop) answer: a block keeps the turn going with each blocking hook's `<hook_prompt>`, up to Hookline's cap. */
@@ -110,6 +106,8 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
     name: 'codex',
     async sessionStart({ source }) {
       if (sub) {
+        // A subagent's events carry its own turn's id, from its start to its stop.
+        turnId = randomUUID();
         const o = (await run('SubagentStart', {})).output;
         const stop = stopOf(o);
         const systemMessage = shownOf(o);
@@ -173,8 +171,9 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
     },
     async afterTool({ id, name, args, result, llmContent, signal }): Promise<AfterToolEffect> {
       const f = result.facts;
-      // Codex gives the shell's output as printed.
-      const response = f?.kind === 'shell' ? (f.printed ?? f.output) : llmContent;
+      // Codex gives the shell's output as printed, and a patch's summary.
+      const patched = f?.kind === 'write' && codexTool(name).name === 'apply_patch' && !result.error;
+      const response = f?.kind === 'shell' ? (f.printed ?? f.output) : patched ? codexPatchResponse(f, ctx.cwd) : llmContent;
       const r = await run('PostToolUse', { ...toolFields(id, name, args), tool_response: response }, signal, codexTool(name).aliases);
       const o = r.output;
       const notes = contextNotes(o);
@@ -190,15 +189,16 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
       return { action: 'keep', llmContent, ...extra };
     },
     async permissionRequest({ name, args, signal }) {
-      const r = await run(
-        'PermissionRequest',
-        { tool_name: codexTool(name).name, tool_input: codexToolInput(name, args, ctx.cwd) },
-        signal,
-      );
-      const systemMessage = shownOf(r.output);
+      const r = await run('PermissionRequest', { tool_name: codexTool(name).name, tool_input: codexPermissionInput(name, args) }, signal);
       const p = r.output.permission;
-      if (p?.behavior === 'deny')
-        return { action: 'deny', message: p.message ?? '', refusal: p.message ?? '', interrupt: p.interrupt === true, systemMessage };
+      if (p?.behavior === 'deny') {
+        // The shell's refusal reaches the model in Codex's words, and the user sees them too.
+        const refusal = codexTool(name).name === 'Bash' ? CODEX_TEXTS.shellDenied(p.message ?? '') : (p.message ?? '');
+        const systemMessage =
+          [shownOf(r.output), codexTool(name).name === 'Bash' ? refusal : undefined].filter(Boolean).join('\n') || undefined;
+        return { action: 'deny', message: p.message ?? '', refusal, interrupt: p.interrupt === true, systemMessage };
+      }
+      const systemMessage = shownOf(r.output);
       if (p?.behavior === 'allow')
         return {
           action: 'allow',
@@ -207,14 +207,15 @@ export function codexAdapter(opts: CodexAdapterOptions, ctx: AdapterContext): Ad
         };
       return { action: 'ask', systemMessage };
     },
-    async compress({ trigger, instructions }) {
-      const o = (await run('PreCompact', { trigger, custom_instructions: instructions ?? null })).output;
+    async compress({ trigger }) {
+      // Codex gives no instructions nor summary to its compaction hooks: the trigger alone.
+      const o = (await run('PreCompact', { trigger })).output;
       const systemMessage = shownOf(o);
       const blocked = o.decision === 'block' || o.continue === false;
       return { ...(systemMessage ? { systemMessage } : {}), ...(blocked ? { block: o.reason ?? o.stopReason ?? '' } : {}) };
     },
-    async compressed({ trigger, summary }) {
-      const systemMessage = shownOf((await run('PostCompact', { trigger, compact_summary: summary })).output);
+    async compressed({ trigger }) {
+      const systemMessage = shownOf((await run('PostCompact', { trigger })).output);
       return systemMessage ? { systemMessage } : {};
     },
     async turnEnd({ stopHookActive, response, lastResponse, retries, maxRetries, signal }) {

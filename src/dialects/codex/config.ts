@@ -6,13 +6,17 @@
  * layer (`/etc/codex/config.toml` and `hooks.json` beside it), the user's (`$CODEX_HOME`, default
  * `~/.codex`), then each `.codex/` folder from the project's root (its `.git`) down to the working
  * folder, loaded only when the user's config.toml trusts the project (`[projects."<dir>"]
- * trust_level = "trusted"`). In each layer, `hooks.json` (`{"hooks": {Event: [groups]}}`) and the
- * `[hooks]` tables of its `config.toml` both load, with a warning. A file Codex cannot parse loads
- * no hook (the whole file, as in Codex); each problem names the file and where in it.
+ * trust_level = "trusted"`), then the enabled plugins' hooks, by plugin id (plugins.ts). In each
+ * layer, `hooks.json` (`{"hooks": {Event: [groups]}}`) and the `[hooks]` tables of its
+ * `config.toml` both load, with a warning. Within a file Codex takes the hooks event by event in
+ * its own order (CODEX_LOAD_ORDER), which numbers them. A file Codex cannot parse loads no hook
+ * (the whole file, as in Codex); each problem names the file and where in it.
  *
  * Trust: a managed or system hook always runs. Any other hook runs only when the user's config.toml
  * holds `[hooks.state."<file>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"` equal to the
  * hash of its normalised definition (see {@link codexHookHash}); `enabled = false` turns it off.
+ * A plugin's hook is keyed by the plugin (`<id>:<file in the plugin>:…`), and a
+ * `trusted_content_hash` in its record must also match the plugin's contents as they are now.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -24,11 +28,29 @@ import { FileTooLargeError, readLimitedText, valueNestsDeeper, tooDeep } from '.
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { canonicalJson } from '../../trust/keys.js';
 import type { ClaudeConfig, ClaudeHook, ClaudeSource } from '../claude/config.js';
-import { CODEX_CATALOG, CODEX_EVENTS, closestCodexEvent, codexEventLabel, isCodexEvent, type CodexEvent } from './events.js';
+import {
+  CODEX_CATALOG,
+  CODEX_EVENTS,
+  CODEX_LOAD_ORDER,
+  closestCodexEvent,
+  codexEventLabel,
+  isCodexEvent,
+  type CodexEvent,
+} from './events.js';
 import { compileCodexMatcher } from './matcher.js';
+import {
+  codexPluginFingerprint,
+  codexPluginHookSources,
+  codexPluginVariables,
+  enabledCodexPlugins,
+  expandCodexCommand,
+  PluginFingerprintError,
+  type CodexPlugin,
+  type PluginTable,
+} from './plugins.js';
 
 /** Where a hook comes from: `managed` is requirements.toml's `[hooks]`, `explicit` a file named with `--config`. */
-export type CodexLayer = 'managed' | 'system' | 'user' | 'project' | 'explicit';
+export type CodexLayer = 'managed' | 'system' | 'user' | 'project' | 'explicit' | 'plugin';
 
 /** Whether a hook may run by Codex's own trust records (`named`: a file the user named with `--config`, the user's own). */
 export type CodexTrust = 'managed' | 'named' | 'trusted' | 'modified' | 'untrusted';
@@ -40,10 +62,14 @@ export interface CodexHookFacts {
   key: string;
   /** `sha256:…` of the normalised definition, as Codex computes it. */
   hash: string;
+  /** A plugin's hook: `sha256:…` of the plugin's contents, recorded as `trusted_content_hash`. */
+  contentHash?: string;
+  /** The plugin it comes from. */
+  plugin?: CodexPlugin;
   trust: CodexTrust;
   /** False when the user's config.toml says `enabled = false` for it. */
   enabled: boolean;
-  /** Codex's running number over every command hook found, in order (it names a Stop hook's feedback). */
+  /** Codex's running number over every command hook found, in order (it names a Stop hook's feedback); -1 for an event Codex does not know. */
   order: number;
   /** False for a project's hook when the user's config.toml does not trust the project: Codex does not load it. */
   loaded: boolean;
@@ -67,6 +93,8 @@ export interface CodexConfig {
   files: CodexFile[];
   /** Every command hook found, runnable or not, in Codex's order. */
   hooks: CodexHook[];
+  /** The enabled plugins found (with or without hooks). */
+  plugins: CodexPlugin[];
   /** The project's `.codex/` folders Codex would read, and whether the user's config.toml trusts the project. */
   project: { dirs: string[]; trusted: boolean; root: string };
   /** requirements.toml's `allow_managed_hooks_only`. */
@@ -268,6 +296,8 @@ export function readCodexHooks(
       }
     }
   }
+  // Codex takes a file's hooks event by event, in its own order (a stable sort keeps each event's as written).
+  handlers.sort((a, b) => CODEX_LOAD_ORDER.indexOf(a.event) - CODEX_LOAD_ORDER.indexOf(b.event));
   return { handlers, problems };
 }
 
@@ -349,8 +379,14 @@ function projectTrusted(user: Record<string, unknown> | undefined, root: string,
 }
 
 /** The user's `[hooks.state]` records by key. */
-function hookStates(user: Record<string, unknown> | undefined): Map<string, { enabled?: boolean; trusted_hash?: string }> {
-  const out = new Map<string, { enabled?: boolean; trusted_hash?: string }>();
+interface HookState {
+  enabled?: boolean;
+  trusted_hash?: string;
+  trusted_content_hash?: string;
+}
+
+function hookStates(user: Record<string, unknown> | undefined): Map<string, HookState> {
+  const out = new Map<string, HookState>();
   const state = isObject(user?.hooks) ? (user.hooks as Record<string, unknown>).state : undefined;
   if (!isObject(state)) return out;
   for (const [key, v] of Object.entries(state)) {
@@ -358,6 +394,7 @@ function hookStates(user: Record<string, unknown> | undefined): Map<string, { en
     out.set(key.trim(), {
       ...(typeof v.enabled === 'boolean' ? { enabled: v.enabled } : {}),
       ...(typeof v.trusted_hash === 'string' ? { trusted_hash: v.trusted_hash } : {}),
+      ...(typeof v.trusted_content_hash === 'string' ? { trusted_content_hash: v.trusted_content_hash } : {}),
     });
   }
   return out;
@@ -369,6 +406,7 @@ const CLAUDE_SOURCE: Record<CodexLayer, ClaudeSource> = {
   user: 'user',
   project: 'project',
   explicit: 'explicit',
+  plugin: 'plugin',
 };
 
 export interface LoadCodexOptions {
@@ -395,21 +433,30 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
   const { root, dirs } = codexProjectDirs(opts.projectDir, home);
   const trusted = projectTrusted(user.value, root, opts.projectDir);
   let order = 0;
-  const add = (layer: CodexLayer, file: string, keySource: string, events: unknown, at: string[]) => {
+  const add = (
+    layer: CodexLayer,
+    file: string,
+    keySource: string,
+    events: unknown,
+    at: ReadonlyArray<string | number>,
+    plugin?: { plugin: CodexPlugin; contentHash: string },
+  ) => {
     const r = readCodexHooks(events, file, at);
-    problems.push(...r.problems);
+    problems.push(...(plugin ? r.problems.map((p) => ({ ...p, message: `plugin ${plugin.plugin.id}: ${p.message}` })) : r.problems));
     const managed = layer === 'managed' || layer === 'system';
     for (const p of r.handlers) {
       const key = `${keySource}:${codexEventLabel(p.event)}:${p.group}:${p.handler}`;
       const hash = codexHookHash(p.event, p.matcher, p.def);
       const state = states.get(key);
+      // A record without a content hash vouches for the hook alone, as in Codex.
+      const content = plugin && state?.trusted_content_hash !== undefined ? state.trusted_content_hash === plugin.contentHash : true;
       const trust: CodexTrust = managed
         ? 'managed'
         : layer === 'explicit'
           ? 'named'
           : state?.trusted_hash === undefined
             ? 'untrusted'
-            : state.trusted_hash === hash
+            : state.trusted_hash === hash && content
               ? 'trusted'
               : 'modified';
       const matcher = compileCodexMatcher(p.matcher);
@@ -432,9 +479,11 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
           layer,
           key,
           hash,
+          ...(plugin ? { contentHash: plugin.contentHash, plugin: plugin.plugin } : {}),
           trust,
           enabled: managed || state?.enabled !== false,
-          order: order++,
+          // Codex does not know StopFailure: it takes no number.
+          order: p.event === 'StopFailure' ? -1 : order++,
           loaded: layer !== 'project' || trusted,
         },
       });
@@ -457,6 +506,41 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
     add(which, json, json, j.events, ['hooks']);
     add(which, tomlFile, tomlFile, tomlHooks, ['hooks']);
   };
+  /** A plugin's hooks, keyed by the plugin; none when Codex cannot fingerprint its contents. */
+  const pluginLayer = (plugin: CodexPlugin) => {
+    const sources = codexPluginHookSources(plugin, problems);
+    if (!sources.length) return;
+    let contentHash: string;
+    try {
+      contentHash = codexPluginFingerprint(plugin.root);
+    } catch (e) {
+      const why = e instanceof PluginFingerprintError ? e.message : `cannot read it: ${(e as Error).message}`;
+      problems.push({
+        file: plugin.root,
+        path: '',
+        message: `plugin ${plugin.id}: its hooks do not run, as in Codex, which cannot fingerprint its contents (${why})`,
+        severity: 'warning',
+      });
+      return;
+    }
+    for (const src of sources) {
+      const keySource = `${plugin.id}:${src.keyName}`;
+      if (src.inline) {
+        add('plugin', src.file, keySource, (src.inline.value as { hooks: unknown }).hooks, src.inline.at, { plugin, contentHash });
+        continue;
+      }
+      const j = readHooksJson(src.file, problems);
+      files.push({ layer: 'plugin', file: src.file, exists: j.exists });
+      if (!j.exists && src.keyName !== 'hooks/hooks.json')
+        problems.push({
+          file: src.file,
+          path: '',
+          message: `plugin ${plugin.id}: its manifest names this hooks file, which does not exist`,
+          severity: 'warning',
+        });
+      add('plugin', src.file, keySource, j.events, ['hooks'], { plugin, contentHash });
+    }
+  };
   // Managed hooks first: requirements.toml's [hooks], keyed by its managed_dir when absolute.
   if (requirements.value) {
     files.push({ layer: 'managed', file: requirementsFile, exists: true });
@@ -472,7 +556,14 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
   }
   // The system layer is managed too: allow_managed_hooks_only keeps it.
   const systemToml = path.join(system, 'config.toml');
-  layer('system', system, readTomlFile(systemToml, problems), systemToml);
+  const systemConfig = readTomlFile(systemToml, problems);
+  layer('system', system, systemConfig, systemToml);
+  const plugins: CodexPlugin[] = [];
+  // Each [plugins] table, lowest precedence first: the system's, the user's, then the project's folders.
+  const tables: PluginTable[] = [
+    { file: systemToml, own: true, value: systemConfig.value?.plugins },
+    { file: userConfig, own: true, value: user.value?.plugins },
+  ];
   if (!managedOnly) {
     layer('user', home, user, userConfig);
     const named = opts.file ? path.resolve(opts.file) : undefined;
@@ -494,11 +585,20 @@ export function loadCodexConfig(opts: LoadCodexOptions): CodexConfig {
       // Read even when Codex would not load them (an untrusted project), so they can be listed and trusted.
       for (const dir of dirs) {
         const tomlFile = path.join(dir, 'config.toml');
-        layer('project', dir, readTomlFile(tomlFile, problems), tomlFile);
+        const toml = readTomlFile(tomlFile, problems);
+        layer('project', dir, toml, tomlFile);
+        // A project's [plugins] count where Codex reads its config.toml: a trusted project.
+        if (trusted) tables.push({ file: tomlFile, own: false, value: toml.value?.plugins });
       }
     }
+    const found = enabledCodexPlugins(home, tables);
+    problems.push(...found.problems);
+    for (const plugin of found.plugins) {
+      plugins.push(plugin);
+      pluginLayer(plugin);
+    }
   }
-  return { home, userConfig, files, hooks, project: { dirs, trusted, root }, managedOnly, problems };
+  return { home, userConfig, files, hooks, plugins, project: { dirs, trusted, root }, managedOnly, problems };
 }
 
 /** The project's `.codex` hook files that exist, whether or not Codex loads them (untrusted project). */
@@ -514,6 +614,15 @@ export const codexRuns = (h: CodexHook): boolean =>
 export function codexRunnable(config: CodexConfig, held: ReadonlySet<string> = new Set()): ClaudeConfig {
   return { files: [], plugins: [], problems: [], hooks: config.hooks.filter((h) => codexRuns(h) && !held.has(codexHookId(h))) };
 }
+
+/** The variables a Codex hook's command gets: its plugin's folders, for a plugin's hook (Codex sets `CODEX_HOME` for all). */
+export function codexHookVariables(h: ClaudeHook): Record<string, string> {
+  const plugin = (h as CodexHook).codex?.plugin;
+  return plugin ? codexPluginVariables(plugin) : {};
+}
+
+/** How the Claude Code runner runs Codex's hooks: identical ones each (Codex does), a plugin's folders as `${NAME}`. */
+export const CODEX_RUNNER = { variables: codexHookVariables, expand: expandCodexCommand, everyHook: true, dialect: 'codex' } as const;
 
 /** A hook's identity: its file and where it is in it. */
 export const codexHookId = (h: Pick<CodexHook, 'file' | 'path'>): string => `${h.file}#${h.path}`;

@@ -13,6 +13,9 @@ export const CODEX_TEXTS = {
   promptBlocked: (reason: string) => `UserPromptSubmit hook blocked the prompt: ${reason}`,
   stopped: (reason: string) => `Stopped by hook: ${reason}`,
   replaced: (tool: string, output: string) => `PostToolUse hook replaced the output of ${tool}: ${output}`,
+  /** A PermissionRequest deny of a shell command: Codex's failed spawn, its message quoted twice (the model reads it, the user sees it logged). */
+  shellDenied: (message: string) =>
+    `exec_command failed: CreateProcess { message: ${JSON.stringify(`Rejected(${JSON.stringify(message)})`)} }`,
 } as const;
 
 function escapeText(s: string): string {

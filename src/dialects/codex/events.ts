@@ -60,13 +60,34 @@ export function isCodexEvent(name: string): name is CodexEvent {
   return (CODEX_EVENTS as readonly string[]).includes(name);
 }
 
+/**
+ * The order Codex lists (and numbers) one file's hooks in, whatever their order in the file;
+ * StopFailure, which Codex 0.169 does not know, is last and takes no number.
+ */
+export const CODEX_LOAD_ORDER: readonly CodexEvent[] = [
+  'PreModelRequest',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PreCompact',
+  'PostCompact',
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'SubagentStart',
+  'SubagentStop',
+  'Stop',
+  'Interrupt',
+  'StopFailure',
+];
+
 /** `PreToolUse` → `pre_tool_use`, as Codex writes events in trust keys and hashes. */
 export function codexEventLabel(event: CodexEvent): string {
   return event.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
 /** The events whose input has no `permission_mode`. */
-export const NO_PERMISSION_MODE: ReadonlySet<CodexEvent> = new Set(['PreModelRequest']);
+export const NO_PERMISSION_MODE: ReadonlySet<CodexEvent> = new Set(['PreModelRequest', 'PreCompact', 'PostCompact']);
 
 /** The events whose input has no `turn_id` (they happen outside a turn). */
 export const NO_TURN_EVENTS: ReadonlySet<CodexEvent> = new Set(['SessionStart', 'SessionEnd']);

@@ -22,8 +22,10 @@ import { heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '..
 import { fireClaude } from '../claude/run.js';
 import { codexAdapter } from './agent.js';
 import {
+  CODEX_RUNNER,
   CodexConfigReadError,
   codexHookId,
+  codexHookVariables,
   codexProjectFiles,
   codexRunnable,
   codexRuns,
@@ -63,35 +65,44 @@ function codexEvent(name: string): CodexEvent {
 }
 
 const where = (h: CodexHook, dir: string) => {
+  if (h.codex.plugin) return `plugin ${h.codex.plugin.id}`;
   const rel = path.relative(dir, h.file);
   return rel && !rel.startsWith('..') ? rel : h.file;
 };
 
-/** `~/.codex/hooks.json (PreToolUse Bash): ./guard.sh`. */
+/** Whether Hookline's own gate reviews a hook too: the project's, and a plugin only the project turns on. */
+const isWorkspace = (h: CodexHook) => h.codex.layer === 'project' || h.codex.plugin?.workspace === true;
+
+/** `~/.codex/hooks.json (PreToolUse Bash): ./guard.sh`, `plugin lint@tools (Stop): …`. */
 export function describeCodexHook(h: CodexHook, dir: string): string {
   return visible(`${where(h, dir)} (${h.codex.event}${h.matcher ? ` ${h.matcher}` : ''}): ${h.command}`);
 }
 
 /** The project's hooks as trust and `hookline list` see them: fingerprinted with the project files they run. */
 export function codexWorkspaceHooks(config: CodexConfig, projectDir: string): DialectHook[] {
-  return config.hooks
-    .filter((h) => h.codex.layer === 'project')
-    .map((h) => ({
-      source: 'codex' as const,
-      event: h.codex.event,
-      ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
-      name: h.command,
-      command: h.command,
-      file: h.file,
-      path: h.path,
-      id: codexHookId(h),
-      ...fingerprintHook(
-        'codex',
-        { event: h.codex.event, matcher: h.matcher ?? null, handler: h.handler, file: path.relative(projectDir, h.file) },
-        h.command,
-        { projectDir, vars: {} },
-      ),
-    }));
+  return config.hooks.filter(isWorkspace).map((h) => ({
+    source: 'codex' as const,
+    event: h.codex.event,
+    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    name: h.command,
+    command: h.command,
+    file: h.file,
+    path: h.path,
+    id: codexHookId(h),
+    ...(h.codex.plugin ? { plugin: h.codex.plugin.id, label: describeCodexHook(h, projectDir) } : {}),
+    ...fingerprintHook(
+      'codex',
+      {
+        event: h.codex.event,
+        matcher: h.matcher ?? null,
+        handler: h.handler,
+        // A plugin's hook is the plugin's: its contents, wherever it is installed.
+        ...(h.codex.plugin ? { plugin: h.codex.plugin.id, content: h.codex.contentHash } : { file: path.relative(projectDir, h.file) }),
+      },
+      h.command,
+      { projectDir, vars: codexHookVariables(h) },
+    ),
+  }));
 }
 
 /** The hooks Codex's own records keep from running (enabled ones only: `enabled = false` is the user's choice). */
@@ -142,7 +153,7 @@ const codexEnv = (config: CodexConfig) => ({ CODEX_HOME: config.home });
 
 export const codexSystem: HookSystem = {
   name: 'codex',
-  describeConfig: '~/.codex/hooks.json, ~/.codex/config.toml [hooks], .codex/ of a trusted project, /etc/codex',
+  describeConfig: '~/.codex/hooks.json, ~/.codex/config.toml [hooks], .codex/ of a trusted project, /etc/codex, enabled plugins',
   events: CODEX_EVENTS,
   async fire(eventArg, fields, opts) {
     const event = codexEvent(eventArg);
@@ -178,11 +189,10 @@ export const codexSystem: HookSystem = {
     const result = await fireClaude(own, CODEX_CATALOG[event].claude, input, {
       projectDir: opts.cwd,
       env: { ...ctx.baseEnv, ...codexEnv(loaded) },
-      variables: () => ({}),
+      ...CODEX_RUNNER,
       // A hook matched as apply_patch is matched as Write and Edit too.
       ...(tool === 'apply_patch' ? { aliases: codexTool('write_file').aliases } : {}),
       wireEvent: event,
-      dialect: 'codex',
       signal: opts.signal,
     });
     for (const r of result.runs) {
@@ -238,7 +248,13 @@ export const codexSystem: HookSystem = {
         files,
         problems,
         hooks: counts,
-        trust: loaded.hooks.map((h) => ({ key: h.codex.key, hash: h.codex.hash, trust: h.codex.trust, enabled: h.codex.enabled })),
+        trust: loaded.hooks.map((h) => ({
+          key: h.codex.key,
+          hash: h.codex.hash,
+          ...(h.codex.contentHash ? { contentHash: h.codex.contentHash } : {}),
+          trust: h.codex.trust,
+          enabled: h.codex.enabled,
+        })),
       },
       errors,
     };
@@ -265,7 +281,7 @@ export const codexSystem: HookSystem = {
       CodexConfigReadError,
       (loaded) => {
         return loaded.hooks
-          .filter((h) => h.codex.layer !== 'project')
+          .filter((h) => !isWorkspace(h))
           .map((h) => ({
             event: h.codex.event,
             matcher: h.matcher ?? null,
@@ -275,6 +291,7 @@ export const codexSystem: HookSystem = {
             file: h.file,
             enabled: h.codex.enabled,
             trusted: codexRuns(h),
+            ...(h.codex.plugin ? { plugin: h.codex.plugin.id } : {}),
           }));
       },
     );
@@ -295,7 +312,7 @@ export const codexSystem: HookSystem = {
       );
       writeTrustRecords(
         loaded.userConfig,
-        todo.map((h) => ({ key: h.codex.key, hash: h.codex.hash })),
+        todo.map((h) => ({ key: h.codex.key, hash: h.codex.hash, ...(h.codex.contentHash ? { contentHash: h.codex.contentHash } : {}) })),
       );
       return todo.map((h) => describeCodexHook(h, dir));
     },

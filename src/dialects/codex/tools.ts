@@ -29,9 +29,9 @@ type Args = Record<string, unknown>;
 
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');
 
-/** A file edit as Codex's patch text (`*** Begin Patch … *** End Patch`). */
-function patchOf(agentName: string, args: Args, cwd: string): string {
-  const file = typeof args.file_path === 'string' ? path.resolve(cwd, args.file_path) : '';
+/** A file edit as Codex's patch text (`*** Begin Patch … *** End Patch`), the file named as the model named it. */
+function patchOf(agentName: string, args: Args): string {
+  const file = typeof args.file_path === 'string' ? args.file_path : '';
   if (agentName === 'write_file') {
     const body = typeof args.content === 'string' ? lines(args.content).map((l) => `+${l}`) : [];
     return ['*** Begin Patch', `*** Add File: ${file}`, ...body, '*** End Patch'].join('\n');
@@ -42,15 +42,35 @@ function patchOf(agentName: string, args: Args, cwd: string): string {
 }
 
 /** An agent tool call's arguments as Codex's `tool_input`. */
-export function codexToolInput(agentName: string, args: Args, cwd: string): Args {
+export function codexToolInput(agentName: string, args: Args): Args {
   switch (codexTool(agentName).name) {
     case 'Bash':
       return { command: args.command };
     case 'apply_patch':
-      return { command: patchOf(agentName, args, cwd) };
+      return { command: patchOf(agentName, args) };
+    case 'spawn_agent':
+      // A hand-off is a subagent's start: its task is the message, a conversation sent along a fork of it.
+      return { message: args.prompt, ...(args.withContext === true ? { fork_context: true } : {}) };
     default:
       return args;
   }
+}
+
+/**
+ * An applied patch's `tool_response`, as Codex gives it: the exit code, the time (Codex applies a
+ * patch itself and says 0 seconds, whatever its size) and the file, `A` for added, `M` for modified,
+ * named from the working folder.
+ */
+export function codexPatchResponse(facts: { filePath: string; originalContent: string | null }, cwd: string): string {
+  const rel = path.relative(cwd, facts.filePath);
+  const file = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : facts.filePath;
+  return `Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\n${facts.originalContent === null ? 'A' : 'M'} ${file}\n`;
+}
+
+/** PermissionRequest's `tool_input`: a shell command's carries what the model said it needs more permissions for (the call's description). */
+export function codexPermissionInput(agentName: string, args: Args): Args {
+  const input = codexToolInput(agentName, args);
+  return codexTool(agentName).name === 'Bash' && typeof args.description === 'string' ? { ...input, description: args.description } : input;
 }
 
 /** A hook's `updatedInput` back in the agent's arguments: a shell command's `command` replaces the call's. */
@@ -58,5 +78,9 @@ export function agentToolArgs(agentName: string, updated: Args, args: Args): Arg
   if (codexTool(agentName).name === 'Bash') return typeof updated.command === 'string' ? { ...args, command: updated.command } : undefined;
   // A patch is not taken back apart: other tools take the input as given.
   if (codexTool(agentName).name === 'apply_patch') return undefined;
+  if (codexTool(agentName).name === 'spawn_agent')
+    return typeof updated.message === 'string'
+      ? { ...args, prompt: updated.message, ...(typeof updated.fork_context === 'boolean' ? { withContext: updated.fork_context } : {}) }
+      : undefined;
   return updated;
 }

@@ -1,7 +1,8 @@
 /**
  * Codex's own trust records, written as Codex writes them when the user reviews a hook:
- * `[hooks.state."<key>"] trusted_hash = "sha256:…"` in the user's config.toml. A record that is
- * there is updated in its table; a new one is appended. Nothing else in the file changes.
+ * `[hooks.state."<key>"] trusted_hash = "sha256:…"` in the user's config.toml, and for a plugin's
+ * hook `trusted_content_hash = "sha256:…"` (the plugin's contents). A record that is there is
+ * updated in its table; a new one is appended. Nothing else in the file changes.
  */
 import { parse as parseToml } from 'smol-toml';
 import { updateFile } from '../../config/write.js';
@@ -19,8 +20,30 @@ export function tomlString(s: string): string {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The text with `trusted_hash` set for each key (and `enabled` left as it is). Throws when a record cannot be edited in place. */
-export function withTrustRecords(text: string, records: ReadonlyArray<{ key: string; hash: string }>): string {
+/** One record to write: the hook's hash, and a plugin's contents. */
+export interface TrustRecord {
+  key: string;
+  hash: string;
+  contentHash?: string;
+}
+
+/** `name = "value"` lines set in a table's body: replaced where they are, else added at its top. */
+function setLines(body: string, lines: ReadonlyArray<[string, string]>): string {
+  let out = body;
+  const added: string[] = [];
+  for (const [name, value] of lines) {
+    const line = `${name} = ${tomlString(value)}`;
+    const re = new RegExp(`^[ \\t]*${name}[ \\t]*=.*$`, 'm');
+    if (re.test(out)) out = out.replace(re, line);
+    else added.push(line);
+  }
+  if (!added.length) return out;
+  // The body starts after its table's header: the new lines go right under it.
+  return `\n${added.join('\n')}\n${out.replace(/^\n/, '')}`;
+}
+
+/** The text with `trusted_hash` (and a plugin's `trusted_content_hash`) set for each key, `enabled` left as it is. Throws when a record cannot be edited in place. */
+export function withTrustRecords(text: string, records: ReadonlyArray<TrustRecord>): string {
   let out = text;
   const current = () => {
     try {
@@ -30,10 +53,14 @@ export function withTrustRecords(text: string, records: ReadonlyArray<{ key: str
       throw new Error(`not valid TOML (${(e as Error).message.split('\n')[0]}): not changed`);
     }
   };
-  for (const { key, hash } of records) {
+  for (const { key, hash, contentHash } of records) {
+    const lines: Array<[string, string]> = [
+      ['trusted_hash', hash],
+      ...(contentHash ? [['trusted_content_hash', contentHash] as [string, string]] : []),
+    ];
     if (!Object.hasOwn(current(), key)) {
       const sep = out === '' || out.endsWith('\n\n') ? '' : out.endsWith('\n') ? '\n' : '\n\n';
-      out += `${sep}[hooks.state.${tomlString(key)}]\ntrusted_hash = ${tomlString(hash)}\n`;
+      out += `${sep}[hooks.state.${tomlString(key)}]\n${lines.map(([n, v]) => `${n} = ${tomlString(v)}\n`).join('')}`;
       continue;
     }
     const header = new RegExp(
@@ -45,23 +72,20 @@ export function withTrustRecords(text: string, records: ReadonlyArray<{ key: str
     const start = m.index + m[0].length;
     const next = /^[ \t]*\[/m.exec(out.slice(start));
     const end = next ? start + next.index : out.length;
-    const body = out.slice(start, end);
-    const line = `trusted_hash = ${tomlString(hash)}`;
-    const replaced = /^[ \t]*trusted_hash[ \t]*=.*$/m.test(body)
-      ? body.replace(/^[ \t]*trusted_hash[ \t]*=.*$/m, line)
-      : `\n${line}${body.startsWith('\n') ? '' : '\n'}${body.replace(/^\n/, '')}`;
-    out = out.slice(0, start) + replaced + out.slice(end);
+    out = out.slice(0, start) + setLines(out.slice(start, end), lines) + out.slice(end);
   }
   // What was written must read back as the records asked for.
   const state = current();
-  for (const { key, hash } of records)
-    if ((state[key] as { trusted_hash?: unknown } | undefined)?.trusted_hash !== hash)
+  for (const { key, hash, contentHash } of records) {
+    const r = state[key] as { trusted_hash?: unknown; trusted_content_hash?: unknown } | undefined;
+    if (r?.trusted_hash !== hash || (contentHash !== undefined && r.trusted_content_hash !== contentHash))
       throw new Error(`the record for ${key} did not read back: not changed`);
+  }
   return out;
 }
 
 /** Writes the records into the user's config.toml, under its lock. */
-export function writeTrustRecords(configFile: string, records: ReadonlyArray<{ key: string; hash: string }>): void {
+export function writeTrustRecords(configFile: string, records: ReadonlyArray<TrustRecord>): void {
   if (!records.length) return;
   try {
     updateFile(configFile, (text) => withTrustRecords(text, records));
