@@ -7,6 +7,9 @@ import { HookEngine } from '../dist/index.js';
 import { referenceSystem } from './reference.mjs';
 
 const { hooks, count, gap, event, fields, warmup } = JSON.parse(process.env.HOOKLINE_BENCH_CASE);
+// A large payload travels as its size ({ repeat: N }: an environment variable holds the case) and is made here.
+const content = fields.tool_response?.llmContent;
+if (content?.repeat) fields.tool_response.llmContent = 'x'.repeat(content.repeat);
 const cwd = process.cwd();
 const engine = new HookEngine({ cwd, sessionId: 'bench-session' });
 const ref = await referenceSystem(hooks, cwd);

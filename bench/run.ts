@@ -750,10 +750,11 @@ async function relayed(): Promise<void> {
 function asUsed(): void {
   if (!ensureReference()) return;
   const shell = { tool_name: 'run_shell_command', tool_input: TOOL_INPUT };
+  // The 10 MB response is made in the child (as-used.mjs), from its size.
   const big = {
     tool_name: 'read_file',
     tool_input: TOOL_INPUT,
-    tool_response: { llmContent: 'x'.repeat(10 * 1024 * 1024), returnDisplay: 'big' },
+    tool_response: { llmContent: { repeat: 10 * 1024 * 1024 }, returnDisplay: 'big' },
   };
   const eight = Array.from({ length: 8 }, (_, j) => cmd(`${ALLOW} # ${j}`));
   const warm = (command: string) => ({ BeforeTool: [{ hooks: [cmd(command, { prewarm: true })] }] });

@@ -1,7 +1,13 @@
 import { createHash, type Hash } from 'node:crypto';
 
-/** Strings longer than this are written in slices, never as one JSON-escaped copy. */
-const SLICE = 1 << 20;
+/**
+ * Strings longer than this many characters are escaped slice by slice, never as one copy; text is
+ * handed on in pieces of about PIECE characters. Both keep every string made here small enough for
+ * V8's young generation (its pages are reused), not its large-object space, where each string is
+ * fresh memory (on a virtual machine, a page fault per page touched).
+ */
+const SLICE = 1 << 14;
+const PIECE = 1 << 16;
 
 /** Roughly how many characters `JSON.stringify(value)` gives: enough to tell large from small. */
 export function approxJsonSize(value: unknown, limit = Infinity): number {
@@ -25,7 +31,7 @@ export function approxJsonSize(value: unknown, limit = Infinity): number {
 
 /**
  * A large input's JSON bytes, the same text JSON.stringify gives for plain data, in slices of
- * about 1 MiB made as the first hook reads them: large strings are escaped slice by slice (never
+ * about 64 KiB made as the first hook reads them: large strings are escaped slice by slice (never
  * splitting a surrogate pair), so the hook reads the first slice while the next is made, the
  * bytes are the only full copy ever held, and every hook of the event is handed the same slices.
  * With `digest`, the text's digest is taken as the slices are made (a trace need not serialise
@@ -98,7 +104,7 @@ export function jsonDigest(value: unknown): string {
 export function* jsonTexts(value: unknown): Generator<string> {
   let pending = '';
   /** Adds text; true when a slice's worth is pending (the caller yields `take()`). */
-  const add = (s: string) => (pending += s).length >= SLICE;
+  const add = (s: string) => (pending += s).length >= PIECE;
   const take = () => {
     const out = pending;
     pending = '';
