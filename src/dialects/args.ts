@@ -15,6 +15,27 @@ export function rest(o: Args, consumed: readonly string[]): Args {
   return out;
 }
 
+/** grep_search's context and limit arguments, by the name Claude Code's Grep (and Copilot CLI's grep) gives each. */
+export const GREP_CONTEXT_ARGS = [
+  ['-A', 'after'],
+  ['-B', 'before'],
+  ['-C', 'context'],
+  ['head_limit', 'total_max_matches'],
+] as const;
+
+/** Every grep_search argument a Grep translation consumes: the rest are passed on as they are. */
+export const GREP_SEARCH_ARGS = [
+  'pattern',
+  'dir_path',
+  'include_pattern',
+  'names_only',
+  'case_sensitive',
+  'after',
+  'before',
+  'context',
+  'total_max_matches',
+] as const;
+
 /** Copies the defined values: `to[k] = from[j]` for each `[k, j]`. */
 export function pick(from: Args, pairs: ReadonlyArray<readonly [string, string]>): Args {
   const out: Args = {};

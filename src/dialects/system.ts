@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { sessionIdProblem } from '../events/session-id.js';
+import { formatProblem, type ConfigProblem } from '../config/problems.js';
 import type { HookEngine } from '../engine/index.js';
 import type { FolderTrust } from '../trust/folders.js';
 import type { DialectHook } from '../trust/dialects.js';
@@ -95,6 +96,26 @@ export interface SystemValidation {
   lines: string[];
   json: unknown;
   errors: number;
+}
+
+/**
+ * `validate`'s lines for one hook system: each problem, any notes, then the count line
+ * (`2 settings file(s), 3 hook(s), 1 error(s), 0 warning(s)`); and how many are errors.
+ */
+export function validationLines(
+  problems: readonly ConfigProblem[],
+  count: { files: number; kind: string; hooks: number },
+  notes: readonly string[] = [],
+): Pick<SystemValidation, 'lines' | 'errors'> {
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  return {
+    lines: [
+      ...problems.map(formatProblem),
+      ...notes,
+      `${count.files} ${count.kind}(s), ${count.hooks} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)`,
+    ],
+    errors,
+  };
 }
 
 export interface AgentSetup {

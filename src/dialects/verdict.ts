@@ -4,6 +4,7 @@
  * context added for the model, and the hooks' exit status. For `hookline test`.
  */
 import type { SystemFire } from './system.js';
+import { isObject } from './json.js';
 
 export interface Verdict {
   /** allow when nothing decided; stop when a hook ended the turn without a decision. */
@@ -17,7 +18,6 @@ export interface Verdict {
   hooks: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** A run's own answer: Gemini's parsed `output`, Claude Code's and agy's `response`, Copilot CLI's `answer`, or its decision fields. */

@@ -16,6 +16,7 @@ import { agentToolInput, claudeToolInput, claudeToolName } from '../dialects/cla
 import type { CopilotEvent } from '../dialects/copilot/events.js';
 import { agentToolArgs, agentToolFor, copilotToolArgs } from '../dialects/copilot/tools.js';
 import type { RelayAnswer } from './answers.js';
+import { isObject } from '../dialects/json.js';
 
 /** Copilot's events the relay has a Claude Code event for (an entry is installed for each). */
 export const COPILOT_RELAYED: Readonly<Partial<Record<CopilotEvent, ClaudeEvent>>> = {
@@ -33,7 +34,6 @@ export const COPILOT_RELAYED: Readonly<Partial<Record<CopilotEvent, ClaudeEvent>
 
 export const COPILOT_RELAY_EVENTS = Object.keys(COPILOT_RELAYED) as CopilotEvent[];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** A Copilot event as Claude Code's, with the agent's tool it is about (for translating a rewrite back). */

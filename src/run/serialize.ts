@@ -110,7 +110,7 @@ export function* jsonTexts(value: unknown): Generator<string> {
     pending = '';
     return out;
   };
-  function* visit(v: unknown, inArray: boolean): Generator<string> {
+  function* visit(v: unknown): Generator<string> {
     if (typeof v === 'string') {
       if (v.length <= SLICE) {
         if (add(JSON.stringify(v))) yield take();
@@ -132,7 +132,7 @@ export function* jsonTexts(value: unknown): Generator<string> {
         add('[');
         for (let i = 0; i < v.length; i++) {
           if (i) add(',');
-          yield* visit(v[i], true);
+          yield* visit(v[i]);
         }
         if (add(']')) yield take();
         return;
@@ -143,14 +143,14 @@ export function* jsonTexts(value: unknown): Generator<string> {
         if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
         add(`${first ? '' : ','}${JSON.stringify(k)}:`);
         first = false;
-        yield* visit(x, false);
+        yield* visit(x);
       }
       if (add('}')) yield take();
       return;
     }
     const s = JSON.stringify(v);
-    if (add(s === undefined ? (inArray ? 'null' : 'null') : s)) yield take();
+    if (add(s === undefined ? 'null' : s)) yield take();
   }
-  yield* visit(value, false);
+  yield* visit(value);
   if (pending) yield pending;
 }

@@ -17,6 +17,7 @@ import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from '../claude/matcher.js';
+import { isObject, kind } from '../json.js';
 
 export const AGY_EVENTS = ['PreToolUse', 'PostToolUse', 'PreInvocation', 'PostInvocation', 'Stop', 'SessionStart'] as const;
 export type AgyEvent = (typeof AGY_EVENTS)[number];
@@ -54,14 +55,6 @@ export interface AgyConfig {
   files: AgyFile[];
   hooks: AgyHook[];
   problems: ConfigProblem[];
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function kind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /** The event an event key names (agy compares them case-insensitively). */

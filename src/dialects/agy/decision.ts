@@ -6,6 +6,7 @@
  * object, an object with neither form (`{}`), or an unknown decision denies the tool.
  */
 import type { RunResult } from '../../run/result.js';
+import { isObject } from '../json.js';
 
 export type AgyDecision = 'allow' | 'deny' | 'ask' | 'force_ask';
 
@@ -20,7 +21,6 @@ export interface AgyReading {
 }
 
 const DECISIONS: readonly string[] = ['allow', 'deny', 'ask', 'force_ask'];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A run's stdout as a JSON object, or why not; undefined for empty output. */
 export function readJsonObject(stdout: string): { value?: Record<string, unknown>; error?: string } | undefined {

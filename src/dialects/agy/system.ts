@@ -9,7 +9,7 @@ import { formatProblem, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
 import { heldDialectHooks, sessionGate } from '../../trust/dialects.js';
-import { heldBackOf, type HookSystem } from '../system.js';
+import { validationLines, heldBackOf, type HookSystem } from '../system.js';
 import { agyAdapter } from './agent.js';
 import {
   agyHookPaths,
@@ -24,6 +24,7 @@ import {
   type AgyEvent,
 } from './config.js';
 import { fireAgy } from './run.js';
+import { isObject } from '../json.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): AgyConfig {
   let loaded: AgyConfig;
@@ -43,8 +44,6 @@ function agyEvent(name: string): AgyEvent {
   if (!e) throw new UsageError(`unknown agy event "${name}" — use one of ${AGY_EVENTS.join(', ')}`);
   return e;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function counts(config: AgyConfig): Partial<Record<AgyEvent, number>> {
   const out: Partial<Record<AgyEvent, number>> = {};
@@ -100,15 +99,10 @@ export const agySystem: HookSystem = {
   },
   validate({ cwd, config, env }) {
     const loaded = load(cwd, config, env);
-    const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
-      lines: [
-        ...loaded.problems.map(formatProblem),
-        `${files.length} hooks file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`,
-      ],
+      ...validationLines(loaded.problems, { files: files.length, kind: 'hooks file', hooks: loaded.hooks.length }),
       json: { files, problems: loaded.problems, hooks: counts(loaded) },
-      errors,
     };
   },
   configured({ cwd, env }) {

@@ -26,6 +26,7 @@ import {
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { DEFAULT_TIMEOUTS, readClaudeHandler, type ClaudeHandler } from './handler-config.js';
+import { isObject, kind } from '../json.js';
 
 /** Claude Code's default command timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = DEFAULT_TIMEOUTS.command;
@@ -86,14 +87,6 @@ export interface ParsedClaudeSettings {
 const PLUGIN_VARIABLE = /\$\{?CLAUDE_PLUGIN_(ROOT|DATA)(?![A-Za-z0-9_])/;
 /** A plugin's user options, which Hookline does not read. */
 const USER_CONFIG_VARIABLE = /\$\{user_config\.[^}]*\}/;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function kind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
 
 const GROUP_KEYS = new Set(['matcher', 'hooks']);
 

@@ -8,6 +8,7 @@ import type { ConfigProblem } from '../../config/problems.js';
 import { unlistedHeaderVars } from '../../config/header-vars.js';
 import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
 import { compileIfRule, IF_EVENTS, type IfRule } from './if-rule.js';
+import { isObject, kind } from '../json.js';
 
 export type ClaudeHandlerType = 'command' | 'http' | 'prompt' | 'agent' | 'mcp_tool';
 export const CLAUDE_HANDLER_TYPES: readonly ClaudeHandlerType[] = ['command', 'http', 'prompt', 'agent', 'mcp_tool'];
@@ -71,14 +72,6 @@ const TYPE_KEYS: Record<ClaudeHandlerType, string[]> = {
   agent: ['prompt', 'model'],
   mcp_tool: ['server', 'tool', 'input', 'continueOnBlock'],
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function kind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
 
 function formatSeconds(s: number): string {
   if (s < 3600) return `about ${Math.round(s / 60)} minutes`;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseJson } from '../../config/jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from '../../config/limits.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
+import { isObject } from '../json.js';
 
 /** Which settings level turned a plugin on. */
 export type PluginLevel = 'managed' | 'user' | 'project' | 'local' | 'explicit' | 'plugin-dir';
@@ -35,8 +36,6 @@ export interface EnabledPlugins {
   file: string;
   enabled: Record<string, boolean>;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Claude Code's folder (`$CLAUDE_CONFIG_DIR` or `~/.claude`). */
 export function claudeHome(home: string, env: NodeJS.ProcessEnv): string {

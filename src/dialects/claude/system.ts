@@ -8,7 +8,7 @@ import path from 'node:path';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
-import { heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
+import { validationLines, heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
 import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
@@ -177,15 +177,10 @@ export const claudeSystem: HookSystem = {
   },
   validate({ cwd, config, env, pluginDirs }) {
     const loaded = load(cwd, config, env, pluginDirs);
-    const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
-      lines: [
-        ...loaded.problems.map(formatProblem),
-        `${files.length} settings file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`,
-      ],
+      ...validationLines(loaded.problems, { files: files.length, kind: 'settings file', hooks: loaded.hooks.length }),
       json: { files, problems: loaded.problems, hooks: claudeHookCounts(loaded) },
-      errors,
     };
   },
   configured({ cwd, env }) {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { structuredPatch } from 'diff';
 import { parse } from 'shell-quote';
 import type { ToolFacts } from '../../events/tools.js';
-import { abs, has, pick, rest, type Args } from '../args.js';
+import { abs, GREP_CONTEXT_ARGS, GREP_SEARCH_ARGS, has, pick, rest, type Args } from '../args.js';
 
 /** The agent's tool names (Gemini CLI's) and Claude Code's. */
 export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
@@ -89,23 +89,8 @@ export function claudeToolInput(agentName: string, args: Args, cwd: string): Arg
         ...pick(args, [['glob', 'include_pattern']]),
         ...(has(args, 'names_only') ? { output_mode: args.names_only === true ? 'files_with_matches' : 'content' } : {}),
         ...(has(args, 'case_sensitive') ? { '-i': args.case_sensitive !== true } : {}),
-        ...pick(args, [
-          ['-A', 'after'],
-          ['-B', 'before'],
-          ['-C', 'context'],
-          ['head_limit', 'total_max_matches'],
-        ]),
-        ...rest(args, [
-          'pattern',
-          'dir_path',
-          'include_pattern',
-          'names_only',
-          'case_sensitive',
-          'after',
-          'before',
-          'context',
-          'total_max_matches',
-        ]),
+        ...pick(args, GREP_CONTEXT_ARGS),
+        ...rest(args, GREP_SEARCH_ARGS),
       };
     }
     case 'LS':

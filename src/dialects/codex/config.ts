@@ -48,6 +48,7 @@ import {
   type CodexPlugin,
   type PluginTable,
 } from './plugins.js';
+import { isObject, kind } from '../json.js';
 
 /** Where a hook comes from: `managed` is requirements.toml's `[hooks]`, `explicit` a file named with `--config`. */
 export type CodexLayer = 'managed' | 'system' | 'user' | 'project' | 'explicit' | 'plugin';
@@ -103,14 +104,6 @@ export interface CodexConfig {
 }
 
 export class CodexConfigReadError extends Error {}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function kind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
 
 /** `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {

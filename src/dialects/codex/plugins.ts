@@ -23,6 +23,7 @@ import { parseJson } from '../../config/jsonc.js';
 import { readLimitedText, textNestsDeeper, tooDeep } from '../../config/limits.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { expandVariables } from '../../run/expand.js';
+import { isObject } from '../json.js';
 
 export interface CodexPlugin {
   /** `<plugin>@<marketplace>`. */
@@ -54,8 +55,6 @@ export interface PluginHookSource {
   /** Inline hooks: the object holding `hooks`, and where it is in the manifest. */
   inline?: { value: unknown; at: Array<string | number> };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Plugin and marketplace names as Codex accepts them in an id (it skips the others). */
 const PLUGIN_NAME = /^[A-Za-z0-9_.-]+$/;

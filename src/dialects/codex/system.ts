@@ -18,7 +18,7 @@ import { startFailure } from '../../engine/advice.js';
 import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook } from '../../trust/keys.js';
 import { filesStamp } from '../../trust/scripts.js';
-import { heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
+import { validationLines, heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
 import { fireClaude } from '../claude/run.js';
 import { codexAdapter } from './agent.js';
 import {
@@ -233,17 +233,12 @@ export const codexSystem: HookSystem = {
           message: `${h.codex.event} has no moment in hookline agent: this hook never runs there`,
           severity: 'warning',
         });
-    const errors = problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     const trust = codexTrustWarnings(loaded, cwd);
     const counts: Record<string, number> = {};
     for (const h of loaded.hooks) counts[h.codex.event] = (counts[h.codex.event] ?? 0) + 1;
     return {
-      lines: [
-        ...problems.map(formatProblem),
-        ...trust,
-        `${files.length} Codex file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)`,
-      ],
+      ...validationLines(problems, { files: files.length, kind: 'Codex file', hooks: loaded.hooks.length }, trust),
       json: {
         files,
         problems,
@@ -256,7 +251,6 @@ export const codexSystem: HookSystem = {
           enabled: h.codex.enabled,
         })),
       },
-      errors,
     };
   },
   configured({ cwd, env }) {

@@ -8,6 +8,7 @@ import { parseGoDuration } from '../mm/duration.js';
 import { agentEventOf, MAPS } from './maps.js';
 import { numberFromText } from '../../config/timeout.js';
 import { copilotEventOf, TOOL_EVENTS } from '../copilot/events.js';
+import { isObject } from '../json.js';
 
 export interface NeutralHook {
   /** Where it is in the source file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
@@ -26,8 +27,6 @@ export interface Read {
   hooks: NeutralHook[];
   notes: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `Bash`, `Edit|Write`, `^(a|b)$`: a list of names; anything else is a pattern. */
 export function readMatcher(dialect: string, m: unknown, at: string, notes: string[]): NeutralHook['matcher'] {

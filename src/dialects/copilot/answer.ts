@@ -16,6 +16,7 @@ import type { ProcessResult } from '../../run/result.js';
 import { textNestsDeeper, tooDeep } from '../../config/limits.js';
 import type { CopilotHook } from './config.js';
 import type { CopilotEvent } from './events.js';
+import { isObject } from '../json.js';
 
 /** What one run gave. */
 export interface CopilotReading {
@@ -70,8 +71,6 @@ export interface CopilotOutput {
   /** Answers in part ignored, one line each. */
   warnings: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const DECISIONS = new Set(['allow', 'deny', 'ask']);
 

@@ -32,6 +32,7 @@ import {
   type CopilotEvent,
   type Shape,
 } from './events.js';
+import { isObject, kind } from '../json.js';
 
 /** Copilot CLI's default hook timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -81,14 +82,6 @@ export interface CopilotConfig {
   /** Every runnable hook, in the order Copilot runs them. */
   hooks: CopilotHook[];
   problems: ConfigProblem[];
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function kind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: ConfigProblem['severity']) => void;

@@ -11,7 +11,7 @@ import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
 import { unchanged, type Probe } from '../../trust/scripts.js';
-import { heldBackOf, unlessUnreadable, type HookSystem } from '../system.js';
+import { validationLines, heldBackOf, unlessUnreadable, type HookSystem } from '../system.js';
 import { copilotAdapter } from './agent.js';
 import {
   claudeFilesCopilotReads,
@@ -27,6 +27,7 @@ import {
 import { COPILOT_EVENTS, PASCAL_NAMES, TOOL_EVENTS, closestCopilotEvent, copilotEventOf } from './events.js';
 import { fireCopilot } from './run.js';
 import { COPILOT_CLAUDE_NAMES } from './tools.js';
+import { isObject } from '../json.js';
 
 function load(projectDir: string, config: string | undefined, env: NodeJS.ProcessEnv): CopilotConfig {
   let loaded: CopilotConfig;
@@ -44,7 +45,6 @@ function load(projectDir: string, config: string | undefined, env: NodeJS.Proces
 const ALL_NAMES = [...COPILOT_EVENTS, ...Object.keys(PASCAL_NAMES)];
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `hookline fire` input in Copilot's camelCase. A Claude-format input (`tool_name: "Bash"`,
@@ -139,15 +139,10 @@ export const copilotSystem: HookSystem = {
   },
   validate({ cwd, config, env }) {
     const loaded = load(cwd, config, env);
-    const errors = loaded.problems.filter((p) => p.severity === 'error').length;
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
     return {
-      lines: [
-        ...loaded.problems.map(formatProblem),
-        `${files.length} hooks file(s), ${loaded.hooks.length} hook(s), ${errors} error(s), ${loaded.problems.length - errors} warning(s)`,
-      ],
+      ...validationLines(loaded.problems, { files: files.length, kind: 'hooks file', hooks: loaded.hooks.length }),
       json: { files, problems: loaded.problems, hooks: copilotHookCounts(loaded) },
-      errors,
     };
   },
   configured({ cwd, env }) {

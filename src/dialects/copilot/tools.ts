@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { diffArrays } from 'diff';
 import type { ToolFacts } from '../../events/tools.js';
-import { abs, has, pick, rest, type Args } from '../args.js';
+import { abs, GREP_CONTEXT_ARGS, GREP_SEARCH_ARGS, has, pick, rest, type Args } from '../args.js';
 
 /** The agent's tool names and Copilot CLI's. */
 export const COPILOT_TOOL_NAMES: Readonly<Record<string, string>> = {
@@ -90,23 +90,8 @@ export function copilotToolArgs(agentName: string, args: Args, cwd: string): Arg
         // Copilot's defaults (file names only, case-sensitive) are left out, as its calls leave them out.
         ...(has(args, 'names_only') && args.names_only !== true ? { output_mode: 'content' } : {}),
         ...(has(args, 'case_sensitive') && args.case_sensitive !== true ? { '-i': true } : {}),
-        ...pick(args, [
-          ['-A', 'after'],
-          ['-B', 'before'],
-          ['-C', 'context'],
-          ['head_limit', 'total_max_matches'],
-        ]),
-        ...rest(args, [
-          'pattern',
-          'dir_path',
-          'include_pattern',
-          'names_only',
-          'case_sensitive',
-          'after',
-          'before',
-          'context',
-          'total_max_matches',
-        ]),
+        ...pick(args, GREP_CONTEXT_ARGS),
+        ...rest(args, GREP_SEARCH_ARGS),
       };
     case 'ask_agent':
       return { description: `Ask ${String(args.agent ?? '')}`, prompt: args.prompt, name: args.agent, ...rest(args, ['agent', 'prompt']) };

@@ -13,7 +13,7 @@ import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
-import type { HookSystem } from '../system.js';
+import { validationLines, type HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
 import { foreignEvent } from '../foreign-event.js';
@@ -152,15 +152,10 @@ export const geminiSystem: HookSystem = {
       );
     const ctx = loadContext({ cwd, env });
     const problems = [...ctx.config.problems, ...settingsHints(ctx.config.entries)];
-    const errors = problems.filter((p) => p.severity === 'error').length;
     const files = ctx.config.files.filter((f) => f.exists);
     return {
-      lines: [
-        ...problems.map(formatProblem),
-        `${files.length} settings file(s), ${ctx.config.entries.length} hook(s), ${errors} error(s), ${problems.length - errors} warning(s)`,
-      ],
+      ...validationLines(problems, { files: files.length, kind: 'settings file', hooks: ctx.config.entries.length }),
       json: { problems, files: files.map((f) => f.file) },
-      errors,
     };
   },
   // Settings layers always apply (defaults, system settings), so Gemini's are always checked.

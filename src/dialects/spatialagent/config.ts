@@ -14,6 +14,7 @@ import { SA_EVENTS, SA_MATCHER_FIELDS, isSaEvent, type SaEvent } from './events.
 import type { DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook, type HookFingerprint } from '../../trust/keys.js';
 import { MAX_TIMEOUT_MS, MAX_TIMEOUT_TEXT } from '../../config/timeout.js';
+import { isObject, kind } from '../json.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -54,14 +55,6 @@ export function defaultSaConfigPath(cwd: string): string {
 function emptyHooks(): Record<SaEvent, SaHook[]> {
   return Object.fromEntries(SA_EVENTS.map((e) => [e, []])) as unknown as Record<SaEvent, SaHook[]>;
 }
-
-function kind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 const HOOK_KEYS = new Set(['type', 'command', 'prompt', 'timeout', 'matcher', 'hooks', 'onFailure']);
 
