@@ -671,10 +671,11 @@ function hostSpawn(command: string, stdin: string, cwd: string, env: NodeJS.Proc
 }
 
 /**
- * Hookline inside another agent: one Claude Code PreToolUse event through the entry `hookline
- * install claude` writes (the light client, to the warm server it starts on first use), beside
- * the trivial hook an agent runs of its own (`node -e 0`), and beside the same guard run by the
- * agent directly; then with no server to be had (the full relay in a child).
+ * Hookline inside another agent: one PreToolUse event through the command entries `hookline
+ * install` writes (the shell client over loopback, the default on Linux; the Node client over
+ * the socket), each to the warm server the first event starts, beside the trivial hook an agent
+ * runs of its own (`node -e 0`) and beside the same guard run by the agent directly; Claude
+ * Code's http entries (posted()); then with no server to be had (the full relay in a child).
  */
 async function relayed(): Promise<void> {
   const { relayCommand } = await import('../src/relay/install.js');
@@ -695,29 +696,42 @@ async function relayed(): Promise<void> {
     tool_input: TOOL_INPUT,
     tool_use_id: 'toolu_1',
   });
-  const entry = relayCommand('claude', 'PreToolUse', []);
+  const { freePort } = await import('../src/serve/relay-http.js');
+  const port = await freePort();
   const settings = path.join(home, '.gemini', 'settings.json');
   const trivial = `${JSON.stringify(process.execPath)} -e 0`;
-  for (const [label, hooks, own] of [
-    ['no Hookline hook for the event', {}, trivial],
-    ['one Hookline guard', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, ALLOW],
-  ] as const) {
-    fs.writeFileSync(settings, JSON.stringify({ hooks }));
-    const [a, b] = await pair(
-      n(40),
-      () => hostSpawn(own, event, dir, env),
-      () => hostSpawn(entry, event, dir, env),
-      3,
-    );
-    rows.push({
-      case: `Claude Code PreToolUse through Hookline's entry (${label}), warm server`,
-      baseline: own === trivial ? 'the agent runs `node -e 0` itself' : 'the agent runs the guard itself',
-      base: a,
-      subject: b,
-      unit: 'ms',
-      ...(own === trivial ? { target: '≤ 1.1×', met: median(b) / median(a) <= 1.1 } : {}),
-    });
-  }
+  // The default command entry on Linux (the shell client over loopback), then the Node client over the socket.
+  const entries = [
+    {
+      kind: 'shell client, loopback',
+      host: 'Codex',
+      entry: relayCommand('codex', 'PreToolUse', [], undefined, undefined, port),
+      target: true,
+    },
+    { kind: 'Node client, --transport socket', host: 'Claude Code', entry: relayCommand('claude', 'PreToolUse', []), target: false },
+  ];
+  for (const { kind, host, entry, target } of entries)
+    for (const [label, hooks, own] of [
+      ['no Hookline hook for the event', {}, trivial],
+      ['one Hookline guard', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, ALLOW],
+    ] as const) {
+      fs.writeFileSync(settings, JSON.stringify({ hooks }));
+      const [a, b] = await pair(
+        n(40),
+        () => hostSpawn(own, event, dir, env),
+        () => hostSpawn(entry, event, dir, env),
+        3,
+      );
+      rows.push({
+        case: `${host} PreToolUse through Hookline's command entry (${kind}; ${label}), warm server`,
+        baseline: own === trivial ? 'the agent runs `node -e 0` itself' : 'the agent runs the guard itself',
+        base: a,
+        subject: b,
+        unit: 'ms',
+        ...(own === trivial && target ? { target: '≤ 1.1×', met: median(b) / median(a) <= 1.1 } : {}),
+      });
+    }
+  await posted(event, env, dir, settings, port);
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
     try {
       if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(socket)) process.kill(Number(pid), 'SIGKILL');
@@ -729,17 +743,67 @@ async function relayed(): Promise<void> {
   const [a, b] = await pair(
     n(10),
     () => hostSpawn(trivial, event, dir, env),
-    () => hostSpawn(entry, event, dir, env),
+    () => hostSpawn(entries[1]!.entry, event, dir, env),
     1,
   );
   rows.push({
-    case: "Claude Code PreToolUse through Hookline's entry, no server (the relay in a child)",
+    case: "Claude Code PreToolUse through Hookline's command entry (Node client), no server (the relay in a child)",
     baseline: 'the agent runs `node -e 0` itself',
     base: a,
     subject: b,
     unit: 'ms',
   });
   fs.rmSync(base, { recursive: true, force: true });
+}
+
+/**
+ * Claude Code's http entries (the default install on Linux): the event POSTed, over a kept-alive
+ * connection as Claude Code sends it, to the server the prompt's command entry started, beside the
+ * same post to a loopback server of no work that answers `{}` at once (what any http hook costs
+ * Claude Code). The difference is Hookline's time per event.
+ */
+async function posted(event: string, env: NodeJS.ProcessEnv, dir: string, settings: string, port: number): Promise<void> {
+  const { relayCommand, relayUrl } = await import('../src/relay/install.js');
+  const prompt = JSON.stringify({ ...JSON.parse(event), hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
+  await hostSpawn(relayCommand('claude', 'UserPromptSubmit', [], undefined, undefined, port), prompt, dir, env);
+  const idle = spawn(
+    process.execPath,
+    [
+      '-e',
+      "require('http').createServer((q,s)=>{q.resume();q.on('end',()=>s.end('{}'))}).listen(0,'127.0.0.1',function(){console.log(this.address().port)})",
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const idlePort = await new Promise<number>((resolve) => idle.stdout.once('data', (d: Buffer) => resolve(Number(d.toString()))));
+  const post = async (url: string) =>
+    (await fetch(url, { method: 'POST', body: event, headers: { 'content-type': 'application/json' } })).text();
+  try {
+    for (const [label, hooks] of [
+      ['no Hookline hook for the event', {}],
+      ['one Hookline guard', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }],
+    ] as const) {
+      fs.writeFileSync(settings, JSON.stringify({ hooks }));
+      const [a, b] = await pair(
+        n('BeforeTool' in hooks ? 40 : 400),
+        () => post(`http://127.0.0.1:${idlePort}/`),
+        () => post(relayUrl('claude', port, [])),
+        20,
+      );
+      const extra = median(b) - median(a);
+      rows.push({
+        case: `Claude Code PreToolUse through Hookline's http entry (${label}), warm server`,
+        baseline: 'the same post to a loopback server that answers `{}` at once',
+        base: a,
+        subject: b,
+        unit: 'ms',
+        ...('BeforeTool' in hooks
+          ? {}
+          : { target: '≤ 1 ms of Hookline time', met: extra <= 1, note: `${extra.toFixed(2)} ms of Hookline time` }),
+      });
+    }
+  } finally {
+    idle.kill('SIGKILL');
+  }
 }
 
 /**

@@ -97,6 +97,9 @@ const codes = [await bundle('cli/main.ts', 'cli.cjs'), await bundle('cli/fire-ma
 // What an agent's Hookline entry runs per event: a socket client with almost nothing else in it.
 const relay = await bundle('relay/client.ts', 'relay.cjs');
 if (relay.length > 64 * 1024) throw new Error(`dist/bin/relay.cjs is ${relay.length} bytes: the light client must stay light`);
+// The shell client beside it (command entries reach the warm server over loopback with it).
+fs.copyFileSync(new URL('../src/relay/relay.sh', import.meta.url), path.join(OUT, 'relay.sh'));
+fs.chmodSync(path.join(OUT, 'relay.sh'), 0o755);
 const hash = crypto.createHash('sha256');
 for (const code of codes) hash.update(code);
 const build = hash.digest('hex').slice(0, 16);

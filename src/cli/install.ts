@@ -14,8 +14,10 @@ import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
 import { HOST_NAMES, HOSTS, type HostName } from '../relay/hosts.js';
 import { parseSources } from '../relay/run.js';
 import type { Source } from '../relay/relay.js';
-import { FORMATS, relayScript, type InstallScope } from '../relay/install.js';
-import { install, planInstall, uninstall } from '../relay/installs.js';
+import { FORMATS, relayScript, shellScript, STARTING_EVENTS, type InstallScope } from '../relay/install.js';
+import { install, installedPort, planInstall, uninstall } from '../relay/installs.js';
+import { canTellLoopbackPeers } from '../serve/peer.js';
+import { freePort } from '../serve/relay-http.js';
 import { print } from './io.js';
 import { visible } from '../config/display.js';
 import { UsageError } from './io.js';
@@ -25,6 +27,32 @@ export interface InstallCliOptions {
   dryRun?: boolean;
   yes?: boolean;
   hooksFrom?: string;
+  transport?: string;
+  port?: string;
+}
+
+/**
+ * How the entries reach the warm server: over loopback where the server can tell which user
+ * connects (Linux; Claude Code's http entries, and the shell client for command entries), else a
+ * Node client per event over the Unix socket.
+ */
+function transportOf(opts: InstallCliOptions): 'loopback' | 'socket' {
+  const t = opts.transport;
+  if (t !== undefined && t !== 'loopback' && t !== 'socket') throw new UsageError(`--transport ${t}: give loopback or socket`);
+  if (t === 'loopback' && !canTellLoopbackPeers())
+    throw new UsageError(
+      '--transport loopback: this system cannot tell which user connects over loopback (no /proc/net/tcp), so the server would answer anyone — use --transport socket',
+    );
+  const chosen = t ?? (canTellLoopbackPeers() ? 'loopback' : 'socket');
+  if (opts.port !== undefined && chosen !== 'loopback')
+    throw new UsageError('--port is the loopback port: drop it with --transport socket');
+  return chosen;
+}
+
+function portOf(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1024 || n > 65535) throw new UsageError(`--port ${v}: give a port from 1024 to 65535`);
+  return n;
 }
 
 function agentOf(agent: string): HostName {
@@ -135,9 +163,17 @@ export async function installCommand(agentName: string, opts: InstallCliOptions)
         ? `Gemini CLI already runs your Hookline hooks itself (they are in its settings files): give --hooks-from claude (or codex) to run Claude Code's (or Codex's) hooks in it with Hookline's guarantees`
         : parsed.problem,
     );
-  if (!fs.existsSync(relayScript())) throw new Error(`${relayScript()} is missing: build Hookline first (npm run build)`);
+  for (const f of [relayScript(), shellScript()])
+    if (!fs.existsSync(f)) throw new Error(`${f} is missing: build Hookline first (npm run build)`);
   const hooksFrom = opts.hooksFrom === undefined ? [] : parsed.sources;
-  const plan = planInstall(agent, scope, cwd, hooksFrom, process.env);
+  const port =
+    transportOf(opts) === 'loopback'
+      ? opts.port !== undefined
+        ? portOf(opts.port)
+        : (installedPort(agent, scope, cwd, process.env) ?? (await freePort()))
+      : undefined;
+  const choice = { hooksFrom, ...(port !== undefined ? { port } : {}) };
+  const plan = planInstall(agent, scope, cwd, choice, process.env);
   const label = FORMATS[agent].label;
   if (plan.same) {
     print(`Hookline is already installed in ${label} (${visible(plan.file)}); nothing changed`);
@@ -157,12 +193,18 @@ export async function installCommand(agentName: string, opts: InstallCliOptions)
       return 1;
     }
   }
-  const done = install(agent, scope, cwd, hooksFrom, process.env);
+  const done = install(agent, scope, cwd, choice, process.env);
   print(
     done.changed
       ? `Hookline installed in ${label}: ${FORMATS[agent].events.length} entries in ${visible(done.file)} (the file before is kept in ${visible(done.record ?? '')}; hookline uninstall ${agent}${scope === 'project' ? ' --scope project' : ''} puts it back)`
       : `Hookline is already installed in ${label} (${visible(done.file)}); nothing changed`,
   );
+  if (done.changed && port !== undefined)
+    print(
+      agent === 'claude'
+        ? `note: ${label} posts its events to Hookline's server at 127.0.0.1:${port}; its ${[...STARTING_EVENTS].join(' and ')} entries run the relay, which starts that server`
+        : `note: the entries hand each event to Hookline's server at 127.0.0.1:${port}, which the first event starts`,
+    );
   for (const l of stillNeeded(agent, scope)) print(`note: ${l}`);
   return 0;
 }

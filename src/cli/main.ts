@@ -155,6 +155,7 @@ program
   .option('--http <host:port>', 'also serve HTTP POST on a loopback address, e.g. 127.0.0.1:7337')
   .option('--token-file <file>', 'with --http: the bearer token clients must send (a file only you can read)')
   .option('--idle-exit <seconds>', 'stop after this many seconds with no request')
+  .option('--relay-port <port>', "also answer Claude Code's http entries (hookline install claude) on 127.0.0.1:PORT")
   .action(async (opts) => (await load(() => import('../serve/server.js'))).serve(opts));
 
 program
@@ -178,6 +179,11 @@ program
   .argument('<agent>', 'claude | codex | copilot | gemini')
   .option('--scope <scope>', "user (the agent's user settings, the default) or project (this folder's)")
   .option('--hooks-from <list>', 'whose hooks run: hookline (your Hookline settings, the default) and other agents, e.g. claude')
+  .option(
+    '--transport <kind>',
+    "loopback (Claude Code's http entries and a shell client to the warm server; the default on Linux) or socket (a Node client per event)",
+  )
+  .option('--port <port>', 'loopback: the port on 127.0.0.1 the entries reach the server at (default: the installed one, else a free one)')
   .option('--dry-run', 'print the exact change and write nothing')
   .option('-y, --yes', 'write without asking')
   .action(async (agent: string, opts) => {

@@ -23,6 +23,8 @@ function spawn(cmd: string, args: string[], opts: SpawnOptions): ChildProcess {
 const START_MS = 3000;
 /** A server the client starts stops after this long with no event. */
 const IDLE_EXIT_S = 1800;
+/** With Claude Code's http entries, which only a running server answers, it stays longer (a long tool call has no events). */
+const HTTP_IDLE_EXIT_S = 4 * 3600;
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -54,8 +56,11 @@ function listening(socket: string): Promise<boolean> {
 }
 
 /** Starts the user's server in the background (it outlives this event) and waits until it listens. */
-async function startServer(socket: string): Promise<boolean> {
-  const child = spawn(process.execPath, [LAUNCHER, 'serve', '--socket', socket, '--idle-exit', String(IDLE_EXIT_S)], {
+async function startServer(socket: string, httpPort: number | undefined): Promise<boolean> {
+  const args = httpPort
+    ? ['--relay-port', String(httpPort), '--idle-exit', String(HTTP_IDLE_EXIT_S)]
+    : ['--idle-exit', String(IDLE_EXIT_S)];
+  const child = spawn(process.execPath, [LAUNCHER, 'serve', '--socket', socket, ...args], {
     detached: true,
     stdio: 'ignore',
     env: hostEnv(),
@@ -93,6 +98,19 @@ function inChild(host: HostName, args: string[], text: string, deadlineMs: numbe
   });
 }
 
+/** An answer that says the http entries have no server to post to (so the agent refuses what they guard). */
+function withoutServer(a: RelayAnswer, port: number): RelayAnswer {
+  const line = `Hookline's server could not start: its http entries (127.0.0.1:${port}) go unanswered, and guarded actions are refused`;
+  let json: Record<string, unknown> = {};
+  try {
+    if (a.stdout.trim()) json = JSON.parse(a.stdout) as Record<string, unknown>;
+  } catch {
+    return a;
+  }
+  const said = typeof json.systemMessage === 'string' ? `${json.systemMessage}\n` : '';
+  return { ...a, stdout: `${JSON.stringify({ ...json, systemMessage: `${said}${line}` })}\n`, stderr: [...a.stderr, line] };
+}
+
 /** The entry's `--event` (Copilot CLI's input names none), else the input's `hook_event_name`. */
 function eventOf(text: string): string {
   const named = flag(process.argv.slice(3), '--event');
@@ -119,6 +137,7 @@ async function main(): Promise<void> {
   const deadlineMs = (Number(flag(args, '--deadline')) || 55) * 1000;
   const hooksFrom = flag(args, '--hooks-from');
   const hookEvent = flag(args, '--event');
+  const httpPort = Number(flag(args, '--http-port')) || undefined;
   const socket = process.env.HOOKLINE_SOCKET ?? defaultSocketPath();
   const params = {
     host,
@@ -128,6 +147,7 @@ async function main(): Promise<void> {
     env: hostEnv(),
     ...(hooksFrom ? { hooksFrom } : {}),
     ...(hookEvent ? { hookEvent } : {}),
+    ...(httpPort ? { httpPort } : {}),
   };
   const ask = async (): Promise<RelayAnswer> => {
     const a = await call(socket, 'relay', params, { deadlineMs: deadlineMs + 2000 });
@@ -138,14 +158,17 @@ async function main(): Promise<void> {
     print(await ask());
   } catch (e) {
     if (!(e instanceof Unreachable)) return print(failedAnswer(host, eventOf(text), (e as Error).message));
-    if (await startServer(socket).catch(() => false)) {
+    if (await startServer(socket, httpPort).catch(() => false)) {
       try {
         return print(await ask());
       } catch {
         // the server went away again: the event still gets an answer below
       }
     }
-    print(await inChild(host, args, text, deadlineMs));
+    // The port (nothing can listen in a child) and the shell client's --guard are not the full relay's business.
+    const own = args.filter((a, i) => a !== '--guard' && a !== '--http-port' && args[i - 1] !== '--http-port');
+    const answer = await inChild(host, own, text, deadlineMs);
+    print(httpPort ? withoutServer(answer, httpPort) : answer);
   }
 }
 

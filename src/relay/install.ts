@@ -19,6 +19,7 @@ import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
 import { parseJsonc } from '../config/jsonc.js';
 import { denyAnswer, GUARDS, type HostName } from './answers.js';
 import { COPILOT_RELAY_EVENTS } from './copilot.js';
+import { RELAY_PATH } from '../serve/relay-http.js';
 
 export type InstallScope = 'user' | 'project';
 
@@ -37,7 +38,22 @@ interface InstallFormat {
   newFile?: Record<string, unknown>;
   /** The relay is told the event (the agent's input does not name it). */
   namesEvent?: boolean;
+  /** An entry that posts the event to Hookline's server instead (Claude Code's `http` hooks). */
+  web?(url: string, event: string): Record<string, unknown>;
 }
+
+/** What an install writes: whose hooks the relay runs, and the port of http entries (Claude Code), if any. */
+export interface InstallChoice {
+  hooksFrom: readonly string[];
+  port?: number;
+}
+
+/**
+ * Claude Code's events whose entries stay commands when the rest post over http: the command
+ * starts the server the http entries post to (once a session, and again each prompt, so a server
+ * gone meanwhile is back before the turn's tool calls).
+ */
+export const STARTING_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'UserPromptSubmit']);
 
 /** Seconds the agent gives the relay; the relay's own deadline is a little shorter, so it answers first. */
 export const ENTRY_TIMEOUT_S = 60;
@@ -57,6 +73,13 @@ export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
     handler: (command, event) => ({
       type: 'command',
       command,
+      timeout: ENTRY_TIMEOUT_S,
+      ...(GUARDS.claude.has(event) ? { onFailure: 'block' } : {}),
+    }),
+    // Claude Code refuses a guarded action as well when an http hook cannot be asked (no server, refused, timeout).
+    web: (url, event) => ({
+      type: 'http',
+      url,
       timeout: ENTRY_TIMEOUT_S,
       ...(GUARDS.claude.has(event) ? { onFailure: 'block' } : {}),
     }),
@@ -102,49 +125,117 @@ export function relayScript(): string {
   return fileURLToPath(new URL('../../dist/bin/relay.cjs', import.meta.url));
 }
 
-/** What an entry runs: this Node and this Hookline's relay, by absolute path (the agent's PATH is its own). */
+/** The shell client beside it (relay.sh): what command entries run where the server is reached over loopback. */
+export function shellScript(script = relayScript()): string {
+  return path.join(path.dirname(script), 'relay.sh');
+}
+
+/** The bash the shell client runs with, when this machine has one where agents find it. */
+export function bashPath(): string | undefined {
+  for (const p of ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'])
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {}
+  return undefined;
+}
+
+/**
+ * What an entry runs, by absolute path (the agent's PATH is its own): with a loopback `port`, bash
+ * and the shell client (which falls back to this Node's relay.cjs), else this Node and relay.cjs.
+ */
 export function relayCommand(
   host: HostName,
   event: string,
   hooksFrom: readonly string[],
   node = process.execPath,
   script = relayScript(),
+  port?: number,
+  bash = bashPath(),
 ): string {
-  const words = [
-    node,
-    script,
-    host,
+  const guard = GUARDS[host].has(event);
+  const flags = [
     ...(FORMATS[host].namesEvent ? ['--event', event] : []),
     ...(hooksFrom.length ? ['--hooks-from', hooksFrom.join(',')] : []),
+    ...(port !== undefined ? ['--http-port', String(port)] : []),
   ];
-  return `${quote(words)}${GUARDS[host].has(event) ? FORMATS[host].guardSuffix(event) : ''}`;
+  const words =
+    port !== undefined && bash
+      ? [bash, shellScript(script), node, host, ...flags, ...(guard ? ['--guard'] : [])]
+      : [node, script, host, ...flags];
+  return `${quote(words)}${guard ? FORMATS[host].guardSuffix(event) : ''}`;
 }
 
-/** The words of a relay command, when `command` is one: Node, the relay script, the agent. */
-export function relayWords(command: unknown): { node: string; script: string; host: string; hooksFrom: string[] } | undefined {
-  if (typeof command !== 'string' || !command.includes('relay.cjs')) return undefined;
+/** The words of a relay command, when `command` is one: Node, the relay script, the agent (and the shell, for the shell client). */
+export function relayWords(
+  command: unknown,
+): { node: string; script: string; host: string; hooksFrom: string[]; port?: number; shell?: string } | undefined {
+  if (typeof command !== 'string' || !/relay\.(cjs|sh)/.test(command)) return undefined;
   // Only the relay's own words: a shell operator after them (a guard's `||`) ends them.
   const words: string[] = [];
   for (const w of parseWords(command)) {
     if (typeof w !== 'string') break;
     words.push(w);
   }
-  const at = words.findIndex((w) => path.basename(w) === 'relay.cjs');
-  if (at < 1 || !words[at + 1]) return undefined;
+  const at = words.findIndex((w) => path.basename(w) === 'relay.cjs' || path.basename(w) === 'relay.sh');
+  const shell = at >= 1 && path.basename(words[at]!) === 'relay.sh';
+  const [node, host] = shell ? [words[at + 1], words[at + 2]] : [words[at - 1], words[at + 1]];
+  if (at < 1 || !node || !host) return undefined;
   const from = words.indexOf('--hooks-from', at);
+  const port = Number(words[words.indexOf('--http-port', at) + 1]);
   return {
-    node: words[at - 1]!,
+    node,
     script: words[at]!,
-    host: words[at + 1]!,
+    host,
     hooksFrom: from === -1 ? [] : (words[from + 1] ?? '').split(','),
+    ...(words.includes('--http-port') && Number.isInteger(port) ? { port } : {}),
+    ...(shell ? { shell: words[at - 1]! } : {}),
   };
+}
+
+/** Where an http entry posts: Hookline's server on loopback, the agent in the path, the sources in the query. */
+export function relayUrl(host: HostName, port: number, hooksFrom: readonly string[]): string {
+  return `http://127.0.0.1:${port}${RELAY_PATH}${host}${hooksFrom.length ? `?from=${hooksFrom.join(',')}` : ''}`;
+}
+
+/** The parts of a Hookline http entry's url, when `url` is one. */
+export function relayUrlParts(url: unknown): { port: number; host: string; hooksFrom: string[] } | undefined {
+  if (typeof url !== 'string') return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' || u.hostname !== '127.0.0.1' || !u.pathname.startsWith(RELAY_PATH) || !u.port) return undefined;
+  const from = u.searchParams.get('from');
+  return { port: Number(u.port), host: u.pathname.slice(RELAY_PATH.length), hooksFrom: from ? from.split(',') : [] };
+}
+
+/** The handler Hookline writes for one event. */
+export function handlerFor(host: HostName, event: string, choice: InstallChoice): Record<string, unknown> {
+  const f = FORMATS[host];
+  if (choice.port !== undefined && f.web && !STARTING_EVENTS.has(event)) return f.web(relayUrl(host, choice.port, choice.hooksFrom), event);
+  return f.handler(relayCommand(host, event, choice.hooksFrom, undefined, undefined, choice.port), event);
+}
+
+/** The port of Hookline's http entries in a settings object, if it has any. */
+export function portIn(settings: Record<string, unknown>): number | undefined {
+  for (const { handler } of entriesIn(settings)) {
+    const port = relayUrlParts(handler.url)?.port ?? relayWords(commandOf(handler))?.port;
+    if (port !== undefined) return port;
+  }
+  return undefined;
 }
 
 /** What a handler runs: Claude Code's and Gemini CLI's `command`, Copilot CLI's `bash`. */
 export const commandOf = (h: Record<string, unknown>): unknown => h.bash ?? h.command;
 
 const isOurs = (h: unknown): boolean =>
-  !!h && typeof h === 'object' && !Array.isArray(h) && relayWords(commandOf(h as Record<string, unknown>)) !== undefined;
+  !!h &&
+  typeof h === 'object' &&
+  !Array.isArray(h) &&
+  (relayWords(commandOf(h as Record<string, unknown>)) !== undefined || relayUrlParts((h as Record<string, unknown>).url) !== undefined);
 
 /** The parsed settings object, or a one-line problem naming the file. */
 export function readSettings(file: string, text: string): { value: Record<string, unknown> } | { problem: string } {
@@ -174,8 +265,8 @@ export function entriesIn(settings: Record<string, unknown>): Array<{ event: str
 }
 
 /** The group Hookline adds for one event. */
-export function groupFor(host: HostName, event: string, hooksFrom: readonly string[]): Record<string, unknown> {
-  const handler = FORMATS[host].handler(relayCommand(host, event, hooksFrom), event);
+export function groupFor(host: HostName, event: string, choice: InstallChoice): Record<string, unknown> {
+  const handler = handlerFor(host, event, choice);
   return FORMATS[host].flat ? handler : { hooks: [handler] };
 }
 
@@ -189,10 +280,10 @@ function indentOf(text: string): { insertSpaces: boolean; tabSize: number; eol: 
 }
 
 /** `text` with Hookline's group appended to every event's list (lists and `hooks` created as needed); the rest kept byte for byte. */
-export function withEntries(text: string, host: HostName, hooksFrom: readonly string[]): string {
+export function withEntries(text: string, host: HostName, choice: InstallChoice): string {
   let out = text.trim() ? text : `${JSON.stringify(FORMATS[host].newFile ?? {}, null, 2)}\n`;
   for (const event of FORMATS[host].events) {
-    const group = groupFor(host, event, hooksFrom);
+    const group = groupFor(host, event, choice);
     const tree = parseTree(out);
     const node = tree && findNodeAtLocation(tree, ['hooks', event]);
     const formattingOptions = indentOf(out);
@@ -240,7 +331,8 @@ function lastOurs(hooks: Node): Array<string | number> | undefined {
       const items = handlers.children ?? [];
       for (let h = items.length - 1; h >= 0; h--) {
         const cmd = items[h] && findNodeAtLocation(items[h]!, ['command']);
-        if (!relayWords(cmd?.value)) continue;
+        const url = items[h] && findNodeAtLocation(items[h]!, ['url']);
+        if (!relayWords(cmd?.value) && !relayUrlParts(url?.value)) continue;
         if (items.length > 1) return ['hooks', event, g, 'hooks', h];
         if (groups.length > 1) return ['hooks', event, g];
         if (events.length > 1) return ['hooks', event];
@@ -252,22 +344,27 @@ function lastOurs(hooks: Node): Array<string | number> | undefined {
 }
 
 /** Whether the file already has exactly the entries an install would add (a second install changes nothing). */
-export function installedAsAsked(settings: Record<string, unknown>, host: HostName, hooksFrom: readonly string[]): boolean {
+export function installedAsAsked(settings: Record<string, unknown>, host: HostName, choice: InstallChoice): boolean {
   const have = entriesIn(settings);
   if (have.length !== FORMATS[host].events.length) return false;
   return FORMATS[host].events.every((event) => {
     const mine = have.filter((x) => x.event === event);
-    return (
-      mine.length === 1 &&
-      JSON.stringify(mine[0]!.handler) === JSON.stringify(FORMATS[host].handler(relayCommand(host, event, hooksFrom), event))
-    );
+    return mine.length === 1 && JSON.stringify(mine[0]!.handler) === JSON.stringify(handlerFor(host, event, choice));
   });
 }
 
 /** Why an entry would not run Hookline (its Node or its relay is gone), or undefined when it would. */
 export function entryProblem(handler: Record<string, unknown>): string | undefined {
+  // An http entry needs no file: the command entries beside it start the server it posts to.
+  if (relayUrlParts(handler.url)) return undefined;
   const w = relayWords(commandOf(handler));
   if (!w) return 'not a Hookline entry';
+  if (w.shell)
+    try {
+      fs.accessSync(w.shell, fs.constants.X_OK);
+    } catch {
+      return `${w.shell} (the shell it runs) is missing`;
+    }
   try {
     fs.accessSync(w.node, fs.constants.X_OK);
   } catch {

@@ -17,7 +17,9 @@ import {
   entriesIn,
   FORMATS,
   installedAsAsked,
+  portIn,
   readSettings,
+  type InstallChoice,
   relayWords,
   withEntries,
   withoutEntries,
@@ -113,15 +115,22 @@ export interface Planned {
   same: boolean;
 }
 
+/** The port of Hookline's http entries in the agent's file now, if it has any (a re-install keeps it). */
+export function installedPort(agent: HostName, scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv): number | undefined {
+  const file = FORMATS[agent].file(scope, cwd, env);
+  const read = readSettings(file, readText(file) ?? '');
+  return 'problem' in read ? undefined : portIn(read.value);
+}
+
 /** What an install would write, without writing it. Throws a one-line error for a broken file. */
-export function planInstall(agent: HostName, scope: InstallScope, cwd: string, hooksFrom: string[], env: NodeJS.ProcessEnv): Planned {
+export function planInstall(agent: HostName, scope: InstallScope, cwd: string, choice: InstallChoice, env: NodeJS.ProcessEnv): Planned {
   const file = FORMATS[agent].file(scope, cwd, env);
   const before = readText(file);
   const read = readSettings(file, before ?? '');
   if ('problem' in read) throw new Error(read.problem);
-  if (installedAsAsked(read.value, agent, hooksFrom)) return { file, before, after: before ?? '', same: true };
+  if (installedAsAsked(read.value, agent, choice)) return { file, before, after: before ?? '', same: true };
   // Entries of an earlier install (another Hookline path, other sources) are replaced, not doubled.
-  const after = withEntries(entriesIn(read.value).length ? withoutEntries(before ?? '') : (before ?? ''), agent, hooksFrom);
+  const after = withEntries(entriesIn(read.value).length ? withoutEntries(before ?? '') : (before ?? ''), agent, choice);
   return { file, before, after, same: false };
 }
 
@@ -131,11 +140,12 @@ export interface Installed {
   record?: string;
 }
 
-export function install(agent: HostName, scope: InstallScope, cwd: string, hooksFrom: string[], env: NodeJS.ProcessEnv): Installed {
+export function install(agent: HostName, scope: InstallScope, cwd: string, choice: InstallChoice, env: NodeJS.ProcessEnv): Installed {
+  const hooksFrom = [...choice.hooksFrom];
   const file = FORMATS[agent].file(scope, cwd, env);
   return lockedUpdate(file, () => {
     // Planned again under the lock: what is written is computed from the file as it is now.
-    const plan = planInstall(agent, scope, cwd, hooksFrom, env);
+    const plan = planInstall(agent, scope, cwd, choice, env);
     if (plan.same) return { file, changed: false };
     const earlier = readRecord(file, env);
     // A re-install over Hookline's own earlier install keeps the bytes from before the first one.

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { readLimitedText } from '../config/limits.js';
 import { HOST_NAMES, type HostName } from './answers.js';
-import { entriesIn, entryProblem, FORMATS, readSettings, type InstallScope } from './install.js';
+import { entriesIn, entryProblem, FORMATS, readSettings, relayUrlParts, type InstallScope } from './install.js';
 
 export interface InstallStatus {
   agent: HostName;
@@ -14,6 +14,8 @@ export interface InstallStatus {
   missing: string[];
   /** Why entries would not run Hookline, one line each. */
   problems: string[];
+  /** Entries that post to the server (Claude Code's http entries), and the port. */
+  posted?: { entries: number; port: number };
 }
 
 export function installStatus(cwd: string, env: NodeJS.ProcessEnv = process.env): InstallStatus[] {
@@ -35,6 +37,7 @@ export function installStatus(cwd: string, env: NodeJS.ProcessEnv = process.env)
       const entries = entriesIn(read.value);
       if (!entries.length) continue;
       const events = new Set(entries.map((e) => e.event));
+      const posted = entries.map((e) => relayUrlParts(e.handler.url)).filter((u) => u !== undefined);
       const problems = [...new Set(entries.map((e) => entryProblem(e.handler)).filter((p): p is string => p !== undefined))];
       out.push({
         agent,
@@ -43,6 +46,7 @@ export function installStatus(cwd: string, env: NodeJS.ProcessEnv = process.env)
         file,
         entries: entries.length,
         missing: f.events.filter((e) => !events.has(e)),
+        ...(posted.length ? { posted: { entries: posted.length, port: posted[0]!.port } } : {}),
         problems: problems.map((p) => `${p} — run \`hookline install ${agent}${scope === 'project' ? ' --scope project' : ''}\` again`),
       });
     }
@@ -54,8 +58,9 @@ export function installLines(list: InstallStatus[]): Array<{ ok: boolean; line: 
   return list.flatMap((s) => {
     const head = `Hookline is installed in ${s.label} (${s.scope}, ${s.file}): ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}`;
     const ok = !s.problems.length;
+    const via = s.posted ? ` (${s.posted.entries} post to its server at 127.0.0.1:${s.posted.port}, which the others start)` : '';
     return [
-      { ok, line: ok ? `${head}, each runs Hookline` : head },
+      { ok, line: ok ? `${head}, each runs Hookline${via}` : `${head}${via}` },
       ...s.problems.map((p) => ({ ok: false, line: `  ${p}` })),
       ...(s.missing.length ? [{ ok: true, line: `  no entry for ${s.missing.join(', ')} (those events do not reach Hookline)` }] : []),
     ];

@@ -12,7 +12,8 @@ import { fireReport, sessionIdsProblem } from '../dialects/system.js';
 import { FIRE_REFUSED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from './protocol.js';
 import type { Warm } from './warm.js';
 import { validateSystems } from '../dialects/validate-all.js';
-import { HOST_NAMES, type HostName } from '../relay/hosts.js';
+import { failedAnswer, HOST_NAMES, type HostName, type RelayAnswer } from '../relay/hosts.js';
+import { freePort, type RelayHttpRequest, type RelayWeb } from './relay-http.js';
 import { parseSources, runRelay } from '../relay/run.js';
 
 export interface MethodContext {
@@ -22,6 +23,8 @@ export interface MethodContext {
   signal: AbortSignal;
   /** Stops the server once the answer is sent. */
   shutdown(): void;
+  /** Claude Code's http entries' listener (a server only). */
+  relayWeb?: RelayWeb;
 }
 
 /** `data.usage` is the line `hookline` itself would print for the same mistake. */
@@ -138,6 +141,16 @@ async function relayEvent(params: Record<string, unknown>, ctx: MethodContext): 
     throw invalid('"env" must be an object of strings');
   const env = (given as NodeJS.ProcessEnv | undefined) ?? ctx.env;
   const hookEvent = optionalString(params, 'hookEvent');
+  // A Claude Code install's command entries (SessionStart, UserPromptSubmit) make sure its http entries' port is served.
+  const port = params.httpPort;
+  if (port !== undefined) {
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
+      throw invalid('"httpPort" must be a port number (1 to 65535)');
+    const problem = ctx.relayWeb ? await ctx.relayWeb.ensure(port) : 'this server takes no http entries';
+    if (problem) return failedAnswer(host as HostName, eventName(text, hookEvent), `${problem} — ${await portFix(host)}`);
+    const session = sessionOf(text);
+    if (session !== undefined && ctx.relayWeb) ctx.relayWeb.remember(session, env);
+  }
   return runRelay({
     host: host as HostName,
     text,
@@ -148,6 +161,45 @@ async function relayEvent(params: Record<string, unknown>, ctx: MethodContext): 
     warm: ctx.warm,
     signal: ctx.signal,
     ...(hookEvent ? { event: hookEvent } : {}),
+  });
+}
+
+/** The event's `session_id`, read without parsing the whole event (it comes first in Claude Code's). */
+function sessionOf(text: string): string | undefined {
+  return /"session_id"\s*:\s*"([^"\\]{1,200})"/.exec(text.slice(0, 65_536))?.[1];
+}
+
+function eventName(text: string, named: string | undefined): string {
+  return named ?? /"hook_event_name"\s*:\s*"([A-Za-z]{1,64})"/.exec(text)?.[1] ?? '';
+}
+
+/** The command that moves the entries to a port that is free now. */
+async function portFix(host: string): Promise<string> {
+  const free = await freePort().catch(() => undefined);
+  return `run \`hookline install ${host} --port ${free ?? '<a free port>'}\``;
+}
+
+/**
+ * One event that came over loopback (relay-http.ts): a Claude Code http entry's, answered as the
+ * command entry's relay answers it, with the environment its session's command entries came
+ * with (else the server's); or the shell client's, with its own environment and folder.
+ */
+export async function relayWebEvent(r: RelayHttpRequest, ctx: MethodContext): Promise<RelayAnswer> {
+  const host = r.host as HostName;
+  const parsed = parseSources(r.from, host);
+  const session = host === 'claude' ? sessionOf(r.text) : undefined;
+  if (r.env && session !== undefined) ctx.relayWeb?.remember(session, r.env);
+  if ('problem' in parsed) return failedAnswer(host, eventName(r.text, r.event), parsed.problem);
+  return runRelay({
+    host,
+    text: r.text,
+    sources: parsed.sources,
+    env: r.env ?? ctx.relayWeb?.envOf(session) ?? ctx.env,
+    cwd: r.cwd ?? process.cwd(),
+    deadlineMs: 55_000,
+    warm: ctx.warm,
+    signal: ctx.signal,
+    ...(r.event ? { event: r.event } : {}),
   });
 }
 

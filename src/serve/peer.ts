@@ -98,3 +98,85 @@ function pidFileOf(socket: string): string | undefined {
     return undefined;
   }
 }
+
+/** 127.0.0.1 as the kernel's table prints it: the address's 32 bits in the machine's own byte order. */
+const LOOPBACK_HEX = new Set(['0100007F', '7F000001']);
+
+/**
+ * The client's end of a loopback TCP connection (from `clientPort` to `serverPort`) as the
+ * kernel's table (`/proc/net/tcp`) has it: the user holding it and its socket's inode; undefined
+ * where it cannot be told (not Linux, or no such connection).
+ */
+export function loopbackPeer(clientPort: number, serverPort: number): { uid: number; inode: string } | undefined {
+  let table: string;
+  try {
+    table = fs.readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const port = (p: number) => p.toString(16).toUpperCase().padStart(4, '0');
+  const local = `:${port(clientPort)}`;
+  const remote = `:${port(serverPort)}`;
+  for (const line of table.split('\n')) {
+    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+    const cols = line.trim().split(/\s+/);
+    const [l, r] = [cols[1], cols[2]];
+    if (!l?.endsWith(local) || !r?.endsWith(remote)) continue;
+    if (!LOOPBACK_HEX.has(l.slice(0, -5)) || !LOOPBACK_HEX.has(r.slice(0, -5))) continue;
+    const uid = Number(cols[7]);
+    return Number.isInteger(uid) && /^\d+$/.test(cols[9] ?? '') ? { uid, inode: cols[9]! } : undefined;
+  }
+  return undefined;
+}
+
+/** Whether process `pid`, this user's, holds the socket `inode` (the other end of a connection). */
+function holdsSocket(pid: string, inode: string, uid: number | undefined): boolean {
+  try {
+    if (uid !== undefined && fs.statSync(`/proc/${pid}`).uid !== uid) return false;
+    const fds = `/proc/${pid}/fd`;
+    const want = `socket:[${inode}]`;
+    return fs.readdirSync(fds).some((fd) => {
+      try {
+        return fs.readlinkSync(`${fds}/${fd}`) === want;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The environment and folder of the process at the other end of a connection, read from the
+ * process itself (what its agent gave it), once it is seen to hold that connection's socket.
+ */
+export function peerProcess(pid: string, inode: string, uid = process.geteuid?.()): { env: NodeJS.ProcessEnv; cwd: string } | undefined {
+  if (!/^\d{1,10}$/.test(pid) || !holdsSocket(pid, inode, uid)) return undefined;
+  let text: string;
+  let cwd: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+    cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+  // Still the same process: a pid freed and taken again in between would not hold the socket.
+  if (!holdsSocket(pid, inode, uid)) return undefined;
+  const env: NodeJS.ProcessEnv = {};
+  for (const kv of text.split('\0')) {
+    const at = kv.indexOf('=');
+    if (at > 0) env[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  return { env, cwd };
+}
+
+/** Whether the kernel can say who holds the other end of a loopback connection here (Linux). */
+export function canTellLoopbackPeers(): boolean {
+  try {
+    fs.accessSync('/proc/net/tcp', fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

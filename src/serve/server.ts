@@ -14,6 +14,9 @@ import { errorResponse, INVALID_REQUEST, MAX_REQUEST_BYTES } from './protocol.js
 import { pidFilePath } from './peer.js';
 import { UsageError } from '../config/problems.js';
 import { Warm } from './warm.js';
+import { relayWebEvent } from './methods.js';
+import type { RelayAnswer } from '../relay/answers.js';
+import { RelayWeb } from './relay-http.js';
 
 export interface ServeOptions {
   socket?: string;
@@ -21,6 +24,8 @@ export interface ServeOptions {
   tokenFile?: string;
   /** Stop after this many seconds with no request (a server the relay started for itself). */
   idleExit?: string | number;
+  /** Serve Claude Code's http entries on 127.0.0.1:PORT (relay-http.ts). */
+  relayPort?: string | number;
 }
 
 const TOO_LONG = JSON.stringify(errorResponse(null, INVALID_REQUEST, `invalid request: longer than ${MAX_REQUEST_BYTES} bytes`));
@@ -55,13 +60,23 @@ export async function serve(opts: ServeOptions): Promise<void> {
     idle.unref();
   };
 
+  const counted = <T>(p: Promise<T>): Promise<T> => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+    return p;
+  };
+  const relayWeb: RelayWeb = new RelayWeb(
+    (r): Promise<RelayAnswer> => {
+      touch();
+      return counted(relayWebEvent(r, { warm, env, signal: r.signal, shutdown: () => setImmediate(stop), relayWeb }));
+    },
+    () => touch(),
+  );
   /** Runs one message for a client (`signal` is the client's) and hands its answer to `deliver`. */
   const run = (text: string, signal: AbortSignal, deliver: (answer: string | undefined) => void): void => {
     touch();
-    const ctx: MethodContext = { warm, env, signal, shutdown: () => setImmediate(stop) };
-    const p = handle(text, ctx).then(deliver);
-    inflight.add(p);
-    void p.finally(() => inflight.delete(p));
+    const ctx: MethodContext = { warm, env, signal, shutdown: () => setImmediate(stop), relayWeb };
+    counted(handle(text, ctx).then(deliver));
   };
 
   const unix = net.createServer((sock) => {
@@ -114,6 +129,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     clearTimeout(idle);
     unix.close();
     web?.close();
+    relayWeb.close();
     // Requests still running are cancelled: their hooks are killed and reaped, their answers sent.
     for (const ac of cancels) ac.abort();
     await Promise.allSettled([...inflight]);
@@ -158,10 +174,20 @@ export async function serve(opts: ServeOptions): Promise<void> {
     const a = web.address() as net.AddressInfo;
     url = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
   }
+  if (opts.relayPort !== undefined) {
+    const problem = await relayWeb.ensure(portNumber(opts.relayPort));
+    if (problem) process.stderr.write(`hookline serve: ${problem}\n`);
+  }
   // The ready line: clients may connect once it is printed.
   process.stdout.write(`${JSON.stringify({ socket, ...(url ? { http: url } : {}) })}\n`);
   touch();
   await done;
+}
+
+function portNumber(v: string | number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--relay-port ${v}: not a port number (1 to 65535)`);
+  return n;
 }
 
 function idleExitMs(v: string | number | undefined): number | undefined {

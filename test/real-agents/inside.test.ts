@@ -6,6 +6,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { AGENTS, agentBin } from './agents.js';
 import { prepareCopilot } from './copilot.js';
@@ -112,11 +113,48 @@ describe(`Hookline inside Claude Code ${AGENTS.claude.version}`, { concurrency: 
       assert.match(broken.exited.stdout, /Hookline could not decide \(.*settings\.json/);
       // The relay itself gone (Hookline moved or removed): Claude Code's onFailure "block" refuses.
       const settings = path.join(box.home, '.claude', 'settings.json');
-      fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replaceAll('relay.cjs', 'relay-gone.cjs'));
+      fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replace(/relay\.(cjs|sh)/g, 'relay-gone.$1'));
       hooklineGuard(gemini, path.join(box.home, 'guard.sh'));
       await runAgent('claude', box, [shellTurn('claude', 4), done]);
       assert.equal(ran(box, 4), false, 'a missing relay allowed the command');
     }),
+  );
+
+  test(
+    "Claude Code's http entries: the server gone in the middle of a turn refuses the guarded command; another user's program on the port gets nothing and the prompt is refused, naming the fix",
+    { timeout: 400_000 },
+    () =>
+      withBox(async (box) => {
+        const gemini = path.join(box.home, '.gemini', 'settings.json');
+        // The guard itself takes the server down on its first call: the event gets no answer.
+        const killer = path.join(box.home, 'killer.sh');
+        write(killer, `#!/usr/bin/env bash\ncat >/dev/null\nkill -9 "$(cat "$HOME/.gemini/hookline/hookline.sock.pid")"\n`, 0o755);
+        hooklineGuard(gemini, killer);
+        await installed(box, ['claude']);
+        const settings = JSON.parse(fs.readFileSync(path.join(box.home, '.claude', 'settings.json'), 'utf8'));
+        const url = new URL(settings.hooks.PreToolUse.at(-1).hooks[0].url as string);
+        assert.equal(url.hostname, '127.0.0.1');
+        const r = await runAgent('claude', box, [shellTurn('claude', 1), done]);
+        assert.equal(ran(box, 1), false, 'the command ran with its guard unanswered');
+        assert.match(r.shown, /PreToolUse/);
+        assert.equal(servers(box).length, 0);
+        // Another user's program on the port, answering every post with an allow: nothing is sent to it, the prompt is refused.
+        if (process.geteuid?.() !== 0) return;
+        const squatter = spawn(
+          process.execPath,
+          ['-e', `require('http').createServer((q,s)=>s.end('{}')).listen(${url.port},'127.0.0.1',()=>console.log('up'))`],
+          { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        await new Promise((ok) => squatter.stdout.once('data', ok));
+        try {
+          hooklineGuard(gemini, guardScript(path.join(box.home, 'guard.sh'), 'ran-2', 'gemini'));
+          const held = await runAgent('claude', box, [shellTurn('claude', 2), done]);
+          assert.equal(ran(box, 2), false, 'the command ran with the port in other hands');
+          assert.match(`${held.shown}${held.exited.stdout}`, /is taken by another program — run `hookline install claude --port \d+`/);
+        } finally {
+          squatter.kill('SIGKILL');
+        }
+      }),
   );
 });
 
@@ -148,7 +186,7 @@ describe(`Hookline inside Gemini CLI ${AGENTS.gemini.version}`, { concurrency: 2
       else {
         assert.match(u.stdout, /only Hookline's 11 entries were removed/);
         assert.deepEqual(JSON.parse(after).security, JSON.parse(own).security);
-        assert.equal(after.includes('relay.cjs'), false);
+        assert.equal(/relay\.(cjs|sh)/.test(after), false);
       }
     }),
   );
@@ -164,7 +202,7 @@ describe(`Hookline inside Gemini CLI ${AGENTS.gemini.version}`, { concurrency: 2
       assert.match(broken.exited.stdout + broken.exited.stderr, /Hookline could not decide \(.*settings\.json/);
       write(claude, '{}');
       const settings = path.join(box.home, '.gemini', 'settings.json');
-      fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replaceAll('relay.cjs', 'relay-gone.cjs'));
+      fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replace(/relay\.(cjs|sh)/g, 'relay-gone.$1'));
       await runAgent('gemini', box, [shellTurn('gemini', 2), done]);
       assert.equal(ran(box, 2), false, 'a missing relay allowed the command');
     }),
@@ -207,7 +245,7 @@ describe(`Hookline inside Codex ${AGENTS.codex.version}`, { concurrency: 2 }, ()
       assert.equal(ran(box, 2), true);
       assert.match(r.shown, /HK-guard refuses ran-1/);
       const hooks = path.join(box.home, '.codex', 'hooks.json');
-      fs.writeFileSync(hooks, fs.readFileSync(hooks, 'utf8').replaceAll('relay.cjs', 'relay-gone.cjs'));
+      fs.writeFileSync(hooks, fs.readFileSync(hooks, 'utf8').replace(/relay\.(cjs|sh)/g, 'relay-gone.$1'));
       // Codex holds a changed hook back until reviewed; the user reviews the change.
       assert.equal((await hookline(box, ['trust', box.project])).code, 0);
       await runAgent('codex', box, [shellTurn('codex', 3), done]);
@@ -311,7 +349,7 @@ describe(`Hookline inside Copilot CLI ${AGENTS.copilot.version}`, { concurrency:
         const entries = JSON.parse(fs.readFileSync(file, 'utf8'));
         const gone = (event: string) => {
           const broken = structuredClone(entries);
-          broken.hooks[event][0].bash = broken.hooks[event][0].bash.replaceAll('relay.cjs', 'relay-gone.cjs');
+          broken.hooks[event][0].bash = broken.hooks[event][0].bash.replace(/relay\.(cjs|sh)/g, 'relay-gone.$1');
           fs.writeFileSync(file, JSON.stringify(broken, null, 2));
         };
         // The relay of preToolUse gone (Node exits 1): Copilot CLI refuses the call.

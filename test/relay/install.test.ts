@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { HOOKS, ROOT, runCli } from '../helpers.js';
 
 const RELAY = path.join(ROOT, 'dist', 'bin', 'relay.cjs');
+const SHELL_RELAY = path.join(ROOT, 'dist', 'bin', 'relay.sh');
 
 function box() {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-install-'));
@@ -56,6 +57,8 @@ const entryOf = (file: string, event: string): string => {
   return groups.at(-1)!.hooks.at(-1)!.command;
 };
 
+const promptEvent = (cwd: string) => ({ hook_event_name: 'UserPromptSubmit', session_id: 's1', transcript_path: '', cwd, prompt: 'hi' });
+
 const preToolUse = (cwd: string, command: string) => ({
   hook_event_name: 'PreToolUse',
   session_id: 's1',
@@ -97,17 +100,30 @@ describe('hookline install / uninstall', () => {
       );
       assert.equal(after.hooks.PreToolUse.length, 2);
       assert.equal(Object.keys(after.hooks).length, 18);
+      // Events post to the warm server on one loopback port; the session's and each prompt's entry start it.
+      const pre = after.hooks.PreToolUse[1].hooks[0];
+      const port = Number(new URL(pre.url).port);
+      assert.deepEqual(pre, { type: 'http', url: `http://127.0.0.1:${port}/hookline/relay/claude`, timeout: 60, onFailure: 'block' });
+      assert.deepEqual(after.hooks.Stop[0].hooks[0], { type: 'http', url: pre.url, timeout: 60 });
+      for (const event of ['SessionStart', 'UserPromptSubmit']) {
+        const h = after.hooks[event][0].hooks[0];
+        assert.equal(h.type, 'command');
+        assert.ok(h.command.includes(SHELL_RELAY) && h.command.includes(`--http-port ${port}`), h.command);
+      }
       // Guard events fail closed in Claude Code itself; the others do not.
-      assert.equal(after.hooks.PreToolUse[1].hooks[0].onFailure, 'block');
       assert.equal(after.hooks.UserPromptSubmit[0].hooks[0].onFailure, 'block');
+      assert.equal(after.hooks.SessionStart[0].hooks[0].onFailure, undefined);
       assert.equal(after.hooks.PostToolUse[0].hooks[0].onFailure, undefined);
       assert.equal(after.hooks.PostToolUse[0].hooks[0].timeout, 60);
-      assert.ok(after.hooks.Stop[0].hooks[0].command.includes(RELAY));
+      assert.match(r.stdout, new RegExp(`posts its events to Hookline's server at 127\\.0\\.0\\.1:${port}`));
       const again = await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
       assert.match(again.stdout, /already installed/);
       assert.equal(fs.readFileSync(b.claude, 'utf8'), text);
       const listed = await runCli(['list'], { env: b.env, cwd: b.project });
-      assert.match(listed.stdout, /Hookline is installed in Claude Code \(user, .*settings\.json\): 18 entries, each runs Hookline/);
+      assert.match(
+        listed.stdout,
+        /Hookline is installed in Claude Code \(user, .*settings\.json\): 18 entries, each runs Hookline \(16 post to its server at 127\.0\.0\.1:\d+, which the others start\)/,
+      );
       const u = await runCli(['uninstall', 'claude'], { env: b.env, cwd: b.project });
       assert.match(u.stdout, /back as it was before the install/);
       assert.equal(fs.readFileSync(b.claude, 'utf8'), own);
@@ -227,7 +243,7 @@ describe('the relay an entry runs', () => {
           hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: path.join(HOOKS, 'ht-guard.sh') }] }] },
         }),
       );
-      await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      await runCli(['install', 'claude', '--transport', 'socket', '--yes'], { env: b.env, cwd: b.project });
       const command = entryOf(b.claude, 'PreToolUse');
       const denied = await runEntry(command, preToolUse(b.project, 'rm -rf build'), b.env, b.project);
       assert.equal(denied.code, 0, denied.stderr);
@@ -242,6 +258,149 @@ describe('the relay an entry runs', () => {
       const ok = await runEntry(command, preToolUse(b.project, 'ls'), b.env, b.project);
       assert.equal(ok.code, 0);
       assert.equal(JSON.parse(ok.stdout).hookSpecificOutput.additionalContext, 'checked by ht-guard');
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test("Claude Code's http entries: the prompt's entry starts the server on the installed port, events posted there are answered in Claude Code's words with the session's environment", async () => {
+    const b = box();
+    try {
+      const mark = path.join(b.home, 'mark.sh');
+      write(mark, '#!/bin/sh\ncat >/dev/null\nprintf \'{"systemMessage":"mark=%s"}\\n\' "$HK_MARK"\n');
+      fs.chmodSync(mark, 0o755);
+      write(
+        b.gemini,
+        JSON.stringify({
+          hooks: {
+            BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: path.join(HOOKS, 'ht-guard.sh') }] }],
+            AfterTool: [{ hooks: [{ type: 'command', name: 'mark', command: mark }] }],
+          },
+        }),
+      );
+      assert.equal((await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project })).code, 0);
+      const settings = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
+      const url = settings.hooks.PreToolUse.at(-1).hooks[0].url as string;
+      const post = async (event: unknown) => {
+        const r = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
+        return { status: r.status, json: (await r.json()) as Record<string, any> };
+      };
+      // Before any command entry ran, nothing listens: Claude Code refuses the guarded call itself (onFailure).
+      await assert.rejects(post(preToolUse(b.project, 'ls')));
+      const prompt = promptEvent(b.project);
+      const started = await runEntry(entryOf(b.claude, 'UserPromptSubmit'), prompt, { ...b.env, HK_MARK: 'from-claude' }, b.project);
+      assert.equal(started.code, 0, started.stderr);
+      assert.equal(started.stdout, '');
+      const denied = await post(preToolUse(b.project, 'rm -rf build'));
+      assert.equal(denied.status, 200);
+      assert.deepEqual(denied.json.hookSpecificOutput, {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no rm -rf here',
+      });
+      assert.equal((await post(preToolUse(b.project, 'ls'))).json.hookSpecificOutput.additionalContext, 'checked by ht-guard');
+      const after = await post({ ...preToolUse(b.project, 'ls'), hook_event_name: 'PostToolUse', tool_response: { stdout: '' } });
+      assert.equal(after.json.systemMessage, 'mark=from-claude');
+      assert.equal((await fetch(url.replace('/claude', '/codex'), { method: 'POST', body: '{}' })).status, 404);
+      // A second install keeps the port; --transport socket puts Node command entries back.
+      assert.match((await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project })).stdout, /already installed/);
+      await runCli(['install', 'claude', '--transport', 'socket', '--yes'], { env: b.env, cwd: b.project });
+      assert.ok(entryOf(b.claude, 'PreToolUse').includes(RELAY));
+      assert.ok(!entryOf(b.claude, 'UserPromptSubmit').includes('--http-port'));
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test("a port held by the user's own program that does not answer: the prompt is refused with one line", async () => {
+    const b = box();
+    const squatter = net.createServer((c) => c.destroy());
+    await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', r));
+    const port = (squatter.address() as net.AddressInfo).port;
+    try {
+      assert.equal((await runCli(['install', 'claude', '--port', String(port), '--yes'], { env: b.env, cwd: b.project })).code, 0);
+      const r = await runEntry(entryOf(b.claude, 'UserPromptSubmit'), promptEvent(b.project), b.env, b.project);
+      // Exit 2 is Claude Code's refusal of a prompt; stderr is the reason it shows.
+      assert.equal(r.code, 2);
+      assert.equal(
+        r.stderr,
+        `hookline: Hookline could not decide (no answer from Hookline's server on 127.0.0.1:${port}); refused to be safe\n`,
+      );
+      const start = await runEntry(
+        entryOf(b.claude, 'SessionStart'),
+        { ...promptEvent(b.project), hook_event_name: 'SessionStart' },
+        b.env,
+        b.project,
+      );
+      assert.equal(start.code, 0);
+      const bad = await runCli(['install', 'codex', '--transport', 'http', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /--transport http: give loopback or socket/);
+    } finally {
+      squatter.close();
+      stopServers(b);
+    }
+  });
+
+  test("a port another user's program holds: nothing is sent to it, the prompt is refused naming the command that moves the entries", {
+    skip: process.geteuid?.() !== 0 && 'needs root to listen as another user',
+  }, async () => {
+    const b = box();
+    // Another user's listener answers every post with an allow.
+    const squatter = spawn(
+      process.execPath,
+      ['-e', "require('http').createServer((q,s)=>s.end('{}')).listen(0,'127.0.0.1',function(){console.log(this.address().port)})"],
+      { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const port = await new Promise<number>((r) => squatter.stdout.once('data', (d: Buffer) => r(Number(d.toString()))));
+    try {
+      await runCli(['install', 'claude', '--port', String(port), '--yes'], { env: b.env, cwd: b.project });
+      const r = await runEntry(entryOf(b.claude, 'UserPromptSubmit'), promptEvent(b.project), b.env, b.project);
+      assert.equal(r.code, 0, r.stderr);
+      const json = JSON.parse(r.stdout);
+      assert.equal(json.decision, 'block');
+      assert.match(
+        json.reason,
+        new RegExp(
+          `127\\.0\\.0\\.1:${port}, where Hookline's http entries post, is taken by another program — run \`hookline install claude --port \\d+\``,
+        ),
+      );
+      const start = await runEntry(
+        entryOf(b.claude, 'SessionStart'),
+        { ...promptEvent(b.project), hook_event_name: 'SessionStart' },
+        b.env,
+        b.project,
+      );
+      assert.match(JSON.parse(start.stdout).systemMessage, /is taken by another program/);
+    } finally {
+      squatter.kill('SIGKILL');
+      stopServers(b);
+    }
+  });
+
+  test("another user's process gets nothing from the server: its connection is dropped before anything is read", {
+    skip: process.geteuid?.() !== 0 && 'needs root to connect as another user',
+  }, async () => {
+    const b = box();
+    try {
+      await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal((await runEntry(entryOf(b.claude, 'UserPromptSubmit'), promptEvent(b.project), b.env, b.project)).code, 0);
+      const url = JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PreToolUse.at(-1).hooks[0].url as string;
+      const ask = (uid?: number) =>
+        new Promise<number | null>((resolve) => {
+          const c = spawn(
+            process.execPath,
+            // A plain socket: what comes back, if anything, before the server closes it.
+            [
+              '-e',
+              `const c=require('net').connect(${new URL(url).port},'127.0.0.1',()=>c.end('POST ${new URL(url).pathname} HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nContent-Length: 2\\r\\n\\r\\n{}'));let got='';c.on('data',d=>got+=d);c.on('error',()=>{});c.on('close',()=>process.exit(got.startsWith('HTTP/1.1 200')?0:3))`,
+            ],
+            { stdio: 'ignore', ...(uid === undefined ? {} : { uid, gid: uid }) },
+          );
+          c.on('exit', resolve);
+        });
+      assert.equal(await ask(), 0);
+      assert.equal(await ask(65534), 3);
     } finally {
       stopServers(b);
     }
@@ -379,13 +538,18 @@ describe('hookline install copilot', () => {
         'sessionEnd',
         'preCompact',
       ]);
-      assert.deepEqual(v.hooks.preToolUse, [
-        { type: 'command', bash: `${process.execPath} ${RELAY} copilot --event preToolUse`, timeoutSec: 60 },
-      ]);
+      // Over loopback: bash and the shell client, which falls back to this Node's relay.cjs; the guard flag on guard events.
+      assert.equal(v.hooks.preToolUse.length, 1);
+      assert.match(
+        v.hooks.preToolUse[0].bash,
+        new RegExp(`^/(usr/)?bin/bash ${SHELL_RELAY} ${process.execPath} copilot --event preToolUse --http-port \\d+ --guard$`),
+      );
+      assert.equal(v.hooks.preToolUse[0].timeoutSec, 60);
+      assert.match(v.hooks.postToolUse[0].bash, /--event postToolUse --http-port \d+$/);
       // Copilot CLI lets a prompt through when its hook fails: the entry prints the refusal itself.
       assert.match(
         v.hooks.userPromptSubmitted[0].bash,
-        /--event userPromptSubmitted \|\| printf '%s\\n' '\{"decision":"block","reason":"Hookline could not start; refused to be safe"\}'$/,
+        /--event userPromptSubmitted --http-port \d+ --guard \|\| printf '%s\\n' '\{"decision":"block","reason":"Hookline could not start; refused to be safe"\}'$/,
       );
       assert.match((await runCli(['install', 'copilot', '--yes'], { env, cwd: b.project })).stdout, /already installed/);
       assert.equal(fs.readFileSync(file, 'utf8'), text);
@@ -457,7 +621,7 @@ describe('hookline install copilot', () => {
       assert.equal(start.stdout, '');
       assert.match(start.stderr, /^hookline: Hookline: .*settings\.json: invalid JSON/m);
       // The relay itself gone: a tool call exits non-zero (Copilot CLI refuses it), a prompt gets the entry's refusal.
-      const gone = (c: string) => c.replaceAll('relay.cjs', 'relay-gone.cjs');
+      const gone = (c: string) => c.replace(/relay\.(cjs|sh)/g, 'relay-gone.$1');
       assert.notEqual((await runEntry(gone(pre), copilotTool(b.project, 'ls'), b.env, b.project)).code, 0);
       const noRelay = await runEntry(gone(copilotEntry(file, 'userPromptSubmitted')), { prompt: 'go' }, b.env, b.project);
       assert.deepEqual(JSON.parse(noRelay.stdout), { decision: 'block', reason: 'Hookline could not start; refused to be safe' });
@@ -504,7 +668,7 @@ describe('hookline install copilot', () => {
       );
       assert.doesNotMatch(r.stdout, /PermissionRequest|project-word/);
       const pre = copilotEntry(path.join(b.home, '.copilot', 'hooks', 'hookline.json'), 'preToolUse');
-      assert.match(pre, /--event preToolUse --hooks-from claude$/);
+      assert.match(pre, /--event preToolUse --hooks-from claude --http-port \d+ --guard$/);
       const user = await runEntry(pre, copilotTool(b.project, 'echo user-word'), b.env, b.project);
       assert.deepEqual(JSON.parse(user.stdout), { permissionDecision: 'deny', permissionDecisionReason: 'no user-word' });
       const project = await runEntry(pre, copilotTool(b.project, 'echo project-word'), b.env, b.project);
