@@ -81,6 +81,16 @@ export interface EngineEvents {
   warning: [string];
 }
 
+/**
+ * `base` with `fields` copied over it, as `{ ...base, ...fields }` makes it. Copied into the
+ * fresh `base`, which V8 does many times faster than a literal with two spreads (several µs, most
+ * of a fire that runs nothing); a field named `__proto__`, which assigning would take as the
+ * prototype, is left to the spread.
+ */
+function withFields(base: object, fields: object): object {
+  return Object.hasOwn(fields, '__proto__') ? { ...base, ...fields } : Object.assign(base, fields);
+}
+
 /** An event's own fields as `fire` takes them: typed for the event, extra fields allowed. */
 export type FireFields<E extends EventName> = Partial<EventFields<E>> & Record<string, unknown>;
 
@@ -264,7 +274,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     const plan = this.plan(event, fields);
     this.noticeHeld();
     // The base fields, then the event's own (which may override them), then the event's name.
-    const input = { ...this.baseInput(event, opts.cwd ?? this.cwd), ...fields } as AnyHookInput;
+    const input = withFields(this.baseInput(event, opts.cwd ?? this.cwd), fields) as AnyHookInput;
     input.hook_event_name = event;
     // Nothing to run: the result at once, with no runner or dependencies built for it.
     if (!plan) return { event, input: input as HookInput<E>, runs: [], success: true, sequential: false };

@@ -8,6 +8,18 @@ import { isoNow } from '../../src/engine/clock.js';
 import type { HookEntry } from '../../src/config/entry.js';
 import { cmd, makeProject } from '../helpers.js';
 
+test('a field named __proto__ (as JSON.parse makes one) is a field of the input, never its prototype', async () => {
+  const p = makeProject({ project: { hooks: { BeforeTool: [{ matcher: '^write_file$', hooks: [cmd('echo {}')] }] } } });
+  const e = new HookEngine({ cwd: p.dir, env: p.env, sessionId: 'sess' });
+  const fields = JSON.parse('{"tool_name": "read_file", "__proto__": {"polluted": true}}');
+  const r = await e.fire('BeforeTool', fields);
+  assert.equal(Object.getPrototypeOf(r.input), Object.prototype);
+  assert.equal((r.input as unknown as Record<string, unknown>).polluted, undefined);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(r.input, '__proto__')?.value, { polluted: true });
+  assert.equal((r.input as unknown as Record<string, unknown>).tool_name, 'read_file');
+  e.close();
+});
+
 test('a fire no hook matches: the whole input, no runs, no hook events', async () => {
   const p = makeProject({ project: { hooks: { BeforeTool: [{ matcher: '^write_file$', hooks: [cmd('echo {}')] }] } } });
   const e = new HookEngine({ cwd: p.dir, env: p.env, sessionId: 'sess', transcriptPath: '/t.json' });

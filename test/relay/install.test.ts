@@ -302,7 +302,21 @@ describe('the relay an entry runs', () => {
       const after = await post({ ...preToolUse(b.project, 'ls'), hook_event_name: 'PostToolUse', tool_response: { stdout: '' } });
       assert.equal(after.json.systemMessage, 'mark=from-claude');
       assert.equal((await fetch(url.replace('/claude', '/codex'), { method: 'POST', body: '{}' })).status, 404);
+      // Changed since the install: uninstall removes only Hookline's entries, the posting ones too.
+      const changed = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
+      changed.model = 'sonnet';
+      write(b.claude, JSON.stringify(changed, null, 2));
+      assert.match(
+        (await runCli(['uninstall', 'claude'], { env: b.env, cwd: b.project })).stdout,
+        /only Hookline's 18 entries were removed/,
+      );
+      assert.deepEqual(JSON.parse(fs.readFileSync(b.claude, 'utf8')), { model: 'sonnet' });
+      await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
       // A second install keeps the port; --transport socket puts Node command entries back.
+      const reinstalled = JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PreToolUse.at(-1).hooks[0].url;
+      await runCli(['install', 'claude', '--hooks-from', 'codex', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal(JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PreToolUse.at(-1).hooks[0].url, `${reinstalled}?from=codex`);
+      await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
       assert.match((await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project })).stdout, /already installed/);
       await runCli(['install', 'claude', '--transport', 'socket', '--yes'], { env: b.env, cwd: b.project });
       assert.ok(entryOf(b.claude, 'PreToolUse').includes(RELAY));
