@@ -15,7 +15,7 @@ import type { Env } from '../config/paths.js';
 import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
-import { refillAfterEvent } from '../run/prewarm.js';
+import { eventStarted, refillAfterEvent } from '../run/prewarm.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { geminiReviewed, recordRan } from '../trust/fingerprints.js';
 import type { HookEndEvent, HookStartEvent } from '../telemetry.js';
@@ -294,6 +294,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     const tracing = traceSettings(this.env as Env).enabled;
     const starts: number[] = [];
     const inputs: Array<string | undefined> = [];
+    // Waiting processes the event uses are started again once it is done, not between its hooks.
+    eventStarted(this.persistent);
     const result = await firePlan(event, plan, input, async (entry, hookInput, index, total) => {
       const start: HookStartEvent = { event, name: displayName(entry.hook), source: entry.source, index: index + 1, total };
       this.emit('hookStart', start);
@@ -315,9 +317,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       };
       this.emit('hookEnd', end);
       return run;
-    });
+    }).finally(() => refillAfterEvent(this.persistent));
     if (result.runs.length) recordFire(geminiTraceFire(result, starts, inputs), this.env as Env);
-    refillAfterEvent(this.persistent);
     return result as FireResult & { input: HookInput<E> };
   }
 

@@ -35,6 +35,8 @@ const POOL_CAP: Record<WarmKind, number> = { node: 4, python: 4, shell: 8 };
 const MAX_POOLS = 8;
 /** How long a pool waits after its last use before it refills. */
 const FILL_DELAY_MS = 50;
+/** How long a fill waits at most for the events in flight to end (a long hook, a busy server). */
+const FILL_HOLD_MS = 1000;
 /** A pool whose interpreters die this many times in a row before they are up stops refilling. */
 const MAX_FAILURES = 3;
 
@@ -132,10 +134,13 @@ class Pool {
   private readonly folder: string | undefined;
   private want = POOL_SIZE;
   private timer?: NodeJS.Timeout;
+  private dueSince = 0;
   private started = false;
   private closed = false;
 
   constructor(
+    /** Whether an event of the engine is running hooks now. */
+    private readonly busy: () => boolean,
     readonly kind: WarmKind,
     /** The interpreter word and its options as a shell command prefix, or the shell. */
     readonly interpreter: string,
@@ -169,7 +174,16 @@ class Pool {
    */
   fillSoon(): void {
     if (this.closed || this.broken || this.timer) return;
-    this.timer = setTimeout(() => this.fill(), FILL_DELAY_MS);
+    this.dueSince = Date.now();
+    this.arm();
+  }
+
+  /** While an event runs its hooks (the next one of a sequential chain may be starting) the fill waits for its end, a while at most. */
+  private arm(): void {
+    this.timer = setTimeout(() => {
+      if (this.busy() && Date.now() - this.dueSince < FILL_HOLD_MS) this.arm();
+      else this.fill();
+    }, FILL_DELAY_MS);
     this.timer.unref();
   }
 
@@ -238,6 +252,9 @@ export type WarmAttempt = { result: Promise<ProcessResult>; shell?: string } | {
 /** The pools of one engine. `close()` kills every waiting process; the pools refill on the next job. */
 export class PrewarmPools {
   private pools = new Map<string, Pool>();
+  /** Events of the engine running hooks now. */
+  events = 0;
+  private readonly busy = () => this.events > 0;
   /** Runs in a waiting interpreter, in a waiting shell, and runs that went cold though pre-warming was asked for. */
   readonly counts = { warm: 0, shell: 0, cold: 0 };
 
@@ -301,7 +318,7 @@ export class PrewarmPools {
     const key = JSON.stringify([kind, interpreter, run.cwd, env]);
     let pool = this.pools.get(key);
     if (pool) this.pools.delete(key);
-    else pool = new Pool(kind, interpreter, run.cwd, Object.fromEntries(env));
+    else pool = new Pool(this.busy, kind, interpreter, run.cwd, Object.fromEntries(env));
     this.pools.set(key, pool); // most recently used last
     for (const [k, p] of this.pools) {
       if (this.pools.size <= MAX_POOLS) break;
@@ -434,7 +451,15 @@ async function prewarmedRun(
  */
 export function refillAfterEvent(holder: Map<string, unknown>): void {
   const pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
-  if (pools) setImmediate(() => pools.refill()).unref();
+  if (!pools) return;
+  pools.events = Math.max(0, pools.events - 1);
+  setImmediate(() => pools.refill()).unref();
+}
+
+/** An event starts running hooks: fills come due meanwhile wait for its end (`refillAfterEvent`). */
+export function eventStarted(holder: Map<string, unknown>): void {
+  const pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
+  if (pools) pools.events++;
 }
 
 /** The pools an engine's holder map has, if any (benchmarks and tests read their state). */

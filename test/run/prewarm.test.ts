@@ -378,6 +378,31 @@ describe('pre-warming from settings', () => {
     assert.ok(pools.counts.warm >= 30, JSON.stringify(pools.counts));
   });
 
+  test('no waiting process is started between the hooks of a sequential chain: the pool refills once the event is done', async () => {
+    // Each hook sleeps longer than a pool waits before it refills.
+    const hooks = [0, 1, 2, 3].map((j) => cmd(`cat >/dev/null; sleep 0.12; echo '{}' # ${j}`));
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ sequential: true, hooks }] } } });
+    const e = new HookEngine({ cwd: p.dir, env: p.env, watchConfig: false });
+    engines.push(e);
+    await e.fire('BeforeTool', bt);
+    await e.fire('BeforeTool', bt);
+    const pools = poolOf(e);
+    assert.ok(pools);
+    await pools.ready();
+    const waiting = () => pools.info().reduce((n, i) => n + i.pids.length, 0);
+    const before = waiting();
+    assert.ok(before >= 2, `waiting shells before the event: ${before}`);
+    const during: number[] = [];
+    e.on('hookStart', (h) => h.index > 1 && during.push(waiting()));
+    const r = await e.fire('BeforeTool', bt);
+    assert.ok(r.runs.every((x) => x.success));
+    // Taken one by one, none started meanwhile: each later hook sees fewer waiting.
+    for (let i = 1; i < during.length; i++) assert.ok(during[i]! <= during[i - 1]!, `waiting shells by hook: ${during.join(', ')}`);
+    assert.ok(during.at(-1)! < before, `waiting shells by hook: ${during.join(', ')}`);
+    await pools.ready();
+    assert.ok(waiting() >= before, 'the pool refilled after the event');
+  });
+
   test('hooksConfig.prewarm: true pre-warms every hook; a hook\'s own "prewarm": false wins', async () => {
     const out = tmpDir('hookline-pwtest-e-');
     const all = await engineWith({ hooksConfig: { prewarm: true } }, {}, path.join(out, 'a.json'));
