@@ -766,6 +766,8 @@ async function posted(event: string, env: NodeJS.ProcessEnv, dir: string, settin
   const { relayCommand, relayUrl } = await import('../src/relay/install.js');
   const prompt = JSON.stringify({ ...JSON.parse(event), hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
   await hostSpawn(relayCommand('claude', 'UserPromptSubmit', [], undefined, undefined, port), prompt, dir, env);
+  // A PostToolUse: the guards are command entries (the shell client), the other events post.
+  const postToolUse = JSON.stringify({ ...JSON.parse(event), hook_event_name: 'PostToolUse', tool_response: { stdout: 'ok' } });
   const idle = spawn(
     process.execPath,
     [
@@ -776,27 +778,27 @@ async function posted(event: string, env: NodeJS.ProcessEnv, dir: string, settin
   );
   const idlePort = await new Promise<number>((resolve) => idle.stdout.once('data', (d: Buffer) => resolve(Number(d.toString()))));
   const post = async (url: string) =>
-    (await fetch(url, { method: 'POST', body: event, headers: { 'content-type': 'application/json' } })).text();
+    (await fetch(url, { method: 'POST', body: postToolUse, headers: { 'content-type': 'application/json' } })).text();
   try {
     for (const [label, hooks] of [
       ['no Hookline hook for the event', {}],
-      ['one Hookline guard', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }],
+      ['one Hookline hook', { AfterTool: [{ hooks: [cmd(ALLOW)] }] }],
     ] as const) {
       fs.writeFileSync(settings, JSON.stringify({ hooks }));
       const [a, b] = await pair(
-        n('BeforeTool' in hooks ? 40 : 400),
+        n('AfterTool' in hooks ? 40 : 400),
         () => post(`http://127.0.0.1:${idlePort}/`),
         () => post(relayUrl('claude', port, [])),
         20,
       );
       const extra = median(b) - median(a);
       rows.push({
-        case: `Claude Code PreToolUse through Hookline's http entry (${label}), warm server`,
+        case: `Claude Code PostToolUse through Hookline's http entry (${label}), warm server`,
         baseline: 'the same post to a loopback server that answers `{}` at once',
         base: a,
         subject: b,
         unit: 'ms',
-        ...('BeforeTool' in hooks
+        ...('AfterTool' in hooks
           ? {}
           : { target: '≤ 1 ms of Hookline time', met: extra <= 1, note: `${extra.toFixed(2)} ms of Hookline time` }),
       });

@@ -14,7 +14,7 @@ import { projectSettingsPath, userSettingsPath } from '../config/paths.js';
 import { HOST_NAMES, HOSTS, type HostName } from '../relay/hosts.js';
 import { parseSources } from '../relay/run.js';
 import type { Source } from '../relay/relay.js';
-import { FORMATS, relayScript, shellScript, STARTING_EVENTS, type InstallScope } from '../relay/install.js';
+import { FORMATS, relayScript, shellScript, COMMAND_EVENTS, type InstallScope } from '../relay/install.js';
 import { install, installedPort, planInstall, uninstall } from '../relay/installs.js';
 import { canTellLoopbackPeers } from '../serve/peer.js';
 import { freePort } from '../serve/relay-http.js';
@@ -202,7 +202,7 @@ export async function installCommand(agentName: string, opts: InstallCliOptions)
   if (done.changed && port !== undefined)
     print(
       agent === 'claude'
-        ? `note: ${label} posts its events to Hookline's server at 127.0.0.1:${port}; its ${[...STARTING_EVENTS].join(' and ')} entries run the relay, which starts that server`
+        ? `note: ${label} posts its events to Hookline's server at 127.0.0.1:${port}; its ${[...COMMAND_EVENTS].join(', ')} entries run the relay, which starts that server and checks it is yours`
         : `note: the entries hand each event to Hookline's server at 127.0.0.1:${port}, which the first event starts`,
     );
   for (const l of stillNeeded(agent, scope)) print(`note: ${l}`);

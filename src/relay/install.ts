@@ -36,8 +36,6 @@ interface InstallFormat {
   flat?: boolean;
   /** Fields a file the install creates starts with. */
   newFile?: Record<string, unknown>;
-  /** The relay is told the event (the agent's input does not name it). */
-  namesEvent?: boolean;
   /** An entry that posts the event to Hookline's server instead (Claude Code's `http` hooks). */
   web?(url: string, event: string): Record<string, unknown>;
 }
@@ -49,11 +47,13 @@ export interface InstallChoice {
 }
 
 /**
- * Claude Code's events whose entries stay commands when the rest post over http: the command
- * starts the server the http entries post to (once a session, and again each prompt, so a server
- * gone meanwhile is back before the turn's tool calls).
+ * Claude Code's events whose entries stay commands when the rest post over http. SessionStart and
+ * UserPromptSubmit start the server the http entries post to (once a session, and again each
+ * prompt, so a server gone meanwhile is back before the turn's tool calls). The guards check,
+ * as an http hook cannot, that what answers on the port is this user's server: a guard is never
+ * answered by another user's program that took the port while the server was gone.
  */
-export const STARTING_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'UserPromptSubmit']);
+export const COMMAND_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest']);
 
 /** Seconds the agent gives the relay; the relay's own deadline is a little shorter, so it answers first. */
 export const ENTRY_TIMEOUT_S = 60;
@@ -108,7 +108,6 @@ export const FORMATS: Readonly<Record<HostName, InstallFormat>> = {
         : '',
     flat: true,
     newFile: { version: 1 },
-    namesEvent: true,
   },
   gemini: {
     label: 'Gemini CLI',
@@ -154,8 +153,10 @@ export function relayCommand(
   bash = bashPath(),
 ): string {
   const guard = GUARDS[host].has(event);
+  // The event is named (Copilot CLI's input does not name it; an unreadable input of a guard is refused by it).
   const flags = [
-    ...(FORMATS[host].namesEvent ? ['--event', event] : []),
+    '--event',
+    event,
     ...(hooksFrom.length ? ['--hooks-from', hooksFrom.join(',')] : []),
     ...(port !== undefined ? ['--http-port', String(port)] : []),
   ];
@@ -215,7 +216,7 @@ export function relayUrlParts(url: unknown): { port: number; host: string; hooks
 /** The handler Hookline writes for one event. */
 export function handlerFor(host: HostName, event: string, choice: InstallChoice): Record<string, unknown> {
   const f = FORMATS[host];
-  if (choice.port !== undefined && f.web && !STARTING_EVENTS.has(event)) return f.web(relayUrl(host, choice.port, choice.hooksFrom), event);
+  if (choice.port !== undefined && f.web && !COMMAND_EVENTS.has(event)) return f.web(relayUrl(host, choice.port, choice.hooksFrom), event);
   return f.handler(relayCommand(host, event, choice.hooksFrom, undefined, undefined, choice.port), event);
 }
 

@@ -51,7 +51,8 @@ export async function runRelay(r: RelayRun): Promise<RelayAnswer> {
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not a JSON object');
     input = v as Record<string, unknown>;
   } catch (e) {
-    return failedAnswer(r.host, '', `the event from ${host.label} is not readable: ${(e as Error).message}`);
+    // The entry names its event: a guard's unreadable input is refused, not passed.
+    return failedAnswer(r.host, r.event ?? '', `the event from ${host.label} is not readable: ${(e as Error).message}`);
   }
   const event = r.event ?? (typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
   if (host.family === 'copilot' && !r.event)

@@ -147,7 +147,8 @@ async function relayEvent(params: Record<string, unknown>, ctx: MethodContext): 
     if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
       throw invalid('"httpPort" must be a port number (1 to 65535)');
     const problem = ctx.relayWeb ? await ctx.relayWeb.ensure(port) : 'this server takes no http entries';
-    if (problem) return failedAnswer(host as HostName, eventName(text, hookEvent), `${problem} — ${await portFix(host)}`);
+    // Only Claude Code's http entries need the port: the other agents' events go on over the socket.
+    if (problem && host === 'claude') return failedAnswer(host, eventName(text, hookEvent), `${problem} — ${await portFix(host)}`);
     const session = sessionOf(text);
     if (session !== undefined && ctx.relayWeb) ctx.relayWeb.remember(session, env);
   }

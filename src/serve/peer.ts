@@ -6,6 +6,7 @@
  * the file checks stand alone.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Why the socket must not be used, or undefined when it passes the server's rules. */
@@ -99,34 +100,53 @@ function pidFileOf(socket: string): string | undefined {
   }
 }
 
-/** 127.0.0.1 as the kernel's table prints it: the address's 32 bits in the machine's own byte order. */
-const LOOPBACK_HEX = new Set(['0100007F', '7F000001']);
+/** An IPv4 address as the kernel's table prints it: its 32 bits in the machine's own byte order. */
+function tableAddress(ip: string | undefined): string | undefined {
+  const m = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip ?? '');
+  if (!m) return undefined;
+  const bytes = m.slice(1).map((b) => Number(b).toString(16).toUpperCase().padStart(2, '0'));
+  return (os.endianness() === 'LE' ? bytes.reverse() : bytes).join('');
+}
+
+const tablePort = (p: number) => p.toString(16).toUpperCase().padStart(4, '0');
+
+/** The ends of an accepted TCP connection, as the server's socket has them. */
+export interface Ends {
+  remoteAddress?: string;
+  remotePort?: number;
+  localAddress?: string;
+  localPort?: number;
+}
 
 /**
- * The client's end of a loopback TCP connection (from `clientPort` to `serverPort`) as the
- * kernel's table (`/proc/net/tcp`) has it: the user holding it and its socket's inode; undefined
- * where it cannot be told (not Linux, or no such connection).
+ * The client's end of an accepted loopback connection as the kernel's table (`/proc/net/tcp`)
+ * has it, found by all four of its addresses and ports: the user
+ * holding it and its socket's inode. Undefined where it cannot be told (not Linux, or no such
+ * connection): then the connection is not to be served.
  */
-export function loopbackPeer(clientPort: number, serverPort: number): { uid: number; inode: string } | undefined {
+export function loopbackPeer(ends: Ends): { uid: number; inode: string } | undefined {
+  const client = tableAddress(ends.remoteAddress);
+  const server = tableAddress(ends.localAddress);
+  if (!client || !server || ends.remotePort === undefined || ends.localPort === undefined) return undefined;
   let table: string;
   try {
     table = fs.readFileSync('/proc/net/tcp', 'utf8');
   } catch {
     return undefined;
   }
-  const port = (p: number) => p.toString(16).toUpperCase().padStart(4, '0');
-  const local = `:${port(clientPort)}`;
-  const remote = `:${port(serverPort)}`;
-  for (const line of table.split('\n')) {
-    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
-    const cols = line.trim().split(/\s+/);
-    const [l, r] = [cols[1], cols[2]];
-    if (!l?.endsWith(local) || !r?.endsWith(remote)) continue;
-    if (!LOOPBACK_HEX.has(l.slice(0, -5)) || !LOOPBACK_HEX.has(r.slice(0, -5))) continue;
-    const uid = Number(cols[7]);
-    return Number.isInteger(uid) && /^\d+$/.test(cols[9] ?? '') ? { uid, inode: cols[9]! } : undefined;
-  }
-  return undefined;
+  // The client's row: its address and port, then the server's (in any state: a client may have sent all
+  // and closed its side already). A row of a socket gone (TIME_WAIT) has no inode, and is not taken.
+  const at = table.indexOf(` ${client}:${tablePort(ends.remotePort)} ${server}:${tablePort(ends.localPort)} `);
+  if (at < 0) return undefined;
+  const end = table.indexOf('\n', at);
+  // local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+  const cols = table
+    .slice(at, end < 0 ? undefined : end)
+    .trim()
+    .split(/\s+/);
+  const uid = Number(cols[6]);
+  const inode = cols[8] ?? '';
+  return Number.isInteger(uid) && /^[1-9]\d*$/.test(inode) ? { uid, inode } : undefined;
 }
 
 /** Whether process `pid`, this user's, holds the socket `inode` (the other end of a connection). */

@@ -80,10 +80,12 @@ export class RelayWeb {
     const server = http.createServer((req, res) => this.serve(req, res));
     // Only this user's processes are answered; the kernel says whose the other end is.
     server.on('connection', (sock: net.Socket) => {
-      const peer = sock.remotePort === undefined ? undefined : loopbackPeer(sock.remotePort, port);
+      const peer = loopbackPeer(sock);
       if (!peer || (this.uid !== undefined && peer.uid !== this.uid)) sock.destroy();
       else this.peers.set(sock, peer.inode);
     });
+    // A request that cannot be parsed ends its connection; it never reaches serve().
+    server.on('clientError', (_e, sock: net.Socket) => sock.destroy());
     server.keepAliveTimeout = 60_000;
     return new Promise((resolve) => {
       server.once('error', (e: NodeJS.ErrnoException) =>
@@ -102,6 +104,15 @@ export class RelayWeb {
   }
 
   private serve(req: http.IncomingMessage, res: http.ServerResponse): void {
+    try {
+      this.answer(req, res);
+    } catch {
+      // Nothing a client sends takes the server down: that connection ends, the others go on.
+      res.destroy();
+    }
+  }
+
+  private answer(req: http.IncomingMessage, res: http.ServerResponse): void {
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
       if (res.headersSent || res.destroyed) return;
       // A length, not chunks: the shell client reads the answer as it comes.
@@ -142,12 +153,19 @@ export class RelayWeb {
       const text = Buffer.concat(chunks).toString('utf8');
       const event = url.searchParams.get('event') || undefined;
       const from = url.searchParams.get('from') || undefined;
-      void this.run({ host, from, event, text, signal: ac.signal, ...own }).then((a) => {
-        // Claude Code reads its hook JSON; the shell client the status, the lines for stderr up to a NUL, then the answer.
-        if (claude) return reply(200, a.stdout.trim() || '{}');
-        const say = a.stderr.map((l) => `hookline: ${l}\n`).join('');
-        reply(200, `${say}\0${a.stdout}`, { 'content-type': 'text/plain; charset=utf-8', 'x-hookline-exit': String(a.exitCode) });
-      });
+      void this.run({ host, from, event, text, signal: ac.signal, ...own }).then(
+        (a) => {
+          // Claude Code reads its hook JSON; the shell client the status, the lines for stderr up to a NUL, then the answer.
+          if (claude) return reply(200, a.stdout.trim() || '{}');
+          // The NUL ends the stderr part: none may stand in either part (JSON escapes its own).
+          const say = a.stderr.map((l) => `hookline: ${l.replaceAll('\0', '\\0')}\n`).join('');
+          reply(200, `${say}\0${a.stdout.replaceAll('\0', '')}`, {
+            'content-type': 'text/plain; charset=utf-8',
+            'x-hookline-exit': String(a.exitCode),
+          });
+        },
+        () => res.destroy(),
+      );
     });
   }
 }

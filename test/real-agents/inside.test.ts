@@ -132,7 +132,7 @@ describe(`Hookline inside Claude Code ${AGENTS.claude.version}`, { concurrency: 
         hooklineGuard(gemini, killer);
         await installed(box, ['claude']);
         const settings = JSON.parse(fs.readFileSync(path.join(box.home, '.claude', 'settings.json'), 'utf8'));
-        const url = new URL(settings.hooks.PreToolUse.at(-1).hooks[0].url as string);
+        const url = new URL(settings.hooks.PostToolUse.at(-1).hooks[0].url as string);
         assert.equal(url.hostname, '127.0.0.1');
         const r = await runAgent('claude', box, [shellTurn('claude', 1), done]);
         assert.equal(ran(box, 1), false, 'the command ran with its guard unanswered');

@@ -34,6 +34,12 @@ function write(file: string, text: string): void {
   fs.writeFileSync(file, text);
 }
 
+/** Input sent as it is, not as JSON. */
+class Raw {
+  constructor(readonly text: string) {}
+}
+const RAW = (text: string) => new Raw(text);
+
 /** What the agent would do for one event: run the entry's command through a shell, the event on stdin. */
 function runEntry(
   command: string,
@@ -48,7 +54,7 @@ function runEntry(
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(event));
+    child.stdin.end(event instanceof Raw ? event.text : JSON.stringify(event));
   });
 }
 
@@ -100,17 +106,20 @@ describe('hookline install / uninstall', () => {
       );
       assert.equal(after.hooks.PreToolUse.length, 2);
       assert.equal(Object.keys(after.hooks).length, 18);
-      // Events post to the warm server on one loopback port; the session's and each prompt's entry start it.
-      const pre = after.hooks.PreToolUse[1].hooks[0];
-      const port = Number(new URL(pre.url).port);
-      assert.deepEqual(pre, { type: 'http', url: `http://127.0.0.1:${port}/hookline/relay/claude`, timeout: 60, onFailure: 'block' });
-      assert.deepEqual(after.hooks.Stop[0].hooks[0], { type: 'http', url: pre.url, timeout: 60 });
-      for (const event of ['SessionStart', 'UserPromptSubmit']) {
-        const h = after.hooks[event][0].hooks[0];
+      // Events post to the warm server on one loopback port; the session's and each prompt's entry start it, and
+      // the guards run the shell client, which checks that what answers on the port is this user's server.
+      const posted = after.hooks.PostToolUse[0].hooks[0];
+      const port = Number(new URL(posted.url).port);
+      assert.deepEqual(posted, { type: 'http', url: `http://127.0.0.1:${port}/hookline/relay/claude`, timeout: 60 });
+      assert.deepEqual(after.hooks.Stop[0].hooks[0], { type: 'http', url: posted.url, timeout: 60 });
+      for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest']) {
+        const h = after.hooks[event].at(-1).hooks[0];
         assert.equal(h.type, 'command');
-        assert.ok(h.command.includes(SHELL_RELAY) && h.command.includes(`--http-port ${port}`), h.command);
+        assert.ok(h.command.includes(`${SHELL_RELAY} ${process.execPath} claude --event ${event} --http-port ${port}`), h.command);
+        assert.equal(h.command.endsWith(' --guard'), event !== 'SessionStart', h.command);
       }
       // Guard events fail closed in Claude Code itself; the others do not.
+      assert.equal(after.hooks.PreToolUse[1].hooks[0].onFailure, 'block');
       assert.equal(after.hooks.UserPromptSubmit[0].hooks[0].onFailure, 'block');
       assert.equal(after.hooks.SessionStart[0].hooks[0].onFailure, undefined);
       assert.equal(after.hooks.PostToolUse[0].hooks[0].onFailure, undefined);
@@ -122,7 +131,7 @@ describe('hookline install / uninstall', () => {
       const listed = await runCli(['list'], { env: b.env, cwd: b.project });
       assert.match(
         listed.stdout,
-        /Hookline is installed in Claude Code \(user, .*settings\.json\): 18 entries, each runs Hookline \(16 post to its server at 127\.0\.0\.1:\d+, which the others start\)/,
+        /Hookline is installed in Claude Code \(user, .*settings\.json\): 18 entries, each runs Hookline \(14 post to its server at 127\.0\.0\.1:\d+, which the others start\)/,
       );
       const u = await runCli(['uninstall', 'claude'], { env: b.env, cwd: b.project });
       assert.match(u.stdout, /back as it was before the install/);
@@ -280,27 +289,41 @@ describe('the relay an entry runs', () => {
       );
       assert.equal((await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project })).code, 0);
       const settings = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
-      const url = settings.hooks.PreToolUse.at(-1).hooks[0].url as string;
+      const url = settings.hooks.PostToolUse.at(-1).hooks[0].url as string;
       const post = async (event: unknown) => {
         const r = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
         return { status: r.status, json: (await r.json()) as Record<string, any> };
       };
-      // Before any command entry ran, nothing listens: Claude Code refuses the guarded call itself (onFailure).
-      await assert.rejects(post(preToolUse(b.project, 'ls')));
+      const postToolUse = { ...preToolUse(b.project, 'ls'), hook_event_name: 'PostToolUse', tool_response: { stdout: '' } };
+      // Before any command entry ran, nothing listens.
+      await assert.rejects(post(postToolUse));
       const prompt = promptEvent(b.project);
       const started = await runEntry(entryOf(b.claude, 'UserPromptSubmit'), prompt, { ...b.env, HK_MARK: 'from-claude' }, b.project);
       assert.equal(started.code, 0, started.stderr);
       assert.equal(started.stdout, '');
-      const denied = await post(preToolUse(b.project, 'rm -rf build'));
-      assert.equal(denied.status, 200);
-      assert.deepEqual(denied.json.hookSpecificOutput, {
+      // The guard through the shell client, in Claude Code's words.
+      const denied = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'rm -rf build'), b.env, b.project);
+      assert.equal(denied.code, 0, denied.stderr);
+      assert.deepEqual(JSON.parse(denied.stdout).hookSpecificOutput, {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
         permissionDecisionReason: 'no rm -rf here',
       });
-      assert.equal((await post(preToolUse(b.project, 'ls'))).json.hookSpecificOutput.additionalContext, 'checked by ht-guard');
-      const after = await post({ ...preToolUse(b.project, 'ls'), hook_event_name: 'PostToolUse', tool_response: { stdout: '' } });
+      const ok = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'ls'), b.env, b.project);
+      assert.equal(JSON.parse(ok.stdout).hookSpecificOutput.additionalContext, 'checked by ht-guard');
+      // An unreadable input of a guard is refused, not passed.
+      const garbled = await runEntry(
+        entryOf(b.claude, 'PreToolUse'),
+        RAW('{"hook_event_name": "PreToolUse", "tool_input": {"comm'),
+        b.env,
+        b.project,
+      );
+      assert.equal(JSON.parse(garbled.stdout).hookSpecificOutput.permissionDecision, 'deny');
+      // Posted over http (the same server), with the environment the session's command entry came with.
+      const after = await post(postToolUse);
+      assert.equal(after.status, 200);
       assert.equal(after.json.systemMessage, 'mark=from-claude');
+      assert.equal((await post(preToolUse(b.project, 'rm -rf x'))).json.hookSpecificOutput.permissionDecision, 'deny');
       assert.equal((await fetch(url.replace('/claude', '/codex'), { method: 'POST', body: '{}' })).status, 404);
       // Changed since the install: uninstall removes only Hookline's entries, the posting ones too.
       const changed = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
@@ -313,9 +336,9 @@ describe('the relay an entry runs', () => {
       assert.deepEqual(JSON.parse(fs.readFileSync(b.claude, 'utf8')), { model: 'sonnet' });
       await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
       // A second install keeps the port; --transport socket puts Node command entries back.
-      const reinstalled = JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PreToolUse.at(-1).hooks[0].url;
+      const reinstalled = JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PostToolUse.at(-1).hooks[0].url;
       await runCli(['install', 'claude', '--hooks-from', 'codex', '--yes'], { env: b.env, cwd: b.project });
-      assert.equal(JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PreToolUse.at(-1).hooks[0].url, `${reinstalled}?from=codex`);
+      assert.equal(JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PostToolUse.at(-1).hooks[0].url, `${reinstalled}?from=codex`);
       await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
       assert.match((await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project })).stdout, /already installed/);
       await runCli(['install', 'claude', '--transport', 'socket', '--yes'], { env: b.env, cwd: b.project });
@@ -328,7 +351,8 @@ describe('the relay an entry runs', () => {
 
   test("a port held by the user's own program that does not answer: the prompt is refused with one line", async () => {
     const b = box();
-    const squatter = net.createServer((c) => c.destroy());
+    // It takes the event and closes without an answer.
+    const squatter = net.createServer((c) => c.on('data', () => c.destroy()));
     await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', r));
     const port = (squatter.address() as net.AddressInfo).port;
     try {
@@ -360,12 +384,17 @@ describe('the relay an entry runs', () => {
     skip: process.geteuid?.() !== 0 && 'needs root to listen as another user',
   }, async () => {
     const b = box();
-    // Another user's listener answers every post with an allow.
+    // Another user's listener: it records whatever it is sent.
     const squatter = spawn(
       process.execPath,
-      ['-e', "require('http').createServer((q,s)=>s.end('{}')).listen(0,'127.0.0.1',function(){console.log(this.address().port)})"],
-      { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+      [
+        '-e',
+        "require('net').createServer((c)=>c.on('data',(d)=>process.stderr.write(d))).listen(0,'127.0.0.1',function(){console.log(this.address().port)})",
+      ],
+      { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    let received = '';
+    squatter.stderr.on('data', (d: Buffer) => (received += d));
     const port = await new Promise<number>((r) => squatter.stdout.once('data', (d: Buffer) => r(Number(d.toString()))));
     try {
       await runCli(['install', 'claude', '--port', String(port), '--yes'], { env: b.env, cwd: b.project });
@@ -386,6 +415,10 @@ describe('the relay an entry runs', () => {
         b.project,
       );
       assert.match(JSON.parse(start.stdout).systemMessage, /is taken by another program/);
+      // Nor does a guard's shell client send it anything.
+      const pre = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'ls'), b.env, b.project);
+      assert.equal(pre.code, 0, pre.stderr);
+      assert.equal(received, '', 'an event was sent to the program of another user');
     } finally {
       squatter.kill('SIGKILL');
       stopServers(b);
@@ -399,7 +432,7 @@ describe('the relay an entry runs', () => {
     try {
       await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
       assert.equal((await runEntry(entryOf(b.claude, 'UserPromptSubmit'), promptEvent(b.project), b.env, b.project)).code, 0);
-      const url = JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PreToolUse.at(-1).hooks[0].url as string;
+      const url = JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PostToolUse.at(-1).hooks[0].url as string;
       const ask = (uid?: number) =>
         new Promise<number | null>((resolve) => {
           const c = spawn(
@@ -415,6 +448,45 @@ describe('the relay an entry runs', () => {
         });
       assert.equal(await ask(), 0);
       assert.equal(await ask(65534), 3);
+      // From another loopback address with the port of a connection of ours that is open: the kernel's row is
+      // found by both ends, so it is not taken for ours.
+      const port = Number(new URL(url).port);
+      const ours = net.connect(port, '127.0.0.1');
+      await new Promise<void>((r) => ours.once('connect', () => r()));
+      ours.write('POST /hookline/relay/claude HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}');
+      await new Promise<void>((r) => ours.once('data', () => r()));
+      const borrowed = await new Promise<number | null>((resolve) => {
+        const c = spawn(
+          process.execPath,
+          [
+            '-e',
+            `const c=require('net').connect({port:${port},host:'127.0.0.1',localAddress:'127.0.0.2',localPort:${ours.localPort}},()=>c.end('POST /hookline/relay/claude HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nContent-Length: 2\\r\\n\\r\\n{}'));let got='';c.on('data',d=>got+=d);c.on('error',()=>process.exit(4));c.on('close',()=>process.exit(got.startsWith('HTTP/1.1 200')?0:3))`,
+          ],
+          { stdio: 'ignore', uid: 65534, gid: 65534 },
+        );
+        c.on('exit', resolve);
+      });
+      ours.destroy();
+      assert.notEqual(borrowed, 0, 'a connection of another user that borrows our port number was served');
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test('nothing a client sends takes the server down: a request it cannot read ends that connection only', async () => {
+    const b = box();
+    try {
+      await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal((await runEntry(entryOf(b.claude, 'UserPromptSubmit'), promptEvent(b.project), b.env, b.project)).code, 0);
+      const url = new URL(JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PostToolUse.at(-1).hooks[0].url as string);
+      for (const head of ['POST //[ HTTP/1.1', 'POST http://[::1 HTTP/1.1', 'GARBAGE\u0000 / HTTP/1.1', 'POST / HTTP/9.9']) {
+        const c = net.connect(Number(url.port), '127.0.0.1');
+        c.on('error', () => {});
+        c.end(`${head}\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`);
+        await new Promise((r) => c.on('close', r));
+      }
+      const r = await fetch(url, { method: 'POST', body: JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', cwd: b.project }) });
+      assert.equal(r.status, 200);
     } finally {
       stopServers(b);
     }
@@ -579,6 +651,23 @@ describe('hookline install copilot', () => {
       assert.match(p.stdout, /note: Copilot CLI runs a repository's hooks only in a folder it trusts/);
       await runCli(['uninstall', 'copilot', '--scope', 'project'], { env, cwd: b.project });
       assert.equal(fs.existsSync(path.join(b.project, '.github', 'hooks', 'hookline.json')), false);
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test('a NUL in what a hook says (a tool argument it quotes) does not cut the answer short: the deny stands', async () => {
+    const b = box();
+    try {
+      // The deny quotes the command, which the model chose.
+      const quoting = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const c=JSON.parse(s).tool_input.command;console.log(JSON.stringify({decision:"deny",reason:"blocked: "+c,systemMessage:"blocked: "+c}))})'`;
+      write(b.gemini, JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'quote', command: quoting }] }] } }));
+      await runCli(['install', 'copilot', '--yes'], { env: b.env, cwd: b.project });
+      const pre = copilotEntry(path.join(b.home, '.copilot', 'hooks', 'hookline.json'), 'preToolUse');
+      for (let i = 0; i < 2; i++) {
+        const r = await runEntry(pre, copilotTool(b.project, 'rm -rf work #\u0000 tail'), b.env, b.project);
+        assert.equal(JSON.parse(r.stdout).permissionDecision, 'deny', `${r.stdout} ${r.stderr}`);
+      }
     } finally {
       stopServers(b);
     }
