@@ -121,7 +121,7 @@ describe(`Hookline inside Claude Code ${AGENTS.claude.version}`, { concurrency: 
   );
 
   test(
-    "Claude Code's http entries: the server gone in the middle of a turn refuses the guarded command; another user's program on the port gets nothing and the prompt is refused, naming the fix",
+    "Claude Code over loopback: the server gone in the middle of a turn refuses the guarded command; another user's program on the port gets nothing and the prompt is refused, naming the fix",
     { timeout: 400_000 },
     () =>
       withBox(async (box) => {
