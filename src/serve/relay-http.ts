@@ -42,7 +42,6 @@ export class RelayWeb {
 
   constructor(
     private readonly run: RelayHttpRun,
-    private readonly touch: () => void,
     private readonly uid = process.geteuid?.(),
   ) {}
 
@@ -136,7 +135,6 @@ export class RelayWeb {
         return reply(403, JSON.stringify({ error: 'the process that asked cannot be seen to hold this connection' }));
       }
     }
-    this.touch();
     const ac = new AbortController();
     res.on('close', () => !res.writableEnded && ac.abort());
     const chunks: Buffer[] = [];

@@ -65,13 +65,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     void p.finally(() => inflight.delete(p));
     return p;
   };
-  const relayWeb: RelayWeb = new RelayWeb(
-    (r): Promise<RelayAnswer> => {
-      touch();
-      return counted(relayWebEvent(r, { warm, env, signal: r.signal, shutdown: () => setImmediate(stop), relayWeb }));
-    },
-    () => touch(),
-  );
+  const relayWeb: RelayWeb = new RelayWeb((r): Promise<RelayAnswer> => {
+    touch();
+    return counted(relayWebEvent(r, { warm, env, signal: r.signal, shutdown: () => setImmediate(stop), relayWeb }));
+  });
   /** Runs one message for a client (`signal` is the client's) and hands its answer to `deliver`. */
   const run = (text: string, signal: AbortSignal, deliver: (answer: string | undefined) => void): void => {
     touch();

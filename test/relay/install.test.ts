@@ -34,6 +34,19 @@ function write(file: string, text: string): void {
   fs.writeFileSync(file, text);
 }
 
+/**
+ * A POST to the server on `port` from a plain socket in a child (as user `uid`, from `from`):
+ * exit 0 when it was answered 200, else 3 (dropped or refused).
+ */
+function rawPost(port: number, uid?: number, from: { localAddress?: string; localPort?: number } = {}): Promise<number | null> {
+  const request = 'POST /hookline/relay/claude HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nContent-Length: 2\\r\\n\\r\\n{}';
+  const script = `const c=require('net').connect(${JSON.stringify({ port, host: '127.0.0.1', ...from })},()=>c.end('${request}'));let got='';c.on('data',d=>got+=d);c.on('error',()=>{});c.on('close',()=>process.exit(got.startsWith('HTTP/1.1 200')?0:3))`;
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, ['-e', script], { stdio: 'ignore', ...(uid === undefined ? {} : { uid, gid: uid }) });
+    c.on('exit', resolve);
+  });
+}
+
 /** Input sent as it is, not as JSON. */
 class Raw {
   constructor(readonly text: string) {}
@@ -433,19 +446,7 @@ describe('the relay an entry runs', () => {
       await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
       assert.equal((await runEntry(entryOf(b.claude, 'UserPromptSubmit'), promptEvent(b.project), b.env, b.project)).code, 0);
       const url = JSON.parse(fs.readFileSync(b.claude, 'utf8')).hooks.PostToolUse.at(-1).hooks[0].url as string;
-      const ask = (uid?: number) =>
-        new Promise<number | null>((resolve) => {
-          const c = spawn(
-            process.execPath,
-            // A plain socket: what comes back, if anything, before the server closes it.
-            [
-              '-e',
-              `const c=require('net').connect(${new URL(url).port},'127.0.0.1',()=>c.end('POST ${new URL(url).pathname} HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nContent-Length: 2\\r\\n\\r\\n{}'));let got='';c.on('data',d=>got+=d);c.on('error',()=>{});c.on('close',()=>process.exit(got.startsWith('HTTP/1.1 200')?0:3))`,
-            ],
-            { stdio: 'ignore', ...(uid === undefined ? {} : { uid, gid: uid }) },
-          );
-          c.on('exit', resolve);
-        });
+      const ask = (uid?: number) => rawPost(Number(new URL(url).port), uid);
       assert.equal(await ask(), 0);
       assert.equal(await ask(65534), 3);
       // From another loopback address with the port of a connection of ours that is open: the kernel's row is
@@ -455,17 +456,7 @@ describe('the relay an entry runs', () => {
       await new Promise<void>((r) => ours.once('connect', () => r()));
       ours.write('POST /hookline/relay/claude HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}');
       await new Promise<void>((r) => ours.once('data', () => r()));
-      const borrowed = await new Promise<number | null>((resolve) => {
-        const c = spawn(
-          process.execPath,
-          [
-            '-e',
-            `const c=require('net').connect({port:${port},host:'127.0.0.1',localAddress:'127.0.0.2',localPort:${ours.localPort}},()=>c.end('POST /hookline/relay/claude HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nContent-Length: 2\\r\\n\\r\\n{}'));let got='';c.on('data',d=>got+=d);c.on('error',()=>process.exit(4));c.on('close',()=>process.exit(got.startsWith('HTTP/1.1 200')?0:3))`,
-          ],
-          { stdio: 'ignore', uid: 65534, gid: 65534 },
-        );
-        c.on('exit', resolve);
-      });
+      const borrowed = await rawPost(port, 65534, { localAddress: '127.0.0.2', localPort: ours.localPort });
       ours.destroy();
       assert.notEqual(borrowed, 0, 'a connection of another user that borrows our port number was served');
     } finally {
