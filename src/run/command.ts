@@ -92,7 +92,16 @@ export interface SuperviseOptions {
   early?: { stdout: Buffer[]; stderr: Buffer[] };
   /** Another stream that must close before the run is over (a control channel). */
   extra?: NodeJS.ReadableStream & { destroy(): void };
+  /**
+   * Subscribes to the process's own word that its exit status is final and its stdout and stderr
+   * are closed (a pre-warmed Node hook's, src/run/prewarm-report.ts); returns the unsubscribe.
+   * The run is then over without waiting for the process to be torn down, which it goes on to be.
+   */
+  report?: (listener: (code: number) => void) => () => void;
 }
+
+/** How long a process that said its status is final gets to finish exiting before its group is killed. */
+const REPORTED_EXIT_MS = 2000;
 
 /**
  * Watches a started run to its end: output capped, the timeout, the cancel signal, the group
@@ -111,6 +120,8 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
     let exitSignal: NodeJS.Signals | null = null;
     let exited = false;
     let done = false;
+    let reported = false;
+    let offReport: (() => void) | undefined;
     const timers: NodeJS.Timeout[] = [];
     const child = group.child;
 
@@ -125,8 +136,17 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       if (done) return;
       done = true;
       for (const t of timers) clearTimeout(t);
+      offReport?.();
       run.signal?.removeEventListener('abort', onAbort);
-      group.end();
+      if (reported && child.exitCode === null && child.signalCode === null) {
+        // Its status is final and its pipes are closed: what is left is its teardown, and then its leftovers.
+        const last = setTimeout(() => group.end(), REPORTED_EXIT_MS);
+        last.unref();
+        child.once('exit', () => {
+          clearTimeout(last);
+          group.end();
+        });
+      } else group.end();
       child.stdout?.destroy();
       child.stderr?.destroy();
       opts.extra?.destroy();
@@ -168,13 +188,22 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
     let closedStreams = 0;
     const onStreamEnd = () => {
       closedStreams++;
-      if (closedStreams === streams && exited) finish();
+      if (closedStreams === streams && (exited || reported)) finish();
     };
     child.stdout!.on('close', onStreamEnd);
     child.stderr!.on('close', onStreamEnd);
     opts.extra?.on('close', onStreamEnd);
 
+    offReport = opts.report?.((code) => {
+      if (exited || done) return;
+      reported = true;
+      exitCode = code;
+      if (closedStreams === streams) finish();
+    });
+
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      reported = false;
       exited = true;
       exitCode = code;
       exitSignal = signal;

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pidAlive } from '../config/lock.js';
+import { listenForReports, stopReports } from './prewarm-report.js';
 
 // CommonJS, loaded as the main module; it leaves nothing of itself in require.cache or
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
@@ -21,10 +22,31 @@ const fs = require('node:fs');
 // stays internal to the loader). The job runs from a macrotask, so a throw in the script is an
 // uncaught exception as cold.
 // What a hook's first use of process.stdout, process.stdin or console loads (no stream is made).
-require('node:net');
+const net = require('node:net');
 require('node:tty');
-const ready = () => setImmediate(run);
+let waiting = 2;
+const ready = () => --waiting === 0 && setImmediate(run);
 import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'warm.mjs')).href).then(ready, ready);
+// Hookline's socket for the script's final status (src/run/prewarm-report.ts). Opened here, it is
+// close-on-exec: the script's children never have it.
+let report = -1;
+let settled = false;
+const connected = () => settled || ((settled = true), ready());
+const sock = net.connect(require('node:path').join(__dirname, 'report.sock'));
+sock.once('connect', () => {
+  sock.unref();
+  try {
+    report = sock._handle.fd;
+    fs.writeSync(report, 'p' + process.pid + '\\n');
+  } catch {
+    report = -1;
+  }
+  connected();
+});
+sock.on('error', () => {
+  report = -1;
+  connected();
+});
 function run() {
   fs.writeSync(3, 'r');
   const buf = Buffer.alloc(65536);
@@ -47,8 +69,46 @@ function run() {
   const argv = data.subarray(0, need).toString('utf8').split('\\0');
   delete require.cache[__filename];
   process.mainModule = undefined;
+  sayFinalStatus();
   process.argv = [process.argv[0], require('node:path').resolve(argv[0]), ...argv.slice(1)];
   require('node:module').runMain();
+}
+
+// Once the last 'exit' listener has run, the status is final; the process then takes ~10 ms
+// more to be torn down. It is said then, after stdout and stderr are closed, so Hookline has all
+// of both once it reads their ends. Not after an uncaught exception (Node prints it after the
+// listeners), nor with --trace-exit (which prints there too); those runs end at their exit.
+function sayFinalStatus() {
+  const traced = /--trace-exit/.test(process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || ''));
+  const original = process.emit;
+  let fatal = false;
+  process.emit = {
+    emit(type) {
+      // A throw that a handler takes is no end: the process goes on past this tick.
+      if (type === 'uncaughtExceptionMonitor') {
+        fatal = true;
+        process.nextTick(() => (fatal = false));
+      }
+      const r = Reflect.apply(original, this, arguments);
+      if (type === 'exit' && process._exiting === true && report >= 0 && !fatal && !traced) finalStatus();
+      return r;
+    },
+  }.emit;
+}
+
+function finalStatus() {
+  const code = Number(process.exitCode ?? 0);
+  if (!Number.isInteger(code)) return;
+  try {
+    // /dev/null takes each one's number (the lowest free): what teardown writes goes nowhere.
+    for (const fd of [1, 2]) {
+      fs.closeSync(fd);
+      fs.openSync('/dev/null', 'w');
+    }
+    fs.writeSync(report, 'x' + (((code % 256) + 256) % 256) + '\\n');
+  } catch {
+    // a status not said: the run ends at the exit
+  }
 }
 `;
 
@@ -159,6 +219,7 @@ export function loaderArgs(kind: 'node' | 'python'): string[] {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), `${LOADER_PREFIX}${process.pid}-`));
     fs.writeFileSync(path.join(dir, 'loader.cjs'), NODE_LOADER, { mode: 0o600, flag: 'wx' });
     fs.writeFileSync(path.join(dir, 'warm.mjs'), WARM_MODULE, { mode: 0o600, flag: 'wx' });
+    listenForReports(dir);
     process.once('exit', removeLoaders);
   }
   return [path.join(dir, 'loader.cjs')];
@@ -172,6 +233,7 @@ export function jobMessage(argv: readonly string[]): Buffer {
 
 export function removeLoaders(): void {
   if (!dir) return;
+  stopReports();
   fs.rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 }

@@ -25,6 +25,7 @@ import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
 import { scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
 import { RUN_ID_VAR } from './reap.js';
+import { onReport } from './prewarm-report.js';
 import { shellQuote } from './expand.js';
 
 /** Waiting processes per pool at first; a pool found empty grows, up to its kind's cap. */
@@ -256,7 +257,7 @@ export class PrewarmPools {
   events = 0;
   private readonly busy = () => this.events > 0;
   /** Runs in a waiting interpreter, in a waiting shell, and runs that went cold though pre-warming was asked for. */
-  readonly counts = { warm: 0, shell: 0, cold: 0 };
+  readonly counts = { warm: 0, shell: 0, cold: 0, reported: 0 };
 
   /**
    * Starts the run in a waiting interpreter; else (a command an interpreter cannot run as
@@ -285,7 +286,7 @@ export class PrewarmPools {
       return { cold: pool.broken ? `${pool.interpreter} does not start as a waiting process here` : 'no waiting process yet' };
     }
     this.counts[pool.kind === 'shell' ? 'shell' : 'warm']++;
-    const result = runWarm(w, job, run);
+    const result = runWarm(w, job, run, pool.kind === 'node' ? () => this.counts.reported++ : undefined);
     void result.finally(() => pool.fillSoon());
     return { result, ...(shell ? { shell } : {}) };
   }
@@ -378,16 +379,25 @@ export class PrewarmPools {
 
 const ACK = 0x67; // 'g': the loader took the job
 
-/** Runs the job in a claimed process; if it ended before taking the job, the hook runs cold. */
-async function runWarm(w: Warm, job: Buffer, run: CommandRun): Promise<ProcessResult> {
+/** Runs the job in a claimed process; if it ended before taking the job, the hook runs cold. `reported`: counts a status said before the exit (Node). */
+async function runWarm(w: Warm, job: Buffer, run: CommandRun, reported?: () => void): Promise<ProcessResult> {
   const started = performance.now();
   const { group, early, control } = w.claim();
+  const pid = group.pid;
   let taken = false;
   control.on('data', (b: Buffer) => {
     if (b.includes(ACK)) taken = true;
   });
   control.write(job);
-  const result = await superviseRun(group, run, { started, early, extra: control });
+  const report =
+    reported && pid !== undefined
+      ? (listener: (code: number) => void) =>
+          onReport(pid, (code) => {
+            reported();
+            listener(code);
+          })
+      : undefined;
+  const result = await superviseRun(group, run, { started, early, extra: control, ...(report ? { report } : {}) });
   if (!taken && !result.timedOut && !run.signal?.aborted) return startCommand(run);
   return result;
 }

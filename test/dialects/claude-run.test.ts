@@ -451,7 +451,7 @@ describe('Claude Code hooks in a session', () => {
     const waiting = pools.info().flatMap((i) => i.pids);
     const second = await fireClaude(config, 'PreToolUse', bash, { projectDir, session });
     for (const r of [first, second]) assert.equal(r.runs[0].response?.hookSpecificOutput?.permissionDecision, 'deny');
-    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 1 });
+    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 1, reported: 0 });
     const lines = fs.readFileSync(out, 'utf8').trim().split('\n');
     assert.equal(JSON.parse(lines[2]).tool_input.command, 'ls', 'the second run read its input');
     assert.ok(waiting.includes(Number(lines[3])), 'the second run was a waiting shell');

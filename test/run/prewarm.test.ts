@@ -175,6 +175,34 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     });
   }
 
+  test('node: every way a hook ends (exit listeners, process.exit in one, throws, rejections, children, a large output, a signal) gives what the cold run gives', async () => {
+    const ref = await runCommand(runOf(`node ${hook('pw-ends.cjs')} listener`));
+    assert.deepEqual([ref.exitCode, ref.stdout, ref.stderr], [5, '{"decision":"allow"}\nbye', 'said at exit']);
+    // The status is said before the teardown where it is final then; the other runs end at their exit.
+    const early = ['listener', 'handled', 'child', 'big'];
+    for (const mode of [...early, 'exit-in-listener', 'throw', 'reject', 'signal']) {
+      const run = runOf(`node ${hook('pw-ends.cjs')} ${mode}`);
+      const cold = await runCommand(run);
+      // Pools of its own: exactly one run, in a waiting interpreter.
+      const own = new PrewarmPools();
+      try {
+        own.run(run);
+        await own.ready();
+        const attempt = own.run(run);
+        assert.ok('result' in attempt && attempt.shell === undefined, mode);
+        const hot = await attempt.result;
+        assert.deepEqual([hot.exitCode, hot.signal, hot.stdout], [cold.exitCode, cold.signal, cold.stdout], mode);
+        // A stack trace names the frames that ran the script: its first lines are the same.
+        const head = (text: string) => text.split('\n').slice(0, 5).join('\n');
+        assert.equal(head(hot.stderr), head(cold.stderr), mode);
+        assert.equal(hot.error, undefined, mode);
+        assert.equal(own.counts.reported, early.includes(mode) ? 1 : 0, mode);
+      } finally {
+        own.close();
+      }
+    }
+  });
+
   test('python: an uncaught exception prints the traceback and exits 1, as cold', async () => {
     // A relative script: the traceback shows it joined to the folder, unnormalised, as cold.
     const out = path.join(dir, 'raise.json');
@@ -438,7 +466,7 @@ describe('pre-warming from settings', () => {
     );
     const third = await e.fire('BeforeTool', bt);
     assert.equal(third.output?.systemMessage, 'esm');
-    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 2 });
+    assert.deepEqual(pools.counts, { warm: 0, shell: 1, cold: 2, reported: 0 });
     const report: Report = JSON.parse(fs.readFileSync(path.join(out, 'd.json'), 'utf8'));
     assert.ok(
       report.argv.some((a) => a.endsWith('pw-report.mjs')),
