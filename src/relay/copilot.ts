@@ -46,6 +46,25 @@ export interface AsClaude {
 /** Copilot's `sessionEnd` reasons as Claude Code's. */
 const END_REASONS: Record<string, string> = { user_exit: 'prompt_input_exit', complete: 'other', error: 'other' };
 
+/**
+ * A tool's arguments: an object, or (as Copilot CLI's documents show them) its JSON text. Any
+ * other value is refused rather than read as no arguments, which a guard would let through.
+ */
+function toolArgsOf(args: unknown): Record<string, unknown> {
+  if (args === undefined || args === null) return {};
+  if (isObject(args)) return args;
+  if (typeof args === 'string') {
+    let v: unknown;
+    try {
+      v = args.trim() ? JSON.parse(args) : {};
+    } catch {
+      v = undefined;
+    }
+    if (isObject(v)) return v;
+  }
+  throw new Error("the event's toolArgs are neither an object nor the JSON text of one");
+}
+
 /** One Copilot event's input in Claude Code's shape, or undefined when Claude Code has no such event. */
 export function copilotAsClaude(event: string, input: Record<string, unknown>, cwd: string): AsClaude | undefined {
   const claudeEvent = Object.hasOwn(COPILOT_RELAYED, event) ? COPILOT_RELAYED[event as CopilotEvent] : undefined;
@@ -58,7 +77,7 @@ export function copilotAsClaude(event: string, input: Record<string, unknown>, c
     permission_mode: 'default',
   };
   const tool = () => {
-    const copilotArgs = isObject(input.toolArgs) ? input.toolArgs : {};
+    const copilotArgs = toolArgsOf(input.toolArgs);
     const agentTool = agentToolFor(str(input.toolName), copilotArgs);
     const args = agentToolArgs(agentTool, copilotArgs, base.cwd);
     return { agentTool, fields: { tool_name: claudeToolName(agentTool), tool_input: claudeToolInput(agentTool, args, base.cwd) } };

@@ -16,6 +16,8 @@ dir=${BASH_SOURCE[0]%/*}
 # Inside the relay's own hooks an entry answers nothing at once: no loop.
 [[ -n ${HOOKLINE_RELAYING:-} ]] && exit 0
 export LC_ALL=C
+# The reasons go to the agent's stderr even from where this shell's own is sent to /dev/null.
+exec 9>&2
 # cat, not $(</dev/stdin): an agent's stdin may be a socket, which cannot be opened by path.
 { input=$(cat); } 2>/dev/null
 # A peer that closes early makes a write fail (and is then not trusted), rather than end this shell.
@@ -34,27 +36,45 @@ done
 
 # Past the point the event is sent it may have run: a missing answer is never asked again, it is refused.
 fail() {
-  printf 'hookline: Hookline could not decide (%s)%s\n' "$1" "${guard:+; refused to be safe}" >&2
+  printf 'hookline: Hookline could not decide (%s)%s\n' "$1" "${guard:+; refused to be safe}" >&9
   [[ -n $guard ]] && exit 2
   exit 0
 }
 
+# What an agent lets a hook take before it kills it (60 s), less the time to answer; less still
+# when HOOKLINE_RELAY_BUDGET says so (never more).
+budget=55
+[[ ${HOOKLINE_RELAY_BUDGET:-} =~ ^[1-9][0-9]?$ ]] && ((HOOKLINE_RELAY_BUDGET < budget)) && budget=$HOOKLINE_RELAY_BUDGET
+
 fallback() {
   exec 3<&-
-  # The Node client keeps its own deadline.
+  # The Node client keeps the deadline from here: what is left of this entry's.
   [[ -n ${watchdog:-} ]] && kill "$watchdog" 2>/dev/null
   trap - USR1
+  local left=$((budget - SECONDS))
+  ((left >= 2)) || fail "no time left to ask Hookline's server"
   [[ -f $dir/relay.cjs ]] || fail "$dir/relay.cjs is missing: Hookline moved or was removed — run \`hookline install $host\` again"
-  printf '%s' "$input" | "$node" "$dir/relay.cjs" "$@"
-  exit $?
+  printf '%s' "$input" | "$node" "$dir/relay.cjs" "$@" --deadline "$left" 9>&-
+  local code=$?
+  # A guard answers allow (0, its JSON on stdout) or refuse (2): anything else (no Node, a crash) refuses.
+  [[ -z $guard || $code == 0 || $code == 2 ]] || fail "the Node client ended with status $code"
+  exit "$code"
 }
 
 [[ $port =~ ^[1-9][0-9]{0,4}$ && $host =~ ^[a-z]+$ && $from =~ ^[a-z,]*$ && $event =~ ^[A-Za-z]*$ ]] || fallback "$@"
 
 # The agent kills an entry that outlives its timeout (60 s), which some agents take as an allow:
-# this one answers first, whatever it is waiting on (a connection, a write, the answer).
-trap 'fail "no answer from Hookline'\''s server on 127.0.0.1:'"$port"' in 57 s"' USR1
-sleep 57 </dev/null >/dev/null 2>&1 &
+# this one answers first, whatever it is waiting on (a connection, a write, the answer). The
+# watchdog signals this shell only while it is still its parent (a pid is not signalled once
+# freed), and takes its sleep along when it is stopped.
+trap 'fail "no answer from Hookline'\''s server on 127.0.0.1:'"$port"' in $((budget + 2)) s"' USR1
+(
+  sleep $((budget + 2)) &
+  trap 'kill $! 2>/dev/null; exit 0' TERM
+  wait $!
+  read -r _ _ _ parent _ </proc/$BASHPID/stat
+  ((parent == $$)) && kill -USR1 $$
+) </dev/null >/dev/null 2>&1 9>&- &
 watchdog=$!
 trap 'kill "$watchdog" 2>/dev/null' EXIT
 
@@ -71,12 +91,14 @@ printf -v hex '%04X' "$port"
 col=' +[0-9A-F]{8}:[0-9A-F]{8} +[0-9A-F]{2}:[0-9A-F]{8} +[0-9A-F]{8} +'
 [[ $tcp =~ \ ([0-9A-F]{8}):([0-9A-F]{4})\ ([0-9A-F]{8}):$hex\ 01$col[0-9]+\ +[0-9]+\ +$ino\  ]] || fallback "$@"
 mine=${BASH_REMATCH[1]}:${BASH_REMATCH[2]}
+# A connection to itself (the port free, this end given it) would read its own request back.
+[[ $mine != "${BASH_REMATCH[3]}:$hex" ]] || fallback "$@"
 [[ $tcp =~ \ ${BASH_REMATCH[3]}:$hex\ $mine\ 01$col([0-9]+)\  ]] || fallback "$@"
 ((BASH_REMATCH[1] == EUID)) || fallback "$@"
 
 query="from=$from&event=$event"
-printf 'POST /hookline/command/%s?%s HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Hookline-Pid: %s\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
-  "$host" "$query" "$$" "${#input}" "$input" >&3 2>/dev/null || fallback "$@"
+printf 'POST /hookline/command/%s?%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nContent-Type: application/json\r\nX-Hookline-Pid: %s\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
+  "$host" "$query" "$port" "$$" "${#input}" "$input" >&3 2>/dev/null || fallback "$@"
 IFS= read -r status <&3 2>/dev/null || fail "no answer from Hookline's server on 127.0.0.1:$port"
 case $status in
   'HTTP/1.1 200 '*) ;;

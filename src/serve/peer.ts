@@ -118,35 +118,74 @@ export interface Ends {
   localPort?: number;
 }
 
+export interface LoopbackPeer {
+  uid: number;
+  inode: string;
+}
+
 /**
  * The client's end of an accepted loopback connection as the kernel's table (`/proc/net/tcp`)
- * has it, found by all four of its addresses and ports: the user
- * holding it and its socket's inode. Undefined where it cannot be told (not Linux, or no such
- * connection): then the connection is not to be served.
+ * has it, found by all four of its addresses and ports: the user holding it and its socket's
+ * inode. Undefined where it cannot be told (not Linux, or no such connection): then the
+ * connection is not to be served. The table is read off the event loop, once for all the
+ * connections accepted before the read began: a flood of connections (whose table may be made
+ * huge) costs one read per batch, not one each, and never stalls the server.
  */
-export function loopbackPeer(ends: Ends): { uid: number; inode: string } | undefined {
+export function loopbackPeer(ends: Ends): Promise<LoopbackPeer | undefined> {
   const client = tableAddress(ends.remoteAddress);
   const server = tableAddress(ends.localAddress);
-  if (!client || !server || ends.remotePort === undefined || ends.localPort === undefined) return undefined;
-  let table: string;
-  try {
-    table = fs.readFileSync('/proc/net/tcp', 'utf8');
-  } catch {
-    return undefined;
+  if (!client || !server || ends.remotePort === undefined || ends.localPort === undefined) return Promise.resolve(undefined);
+  const key = `${client}:${tablePort(ends.remotePort)} ${server}:${tablePort(ends.localPort)}`;
+  return new Promise((resolve) => {
+    queued.push({ key, resolve });
+    if (!reading) void readTables();
+  });
+}
+
+let queued: Array<{ key: string; resolve: (p: LoopbackPeer | undefined) => void }> = [];
+let reading = false;
+
+async function readTables(): Promise<void> {
+  reading = true;
+  while (queued.length) {
+    const batch = queued;
+    queued = [];
+    let table: string | undefined;
+    try {
+      table = await fs.promises.readFile('/proc/net/tcp', 'latin1');
+    } catch {
+      table = undefined;
+    }
+    const found = table === undefined ? new Map<string, LoopbackPeer>() : rowsOf(table, new Set(batch.map((q) => q.key)));
+    for (const q of batch) q.resolve(found.get(q.key));
   }
-  // The client's row: its address and port, then the server's (in any state: a client may have sent all
-  // and closed its side already). A row of a socket gone (TIME_WAIT) has no inode, and is not taken.
-  const at = table.indexOf(` ${client}:${tablePort(ends.remotePort)} ${server}:${tablePort(ends.localPort)} `);
-  if (at < 0) return undefined;
-  const end = table.indexOf('\n', at);
-  // local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
-  const cols = table
-    .slice(at, end < 0 ? undefined : end)
-    .trim()
-    .split(/\s+/);
-  const uid = Number(cols[6]);
-  const inode = cols[8] ?? '';
-  return Number.isInteger(uid) && /^[1-9]\d*$/.test(inode) ? { uid, inode } : undefined;
+  reading = false;
+}
+
+/**
+ * The rows of `wanted` client ends (`local rem`, as the table prints them). A client's row is
+ * taken in any state (it may have sent all and closed its side already); a row of a socket gone
+ * (TIME_WAIT) has no inode, and is not taken.
+ */
+function rowsOf(table: string, wanted: Set<string>): Map<string, LoopbackPeer> {
+  const out = new Map<string, LoopbackPeer>();
+  for (let at = table.indexOf('\n') + 1; at > 0 && at < table.length; ) {
+    const end = table.indexOf('\n', at);
+    const line = table.slice(at, end < 0 ? undefined : end);
+    at = end < 0 ? -1 : end + 1;
+    // sl: local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+    const colon = line.indexOf(': ');
+    const key = colon < 0 ? '' : line.slice(colon + 2, colon + 29);
+    if (!wanted.has(key) || out.has(key)) continue;
+    const cols = line
+      .slice(colon + 2)
+      .trim()
+      .split(/\s+/);
+    const uid = Number(cols[6]);
+    const inode = cols[8] ?? '';
+    if (Number.isInteger(uid) && /^[1-9]\d*$/.test(inode)) out.set(key, { uid, inode });
+  }
+  return out;
 }
 
 /** Whether process `pid`, this user's, holds the socket `inode` (the other end of a connection). */

@@ -7,10 +7,11 @@
  * Where that cannot be told (not Linux) every connection is refused, and `install` writes Node
  * command entries instead. The port is listened on when a relay asks for it.
  */
+import fs from 'node:fs';
 import http from 'node:http';
-import type net from 'node:net';
+import net from 'node:net';
 import { HOST_NAMES, type RelayAnswer } from '../relay/answers.js';
-import { loopbackPeer, peerProcess } from './peer.js';
+import { type LoopbackPeer, loopbackPeer, peerProcess } from './peer.js';
 import { MAX_REQUEST_BYTES } from './protocol.js';
 
 /** Where Claude Code's http entries post: `http://127.0.0.1:PORT/hookline/relay/claude[?from=a,b]`. */
@@ -31,14 +32,17 @@ export interface RelayHttpRequest {
 
 export type RelayHttpRun = (r: RelayHttpRequest) => Promise<RelayAnswer>;
 
+/** The bodies a web page may post without the browser asking the server first (a CORS "simple" request). */
+const SIMPLE_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+
 /** Environments of the sessions whose command entries came through, kept for their http events. */
 const SESSIONS_KEPT = 64;
 
 export class RelayWeb {
   private readonly ports = new Map<number, Promise<string | undefined>>();
-  private readonly servers = new Set<http.Server>();
+  private readonly servers = new Set<{ front: net.Server; web: http.Server }>();
   private readonly envs = new Map<string, NodeJS.ProcessEnv>();
-  private readonly peers = new WeakMap<net.Socket, string>();
+  private readonly peers = new WeakMap<net.Socket, LoopbackPeer>();
 
   constructor(
     private readonly run: RelayHttpRun,
@@ -69,55 +73,79 @@ export class RelayWeb {
   }
 
   close(): void {
-    for (const s of this.servers) {
-      s.close();
-      s.closeAllConnections();
+    for (const { front, web } of this.servers) {
+      front.close();
+      web.closeAllConnections();
     }
   }
 
   private listen(port: number): Promise<string | undefined> {
-    const server = http.createServer((req, res) => this.serve(req, res));
-    // Only this user's processes are answered; the kernel says whose the other end is.
-    server.on('connection', (sock: net.Socket) => {
-      const peer = loopbackPeer(sock);
-      if (!peer || (this.uid !== undefined && peer.uid !== this.uid)) sock.destroy();
-      else this.peers.set(sock, peer.inode);
+    const web = http.createServer((req, res) => this.serve(req, res, port));
+    // Only this user's processes are answered; the kernel says whose the other end is. A
+    // connection is read (by the web server it is then handed to) only once it is known to be one.
+    const front = net.createServer({ pauseOnConnect: true }, (sock) => {
+      const { remoteAddress, remotePort, localAddress, localPort } = sock;
+      sock.on('error', () => {});
+      void loopbackPeer({ remoteAddress, remotePort, localAddress, localPort }).then((peer) => {
+        if (!peer || (this.uid !== undefined && peer.uid !== this.uid) || sock.destroyed) return void sock.destroy();
+        this.peers.set(sock, peer);
+        web.emit('connection', sock);
+        sock.resume();
+      });
     });
     // A request that cannot be parsed ends its connection; it never reaches serve().
-    server.on('clientError', (_e, sock: net.Socket) => sock.destroy());
-    server.keepAliveTimeout = 60_000;
+    web.on('clientError', (_e, sock: net.Socket) => sock.destroy());
+    web.keepAliveTimeout = 60_000;
     return new Promise((resolve) => {
-      server.once('error', (e: NodeJS.ErrnoException) =>
+      front.once('error', (e: NodeJS.ErrnoException) =>
         resolve(
           e.code === 'EADDRINUSE'
             ? `127.0.0.1:${port}, where Hookline's http entries post, is taken by another program`
             : `cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`,
         ),
       );
-      server.listen(port, '127.0.0.1', () => {
-        this.servers.add(server);
-        server.unref();
+      front.listen(port, '127.0.0.1', () => {
+        this.servers.add({ front, web });
+        front.unref();
         resolve(undefined);
       });
     });
   }
 
-  private serve(req: http.IncomingMessage, res: http.ServerResponse): void {
+  private serve(req: http.IncomingMessage, res: http.ServerResponse, port: number): void {
+    const peer = this.peers.get(req.socket);
     try {
-      this.answer(req, res);
+      if (!peer) throw new Error('a connection not looked at');
+      this.answer(req, res, peer, port);
     } catch {
       // Nothing a client sends takes the server down: that connection ends, the others go on.
       res.destroy();
     }
   }
 
-  private answer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  private answer(req: http.IncomingMessage, res: http.ServerResponse, peer: LoopbackPeer, port: number): void {
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
       if (res.headersSent || res.destroyed) return;
       // A length, not chunks: the shell client reads the answer as it comes.
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers });
       res.end(body);
     };
+    // A web page is the user's too: a browser's request (it names its origin, or how it was
+    // fetched), one for another host name (DNS rebinding), or a body a page can send without
+    // asking first, is refused before anything is read.
+    const type = String(req.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
+    if (
+      req.headers.origin !== undefined ||
+      Object.keys(req.headers).some((h) => h.startsWith('sec-fetch-')) ||
+      req.headers.host !== `127.0.0.1:${port}` ||
+      SIMPLE_TYPES.has(type)
+    ) {
+      req.resume();
+      return reply(403, JSON.stringify({ error: 'only the agents on this machine post here' }));
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const claude = url.pathname === `${RELAY_PATH}claude`;
     const host = url.pathname.startsWith(COMMAND_PATH) ? url.pathname.slice(COMMAND_PATH.length) : claude ? 'claude' : '';
@@ -128,8 +156,7 @@ export class RelayWeb {
     // The shell client's event runs with its own environment and in its folder, read from its process.
     let own: { env: NodeJS.ProcessEnv; cwd: string } | undefined;
     if (!claude) {
-      const inode = this.peers.get(req.socket);
-      own = inode === undefined ? undefined : peerProcess(String(req.headers['x-hookline-pid'] ?? ''), inode, this.uid);
+      own = peerProcess(String(req.headers['x-hookline-pid'] ?? ''), peer.inode, this.uid);
       if (!own) {
         req.resume();
         return reply(403, JSON.stringify({ error: 'the process that asked cannot be seen to hold this connection' }));
@@ -168,14 +195,41 @@ export class RelayWeb {
   }
 }
 
-/** A loopback port no one listens on now (the kernel's pick). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A loopback port no one listens on now, below the range the kernel hands out as the local ports
+ * of connections (`ip_local_port_range`): while the server is down no client connection takes
+ * it. The kernel's own pick where that range leaves no room.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let i = 0; low > PORT_FLOOR + 1000 && i < 40; i++) {
+    const port = PORT_FLOOR + Math.floor(Math.random() * (low - PORT_FLOOR));
+    if ((await listenable(port)) !== undefined) return port;
+  }
+  const port = await listenable(0);
+  if (port === undefined) throw new Error('no loopback port can be listened on');
+  return port;
+}
+
+const PORT_FLOOR = 20000;
+
+function ephemeralLow(): number {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** The port, once listened on and let go (0: the kernel's pick), or undefined when it is taken. */
+function listenable(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const s = http.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
+    s.once('error', () => resolve(undefined));
+    s.listen(port, '127.0.0.1', () => {
+      const got = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(got));
     });
   });
 }

@@ -3,6 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,11 +40,25 @@ function write(file: string, text: string): void {
  * exit 0 when it was answered 200, else 3 (dropped or refused).
  */
 function rawPost(port: number, uid?: number, from: { localAddress?: string; localPort?: number } = {}): Promise<number | null> {
-  const request = 'POST /hookline/relay/claude HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nContent-Length: 2\\r\\n\\r\\n{}';
+  const request = `POST /hookline/relay/claude HTTP/1.1\\r\\nHost: 127.0.0.1:${port}\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\nContent-Length: 2\\r\\n\\r\\n{}`;
   const script = `const c=require('net').connect(${JSON.stringify({ port, host: '127.0.0.1', ...from })},()=>c.end('${request}'));let got='';c.on('data',d=>got+=d);c.on('error',()=>{});c.on('close',()=>process.exit(got.startsWith('HTTP/1.1 200')?0:3))`;
   return new Promise((resolve) => {
     const c = spawn(process.execPath, ['-e', script], { stdio: 'ignore', ...(uid === undefined ? {} : { uid, gid: uid }) });
     c.on('exit', resolve);
+  });
+}
+
+/** A POST as Claude Code's http entries make it (axios: JSON, no browser headers), with `headers` added. */
+function postJson(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
   });
 }
 
@@ -303,9 +318,12 @@ describe('the relay an entry runs', () => {
       assert.equal((await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project })).code, 0);
       const settings = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
       const url = settings.hooks.PostToolUse.at(-1).hooks[0].url as string;
+      // Below the ports the kernel gives connections: none of them takes it while the server is down.
+      const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+      assert.ok(Number(new URL(url).port) < low, url);
       const post = async (event: unknown) => {
-        const r = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
-        return { status: r.status, json: (await r.json()) as Record<string, any> };
+        const r = await postJson(url, JSON.stringify(event));
+        return { status: r.status, json: JSON.parse(r.text) as Record<string, any> };
       };
       const postToolUse = { ...preToolUse(b.project, 'ls'), hook_event_name: 'PostToolUse', tool_response: { stdout: '' } };
       // Before any command entry ran, nothing listens.
@@ -337,7 +355,7 @@ describe('the relay an entry runs', () => {
       assert.equal(after.status, 200);
       assert.equal(after.json.systemMessage, 'mark=from-claude');
       assert.equal((await post(preToolUse(b.project, 'rm -rf x'))).json.hookSpecificOutput.permissionDecision, 'deny');
-      assert.equal((await fetch(url.replace('/claude', '/codex'), { method: 'POST', body: '{}' })).status, 404);
+      assert.equal((await postJson(url.replace('/claude', '/codex'), '{}')).status, 404);
       // Changed since the install: uninstall removes only Hookline's entries, the posting ones too.
       const changed = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
       changed.model = 'sonnet';
@@ -398,6 +416,45 @@ describe('the relay an entry runs', () => {
       assert.match(bad.stderr, /--transport http: give loopback or socket/);
     } finally {
       squatter.close();
+      stopServers(b);
+    }
+  });
+
+  test('a server that takes the event and never answers (stopped, wedged): the guard refuses within its time, saying why, and leaves no process; a guard whose Node is gone refuses too', async () => {
+    const b = box();
+    const silent = net.createServer((c) => c.resume());
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      assert.equal((await runCli(['install', 'claude', '--port', String(port), '--yes'], { env: b.env, cwd: b.project })).code, 0);
+      // The entry's time, made short: 3 s, and 2 more to answer.
+      const env = { ...b.env, HOOKLINE_RELAY_BUDGET: '3' };
+      const r = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'ls'), env, b.project);
+      assert.equal(r.code, 2);
+      assert.equal(
+        r.stderr,
+        `hookline: Hookline could not decide (no answer from Hookline's server on 127.0.0.1:${port} in 5 s); refused to be safe\n`,
+      );
+      // The watchdog's sleep went with it: no process of this box's is left.
+      const left = fs
+        .readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .filter((pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${b.home}`);
+          } catch {
+            return false;
+          }
+        });
+      assert.deepEqual(left, []);
+      // Nothing listens and Node is not where the entry says: the guard refuses (not Node's 127).
+      await new Promise<void>((r) => silent.close(() => r()));
+      const noNode = entryOf(b.claude, 'PreToolUse').replace(process.execPath, '/nonexistent/node');
+      const gone = await runEntry(noNode, preToolUse(b.project, 'ls'), b.env, b.project);
+      assert.equal(gone.code, 2);
+      assert.match(gone.stderr, /^hookline: Hookline could not decide \(the Node client ended with status 127\); refused to be safe$/m);
+    } finally {
+      silent.close();
       stopServers(b);
     }
   });
@@ -482,10 +539,26 @@ describe('the relay an entry runs', () => {
       for (const head of ['POST //[ HTTP/1.1', 'POST http://[::1 HTTP/1.1', 'GARBAGE\u0000 / HTTP/1.1', 'POST / HTTP/9.9']) {
         const c = net.connect(Number(url.port), '127.0.0.1');
         c.on('error', () => {});
-        c.end(`${head}\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`);
+        c.resume();
+        c.end(`${head}\r\nHost: 127.0.0.1:${url.port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
         await new Promise((r) => c.on('close', r));
       }
-      const r = await fetch(url, { method: 'POST', body: JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', cwd: b.project }) });
+      const stop = JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', cwd: b.project });
+      // A web page runs as the user too: what a browser sends, or sends for another name of this address, is refused.
+      for (const headers of [
+        { origin: 'https://page.example' },
+        { 'sec-fetch-site': 'cross-site' },
+        { host: `rebound.example:${url.port}` },
+        { 'content-type': 'text/plain;charset=UTF-8' },
+      ]) {
+        const refused = await postJson(url.href, stop, headers);
+        assert.deepEqual(
+          [refused.status, JSON.parse(refused.text)],
+          [403, { error: 'only the agents on this machine post here' }],
+          JSON.stringify(headers),
+        );
+      }
+      const r = await postJson(url.href, stop);
       assert.equal(r.status, 200);
     } finally {
       stopServers(b);
@@ -697,6 +770,15 @@ describe('hookline install copilot', () => {
       const denied = await runEntry(pre, copilotTool(b.project, 'rm -rf build'), b.env, b.project);
       assert.equal(denied.code, 0, denied.stderr);
       assert.deepEqual(JSON.parse(denied.stdout), { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' });
+      // Tool arguments as JSON text (as Copilot CLI's documents show them) are read; any other text is refused.
+      const asText = { ...copilotTool(b.project, 'rm -rf build'), toolArgs: JSON.stringify({ command: 'rm -rf build' }) };
+      assert.equal(JSON.parse((await runEntry(pre, asText, b.env, b.project)).stdout).permissionDecision, 'deny');
+      const unreadable = await runEntry(pre, { ...copilotTool(b.project, 'x'), toolArgs: 'rm -rf build' }, b.env, b.project);
+      assert.deepEqual(JSON.parse(unreadable.stdout), {
+        permissionDecision: 'deny',
+        permissionDecisionReason:
+          "Hookline could not decide (the event's toolArgs are neither an object nor the JSON text of one); refused to be safe",
+      });
       const rewritten = await runEntry(pre, copilotTool(b.project, 'ls'), b.env, b.project);
       assert.deepEqual(JSON.parse(rewritten.stdout), {
         modifiedArgs: { command: 'ls -la', description: 'step' },
