@@ -17,7 +17,7 @@ dir=${BASH_SOURCE[0]%/*}
 [[ -n ${HOOKLINE_RELAYING:-} ]] && exit 0
 export LC_ALL=C
 # The reasons go to the agent's stderr even from where this shell's own is sent to /dev/null.
-exec 9>&2
+exec 9>&2 || exec 9>/dev/null
 # cat, not $(</dev/stdin): an agent's stdin may be a socket, which cannot be opened by path.
 { input=$(cat); } 2>/dev/null
 # A peer that closes early makes a write fail (and is then not trusted), rather than end this shell.
