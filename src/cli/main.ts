@@ -49,6 +49,8 @@ Environment:
   HOOKLINE_OTEL_NAMING             gemini: run spans and metrics under Gemini CLI's names (gemini_cli.hook_call…)
   XDG_CACHE_HOME                   the installed hookline keeps its compiled code in $XDG_CACHE_HOME/hookline (default ~/.cache/hookline)
   NODE_DISABLE_COMPILE_CACHE       1: do not keep compiled code
+  NODE_OPTIONS                     a hook's own: a pre-warmed Node hook whose NODE_OPTIONS has --trace-exit is answered at its exit
+  HOOKLINE_RELAY_BUDGET            seconds an installed shell-client entry waits before it refuses a guard (at most and by default 55)
 `;
 
 const program = newProgram().addHelpText('after', ENVIRONMENT);
