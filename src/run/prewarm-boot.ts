@@ -47,6 +47,10 @@ sock.on('error', () => {
   report = -1;
   connected();
 });
+// Its number is free once the socket is gone: one of the script's files may have it by the end.
+sock.on('close', () => {
+  report = -1;
+});
 function run() {
   fs.writeSync(3, 'r');
   const buf = Buffer.alloc(65536);
@@ -82,23 +86,34 @@ function sayFinalStatus() {
   const traced = /--trace-exit/.test(process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || ''));
   const original = process.emit;
   let fatal = false;
-  process.emit = {
+  let depth = 0;
+  const wrapper = {
     emit(type) {
       // A throw that a handler takes is no end: the process goes on past this tick.
       if (type === 'uncaughtExceptionMonitor') {
         fatal = true;
         process.nextTick(() => (fatal = false));
       }
-      const r = Reflect.apply(original, this, arguments);
-      if (type === 'exit' && process._exiting === true && report >= 0 && !fatal && !traced) finalStatus();
+      depth++;
+      let r;
+      try {
+        r = Reflect.apply(original, this, arguments);
+      } finally {
+        depth--;
+      }
+      // Only as the outermost emit: code that wrapped process.emit since (signal-exit, for one)
+      // runs its exit work after this returns, so such a run ends at its exit.
+      if (type === 'exit' && depth === 0 && process.emit === wrapper && process._exiting === true && report >= 0 && !fatal && !traced)
+        finalStatus();
       return r;
     },
   }.emit;
+  process.emit = wrapper;
 }
 
 function finalStatus() {
   const code = Number(process.exitCode ?? 0);
-  if (!Number.isInteger(code)) return;
+  if (!Number.isInteger(code) || sock.destroyed) return;
   try {
     // /dev/null takes each one's number (the lowest free): what teardown writes goes nowhere.
     for (const fd of [1, 2]) {
@@ -186,6 +201,7 @@ _hookline_run()
 `;
 
 let dir: string | undefined;
+let exitHooked = false;
 /** Loader folders are named with their process id, so one a killed process left can be told and removed. */
 const LOADER_PREFIX = 'hookline-prewarm-';
 
@@ -220,7 +236,8 @@ export function loaderArgs(kind: 'node' | 'python'): string[] {
     fs.writeFileSync(path.join(dir, 'loader.cjs'), NODE_LOADER, { mode: 0o600, flag: 'wx' });
     fs.writeFileSync(path.join(dir, 'warm.mjs'), WARM_MODULE, { mode: 0o600, flag: 'wx' });
     listenForReports(dir);
-    process.once('exit', removeLoaders);
+    if (!exitHooked) process.once('exit', removeLoaders);
+    exitHooked = true;
   }
   return [path.join(dir, 'loader.cjs')];
 }

@@ -43,6 +43,9 @@ export class RelayWeb {
   private readonly servers = new Set<{ front: net.Server; web: http.Server }>();
   private readonly envs = new Map<string, NodeJS.ProcessEnv>();
   private readonly peers = new WeakMap<net.Socket, LoopbackPeer>();
+  /** Connections handed to a web server (which does not listen itself, so does not track them). */
+  private readonly open = new Set<net.Socket>();
+  private closed = false;
 
   constructor(
     private readonly run: RelayHttpRun,
@@ -73,10 +76,10 @@ export class RelayWeb {
   }
 
   close(): void {
-    for (const { front, web } of this.servers) {
-      front.close();
-      web.closeAllConnections();
-    }
+    this.closed = true;
+    for (const { front } of this.servers) front.close();
+    for (const sock of this.open) sock.destroy();
+    this.open.clear();
   }
 
   private listen(port: number): Promise<string | undefined> {
@@ -87,8 +90,10 @@ export class RelayWeb {
       const { remoteAddress, remotePort, localAddress, localPort } = sock;
       sock.on('error', () => {});
       void loopbackPeer({ remoteAddress, remotePort, localAddress, localPort }).then((peer) => {
-        if (!peer || (this.uid !== undefined && peer.uid !== this.uid) || sock.destroyed) return void sock.destroy();
+        if (!peer || (this.uid !== undefined && peer.uid !== this.uid) || sock.destroyed || this.closed) return void sock.destroy();
         this.peers.set(sock, peer);
+        this.open.add(sock);
+        sock.once('close', () => this.open.delete(sock));
         web.emit('connection', sock);
         sock.resume();
       });
@@ -96,6 +101,9 @@ export class RelayWeb {
     // A request that cannot be parsed ends its connection; it never reaches serve().
     web.on('clientError', (_e, sock: net.Socket) => sock.destroy());
     web.keepAliveTimeout = 60_000;
+    // A connection idle past the longest answer (55 s) is ended: the server never listens itself,
+    // so its own request timers are not running.
+    web.timeout = 65_000;
     return new Promise((resolve) => {
       front.once('error', (e: NodeJS.ErrnoException) =>
         resolve(

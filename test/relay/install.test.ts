@@ -436,23 +436,37 @@ describe('the relay an entry runs', () => {
         `hookline: Hookline could not decide (no answer from Hookline's server on 127.0.0.1:${port} in 5 s); refused to be safe\n`,
       );
       // The watchdog's sleep went with it: no process of this box's is left.
-      const left = fs
-        .readdirSync('/proc')
-        .filter((d) => /^\d+$/.test(d))
-        .filter((pid) => {
-          try {
-            return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${b.home}`);
-          } catch {
-            return false;
-          }
-        });
-      assert.deepEqual(left, []);
+      const left = () =>
+        fs
+          .readdirSync('/proc')
+          .filter((d) => /^\d+$/.test(d))
+          .filter((pid) => {
+            try {
+              return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${b.home}`);
+            } catch {
+              return false;
+            }
+          });
+      assert.deepEqual(left(), []);
+      // A server that does not even read: a large event's write stalls, and the guard is still refused in time.
+      const deaf = net.createServer((c) => c.pause());
+      await new Promise<void>((r) => deaf.listen(0, '127.0.0.1', r));
+      const deafPort = (deaf.address() as net.AddressInfo).port;
+      try {
+        const big = { ...preToolUse(b.project, 'ls'), tool_input: { command: 'ls', content: 'x'.repeat(8 * 1024 * 1024) } };
+        const stalled = await runEntry(entryOf(b.claude, 'PreToolUse').replaceAll(String(port), String(deafPort)), big, env, b.project);
+        assert.equal(stalled.code, 2);
+        assert.match(stalled.stderr, /no answer from Hookline's server on 127\.0\.0\.1:\d+ in 5 s\); refused to be safe\n$/);
+      } finally {
+        deaf.close();
+      }
       // Nothing listens and Node is not where the entry says: the guard refuses (not Node's 127).
       await new Promise<void>((r) => silent.close(() => r()));
       const noNode = entryOf(b.claude, 'PreToolUse').replace(process.execPath, '/nonexistent/node');
       const gone = await runEntry(noNode, preToolUse(b.project, 'ls'), b.env, b.project);
       assert.equal(gone.code, 2);
       assert.match(gone.stderr, /^hookline: Hookline could not decide \(the Node client ended with status 127\); refused to be safe$/m);
+      assert.deepEqual(left(), []);
     } finally {
       silent.close();
       stopServers(b);

@@ -178,9 +178,10 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
   test('node: every way a hook ends (exit listeners, process.exit in one, throws, rejections, children, a large output, a signal) gives what the cold run gives', async () => {
     const ref = await runCommand(runOf(`node ${hook('pw-ends.cjs')} listener`));
     assert.deepEqual([ref.exitCode, ref.stdout, ref.stderr], [5, '{"decision":"allow"}\nbye', 'said at exit']);
-    // The status is said before the teardown where it is final then; the other runs end at their exit.
+    // The status is said before the teardown where it is final then; the other runs end at their exit
+    // (process.exit in a listener, an uncaught throw, a signal, process.emit wrapped after the loader's).
     const early = ['listener', 'handled', 'child', 'big'];
-    for (const mode of [...early, 'exit-in-listener', 'throw', 'reject', 'signal']) {
+    for (const mode of [...early, 'exit-in-listener', 'throw', 'reject', 'signal', 'wrapped']) {
       const run = runOf(`node ${hook('pw-ends.cjs')} ${mode}`);
       const cold = await runCommand(run);
       // Pools of its own: exactly one run, in a waiting interpreter.
