@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pidAlive } from '../config/lock.js';
-import { listenForReports, stopReports } from './prewarm-report.js';
+import { listenForReports, REPORT_SOCKET, stopReports } from './prewarm-report.js';
 
 // CommonJS, loaded as the main module; it leaves nothing of itself in require.cache or
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
@@ -32,7 +32,7 @@ import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'w
 let report = -1;
 let settled = false;
 const connected = () => settled || ((settled = true), ready());
-const sock = net.connect(require('node:path').join(__dirname, 'report.sock'));
+const sock = net.connect(require('node:path').join(__dirname, '${REPORT_SOCKET}'));
 sock.once('connect', () => {
   sock.unref();
   try {

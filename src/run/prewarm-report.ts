@@ -12,10 +12,8 @@ import path from 'node:path';
 const listeners = new Map<number, (code: number) => void>();
 let server: net.Server | undefined;
 
-/** The socket the loaders in `dir` connect to. */
-export function reportSocket(dir: string): string {
-  return path.join(dir, 'report.sock');
-}
+/** The socket's name in the loader folder (the loader connects to it beside itself). */
+export const REPORT_SOCKET = 'report.sock';
 
 /** Listens in a new loader folder (the one before it is gone). */
 export function listenForReports(dir: string): void {
@@ -25,7 +23,7 @@ export function listenForReports(dir: string): void {
     // No socket (a folder path too long for one): runs end at their exit.
   });
   try {
-    s.listen(reportSocket(dir));
+    s.listen(path.join(dir, REPORT_SOCKET));
   } catch {
     return;
   }

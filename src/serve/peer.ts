@@ -171,14 +171,14 @@ function rowsOf(table: string, wanted: Set<string>): Map<string, LoopbackPeer> {
   const out = new Map<string, LoopbackPeer>();
   for (let at = table.indexOf('\n') + 1; at > 0 && at < table.length; ) {
     const end = table.indexOf('\n', at);
-    const line = table.slice(at, end < 0 ? undefined : end);
+    const next = end < 0 ? table.length : end;
+    // sl: local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode — only a wanted row is cut out and split.
+    const colon = table.indexOf(': ', at);
+    const key = colon < 0 || colon > next ? '' : table.slice(colon + 2, colon + 29);
     at = end < 0 ? -1 : end + 1;
-    // sl: local rem st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
-    const colon = line.indexOf(': ');
-    const key = colon < 0 ? '' : line.slice(colon + 2, colon + 29);
     if (!wanted.has(key) || out.has(key)) continue;
-    const cols = line
-      .slice(colon + 2)
+    const cols = table
+      .slice(colon + 2, next)
       .trim()
       .split(/\s+/);
     const uid = Number(cols[6]);
