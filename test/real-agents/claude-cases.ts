@@ -158,8 +158,9 @@ export const CLAUDE_CASES: ClaudeCase[] = [
     hooks: {
       PreToolUse: group('Bash', {
         label: 'pre',
-        replies: [{ sleepMs: 5000, out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-late' }) }],
-        handler: { timeout: 1 },
+        replies: [{ sleepMs: 9000, out: pre({ permissionDecision: 'deny', permissionDecisionReason: 'HK-late' }) }],
+        // 3 s, not 1: a loaded machine can take a second to start the hook's node before it records.
+        handler: { timeout: 3 },
       }),
     },
   },
