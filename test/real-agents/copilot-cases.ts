@@ -104,8 +104,9 @@ COPILOT_CASES.push(
       preToolUse: [
         {
           label: 'pre',
-          replies: [{ sleepMs: 4000, out: { permissionDecision: 'deny', permissionDecisionReason: 'HK-late' } }],
-          handler: { timeoutSec: 1 },
+          replies: [{ sleepMs: 9000, out: { permissionDecision: 'deny', permissionDecisionReason: 'HK-late' } }],
+          // 3 s, not 1: a loaded machine can take a second to start the hook's node before it records.
+          handler: { timeoutSec: 3 },
         },
       ],
     },
@@ -213,7 +214,7 @@ COPILOT_CASES.push(
     turns: [bash(1), done],
     hooks: {
       permissionRequest: [
-        { label: 'perm', replies: [{ sleepMs: 4000, out: { behavior: 'deny', message: 'HK-late' } }], handler: { timeoutSec: 1 } },
+        { label: 'perm', replies: [{ sleepMs: 9000, out: { behavior: 'deny', message: 'HK-late' } }], handler: { timeoutSec: 3 } },
       ],
     },
   },
