@@ -25,3 +25,4 @@ export { isFolderTrusted, writeTrustedFolder } from './trust/folders.js';
 export { checkHooks, geminiFingerprint, trustHooks, untrustedHooks } from './trust/fingerprints.js';
 export { configOwner, type ConfigOwner } from './trust/owner.js';
 export type { HookStartEvent, HookEndEvent } from './telemetry.js';
+export { flushTraces } from './engine/trace.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { UsageError } from '../config/problems.js';
 import { visible } from '../config/display.js';
 import { systemNamed } from '../dialects/registry.js';
-import type { TraceFireLine } from '../engine/trace.js';
+import { flushTraces, type TraceFireLine } from '../engine/trace.js';
 import { DENYING, findTrace, loadTrace, parseTrace, type TracedFire } from './trace-file.js';
 import { resolveDir, warn, print, printJson } from './io.js';
 import { makeSandbox, type Sandbox } from './hooktest/sandbox.js';
@@ -131,6 +131,7 @@ async function fireAgain(
   const env = { ...base, HOOKLINE_TRACE: '1', HOOKLINE_TRACE_DIR: dir };
   const fields = e.dialect === 'gemini' ? Object.fromEntries(Object.entries(e.fields).filter(([k]) => !BASE_FIELDS.includes(k))) : e.fields;
   const r = await system.fire(e.event, fields, { cwd, env, hasModel: false });
+  flushTraces();
   const written = fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
   const lines = written.flatMap((n) => parseTrace(fs.readFileSync(path.join(dir, n), 'utf8')).lines);
   const fire = lines.find((l): l is TraceFireLine => l.kind === 'fire');

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import path from 'node:path';
 import { UsageError } from '../config/problems.js';
 import type { Env } from '../config/paths.js';
-import { traceFileName, traceSettings, type TraceFireLine, type TraceLine, type TraceRunLine } from '../engine/trace.js';
+import { flushTraces, traceFileName, traceSettings, type TraceFireLine, type TraceLine, type TraceRunLine } from '../engine/trace.js';
 
 /** A fired event with the runs it made, in the order they were written. */
 export interface TracedFire {
@@ -47,6 +47,8 @@ function traceFiles(dir: string): Array<{ file: string; mtime: number }> {
 
 /** The trace file for a session id (or its start), a trace file's path, or the latest session. */
 export function findTrace(which: string | undefined, env: Env = process.env): string {
+  // What this process fired is on disk before it is looked for.
+  flushTraces();
   const dir = traceDir(env);
   if (which && (which.includes('/') || which.endsWith('.jsonl'))) {
     if (!fs.existsSync(which)) throw new UsageError(`no trace file ${path.resolve(which)}`);
@@ -69,6 +71,7 @@ export function findTrace(which: string | undefined, env: Env = process.env): st
 
 /** Every session with a trace, newest first. */
 export function listTraces(env: Env = process.env): Array<{ session: string; file: string; mtime: number }> {
+  flushTraces();
   return traceFiles(traceDir(env)).map((f) => ({ session: path.basename(f.file, '.jsonl'), ...f }));
 }
 
@@ -148,6 +151,7 @@ export function groupFires(lines: readonly TraceLine[]): TracedFire[] {
 
 /** A trace file and its rotated older part, as fires; `read` is the file's text when the caller has it already. */
 export function loadTrace(file: string, read?: string): LoadedTrace {
+  flushTraces();
   let text = '';
   // The rotated part first: it holds the older lines.
   const older = file.replace(/\.jsonl$/, '.1.jsonl');

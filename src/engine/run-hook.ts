@@ -17,7 +17,7 @@ import { decideRun } from '../decide/run.js';
 import { failureOf } from '../decide/failure.js';
 import { plainTextOutput } from '../decide/parse.js';
 import { expandEnvRefs } from '../run/env-refs.js';
-import { approxJsonSize, JsonSlices } from '../run/serialize.js';
+import { approxJsonSize, JsonSlices, jsonText } from '../run/serialize.js';
 import { msTimeoutHint, startFailure } from './advice.js';
 import { traceSettings } from './trace.js';
 
@@ -67,7 +67,7 @@ function stdinFor(input: AnyHookInput, env: Env): string | JsonSlices {
   if (s === undefined)
     serialised.set(
       input,
-      (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? new JsonSlices(input, traceSettings(env).enabled) : JSON.stringify(input)),
+      (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? new JsonSlices(input, traceSettings(env).enabled) : jsonText(input)),
     );
   return s;
 }

@@ -16,7 +16,7 @@ import { stampOf } from '../config/load.js';
 import { systemSettingsPath, userGeminiDir, userSettingsPath, type Env } from '../config/paths.js';
 import { sessionIdProblem } from '../events/session-id.js';
 import { looksSecret } from '../run/env.js';
-import { approxJsonSize, jsonDigest } from '../run/serialize.js';
+import { approxJsonSize, jsonDigest, writtenText } from '../run/serialize.js';
 import { failureOf, type FailureKind } from '../decide/failure.js';
 import { recordFireTelemetry } from '../telemetry.js';
 
@@ -242,11 +242,18 @@ function failed(r: TraceRun): { failure?: FailureKind } {
   return failure ? { failure } : {};
 }
 
+/** What a fire's lines need of its input, taken as it fired: the host may change the input once the fire is done. */
+interface InputSeen {
+  digest: string;
+  /** The JSON text the hooks read, when it was one string. */
+  text?: string;
+}
+
 /** The lines a fire is written as: one per run, then the fire. */
-export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fireId?: string }): TraceLine[] {
+export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fireId?: string; seen?: InputSeen }): TraceLine[] {
   const fire = opts.fireId ?? randomUUID().slice(0, 8);
   const now = opts.now ?? new Date();
-  const inputDigest = digest(f.input);
+  const inputDigest = opts.seen?.digest ?? digest(f.input);
   const base = { v: 1 as const, session: f.session, dialect: f.dialect, event: f.event, fire, ...(f.target ? { target: f.target } : {}) };
   const out: TraceLine[] = f.runs.map((r) => ({
     ...base,
@@ -275,10 +282,15 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
   const last = f.runs.length ? Math.max(...f.runs.map((r) => r.start + r.ms)) : now.getTime();
   let full: { inputJson?: unknown; inputOmitted?: string } = {};
   if (opts.inputs) {
+    const text = opts.seen?.text;
     // Sized before it is serialised: a large input is never turned into one string here.
     const large =
-      approxJsonSize(f.input, MAX_INPUT_BYTES) > MAX_INPUT_BYTES || Buffer.byteLength(JSON.stringify(f.input) ?? '') > MAX_INPUT_BYTES;
-    full = large ? { inputOmitted: `larger than ${MAX_INPUT_BYTES} bytes` } : { inputJson: f.input };
+      text !== undefined
+        ? Buffer.byteLength(text) > MAX_INPUT_BYTES
+        : approxJsonSize(f.input, MAX_INPUT_BYTES) > MAX_INPUT_BYTES || Buffer.byteLength(JSON.stringify(f.input) ?? '') > MAX_INPUT_BYTES;
+    full = large
+      ? { inputOmitted: `larger than ${MAX_INPUT_BYTES} bytes` }
+      : { inputJson: text !== undefined ? (JSON.parse(text) as unknown) : f.input };
   }
   out.push({
     ...base,
@@ -297,10 +309,37 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
   return out;
 }
 
+const pending: Array<() => void> = [];
+let flushing: NodeJS.Immediate | undefined;
+
+/**
+ * Writes the trace lines of fires recorded so far. They are written once the fire's caller has
+ * its answer (from the next turn of the event loop, never between an event and the host's use
+ * of it), and at the latest as the process exits.
+ */
+export function flushTraces(): void {
+  if (flushing) clearImmediate(flushing);
+  flushing = undefined;
+  for (const write of pending.splice(0)) write();
+}
+
+function later(write: () => void): void {
+  if (!pending.length && !flushing) {
+    // Unref'd: a host that is done exits, and its 'exit' writes what is left.
+    flushing = setImmediate(flushTraces);
+    flushing.unref();
+  }
+  if (!exitHooked) process.once('exit', flushTraces);
+  exitHooked = true;
+  pending.push(write);
+}
+let exitHooked = false;
+
 /**
  * Appends a fired event and its runs to the session's trace, and records it for OpenTelemetry
  * when a provider is registered. Costs nothing when no hook ran; never throws (a trace that
- * cannot be written loses its lines, not the hooks' work).
+ * cannot be written loses its lines, not the hooks' work). The lines are written after the fire
+ * (`flushTraces`), with the input as the hooks read it.
  */
 export function recordFire(fired: TraceFire, env: Env = process.env): void {
   if (!fired.runs.length) return;
@@ -310,14 +349,23 @@ export function recordFire(fired: TraceFire, env: Env = process.env): void {
   } catch {
     // Telemetry is best effort too.
   }
+  let seen: InputSeen;
   try {
-    const s = traceSettings(env);
-    if (!s.enabled) return;
-    const lines = traceLines(f, { inputs: s.inputs }).map((l) => `${JSON.stringify(l)}\n`);
-    appendLines(path.join(s.dir, traceFileName(f.session)), lines);
+    const text = writtenText(f.input);
+    seen = { digest: digest(f.input), ...(text !== undefined ? { text } : {}) };
   } catch {
-    // Tracing is best effort.
+    return;
   }
+  later(() => {
+    try {
+      const s = traceSettings(env);
+      if (!s.enabled) return;
+      const lines = traceLines(f, { inputs: s.inputs, seen }).map((l) => `${JSON.stringify(l)}\n`);
+      appendLines(path.join(s.dir, traceFileName(f.session)), lines);
+    } catch {
+      // Tracing is best effort.
+    }
+  });
 }
 
 /** What an output does besides its decision: the names of the fields that act. */

@@ -82,6 +82,20 @@ export class JsonSlices {
 
 /** Digests of JSON texts already written, by the value written (its runs never change it). */
 const digests = new WeakMap<object, string>();
+/** Small values' JSON texts as written to hooks: a trace taken later digests what they read, whatever the host changed since. */
+const texts = new WeakMap<object, string>();
+
+/** JSON.stringify(value), kept as the text hooks were given. */
+export function jsonText(value: object): string {
+  const text = JSON.stringify(value);
+  texts.set(value, text);
+  return text;
+}
+
+/** The JSON text `jsonText` gave hooks for this value, if it did. */
+export function writtenText(value: unknown): string | undefined {
+  return isObject(value) ? texts.get(value) : undefined;
+}
 /** Slices still being made, whose digest comes with them. */
 const making = new WeakMap<object, JsonSlices>();
 
@@ -93,6 +107,12 @@ export function jsonDigest(value: unknown): string {
     making.get(value)?.all();
     const known = digests.get(value);
     if (known) return known;
+    const text = texts.get(value);
+    if (text !== undefined) {
+      const d = `sha256:${createHash('sha256').update(text).digest('hex')}`;
+      digests.set(value, d);
+      return d;
+    }
   }
   const hash = createHash('sha256');
   if (typeof value === 'string') hash.update(value);

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cmd, hook, HOOKS, makeProject, runCli } from '../helpers.js';
+import { cmd, hook, HOOKS, makeProject, ROOT, runCli } from '../helpers.js';
 import { HookEngine } from '../../src/engine/index.js';
 import { geminiSystem } from '../../src/dialects/gemini/system.js';
 import { loadTrace } from '../../src/cli/trace-file.js';
@@ -79,6 +79,41 @@ test("a large input's trace digest is the digest of the exact text each hook rea
   assert.equal(JSON.parse(a.toString('utf8')).tool_response.llmContent, big);
   const fire = loadTrace(path.join(traces, 'big1.jsonl')).fires[0].fire;
   assert.equal(fire.input, `sha256:${createHash('sha256').update(a).digest('hex')}`);
+});
+
+test('the trace is written after the fire has answered, with the input as the hooks read it, and at the latest at exit', async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-trace-later-'));
+  const seen = path.join(out, 'seen.json');
+  const p = makeProject({ user: { hooks: { BeforeTool: [{ hooks: [cmd(`cat > '${seen}'; echo {}`)] }] } } });
+  const traces = path.join(p.home, 'later-traces');
+  const env = { ...p.env, HOOKLINE_TRACE: 'inputs', HOOKLINE_TRACE_DIR: traces };
+  const engine = new HookEngine({ cwd: p.dir, env, sessionId: 'later1' });
+  const toolInput = { command: 'ls' };
+  const r = await engine.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: toolInput });
+  assert.ok(r.runs[0].success);
+  assert.equal(fs.existsSync(path.join(traces, 'later1.jsonl')), false, 'nothing written before the caller has the answer');
+  // The host changes the input as soon as it has the answer (a rewrite applied in place).
+  toolInput.command = 'changed by the host';
+  engine.close();
+  const fire = loadTrace(path.join(traces, 'later1.jsonl')).fires[0].fire;
+  const read = fs.readFileSync(seen);
+  assert.equal(fire.input, `sha256:${createHash('sha256').update(read).digest('hex')}`);
+  assert.equal((fire.inputJson as { tool_input: { command: string } }).tool_input.command, 'ls');
+
+  // A host that exits at once after the fire still leaves its trace.
+  const script = path.join(out, 'exit-now.mjs');
+  fs.writeFileSync(
+    script,
+    `import { HookEngine } from ${JSON.stringify(path.join(ROOT, 'dist', 'index.js'))};
+const e = new HookEngine({ cwd: process.cwd(), sessionId: 'later2' });
+await e.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: { command: 'pwd' } });
+process.exit(0);
+`,
+  );
+  const { spawnSync } = await import('node:child_process');
+  const ran = spawnSync(process.execPath, [script], { cwd: p.dir, env, encoding: 'utf8' });
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(loadTrace(path.join(traces, 'later2.jsonl')).fires.length, 1);
 });
 
 test('validate accepts "shadow" on a hook and "trace" settings, and names a wrong type', () => {

@@ -9,6 +9,7 @@ import { ROOT } from '../helpers.js';
 import {
   digest,
   excerpt,
+  flushTraces,
   recordFire,
   shadowLine,
   traceFileName,
@@ -123,6 +124,7 @@ test('recordFire appends to the session file, writes nothing when no hook ran, a
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   fs.appendFileSync(file, 'x'.repeat(TRACE_MAX_BYTES));
   recordFire(fire(), env);
+  flushTraces();
   assert.ok(fs.existsSync(path.join(dir, 's1.1.jsonl')));
   assert.equal(parseTrace(fs.readFileSync(file, 'utf8')).lines.length, 3, 'the new file starts with the new lines');
   // Reading takes the rotated part first, and counts the cut line.
@@ -130,6 +132,7 @@ test('recordFire appends to the session file, writes nothing when no hook ran, a
   assert.equal(both.fires.length, 3);
   assert.equal(both.skipped, 1);
   recordFire(fire({ session: '../../etc/x' }), env);
+  flushTraces();
   assert.ok(fs.existsSync(path.join(dir, traceFileName('../../etc/x'))));
   assert.match(traceFileName('../../etc/x'), /^[0-9a-f]{32}\.jsonl$/);
 });
@@ -145,9 +148,11 @@ test('old session traces go in batches: past the cap and its slack, the oldest g
     fs.utimesSync(f, 1_000 + i, 1_000 + i);
   }
   recordFire(fire({ session: 'at-limit' }), env);
+  flushTraces();
   const count = () => fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl')).length;
   assert.equal(count(), limit, 'at the cap and its slack: nothing pruned yet');
   recordFire(fire({ session: 'past-limit' }), env);
+  flushTraces();
   const left = fs.readdirSync(dir);
   assert.equal(left.length, TRACE_MAX_FILES);
   assert.ok(left.includes('at-limit.jsonl') && left.includes('past-limit.jsonl'), 'the newest stay');

@@ -16,6 +16,7 @@ import { CLAUDE_CATALOG, type ClaudeEvent } from './events.js';
 import type { ClaudeConfig, ClaudeHook, ClaudeSource } from './config.js';
 import { aggregateClaude, type ClaudeHookOutput, type ClaudeOutput } from './output.js';
 import { processRunOf, type ProcessRun } from '../../run/result.js';
+import { jsonText } from '../../run/serialize.js';
 import { ClaudeSession } from './background.js';
 import { runClaudeHandler, type HandlerRun } from './handlers.js';
 import type { ClaudeHandlerType } from './handler-config.js';
@@ -236,7 +237,7 @@ export async function fireClaude(
   const session = opts.session ?? new ClaudeSession();
   const hooks = claudeHooksFor(config, event, input, { projectDir, aliases: opts.aliases, everyHook: opts.everyHook });
   if (hooks.length) opts.beforeRun?.(input);
-  const stdin = JSON.stringify(input);
+  const stdin = jsonText(input);
   const began = Date.now();
   const runOne = async (hook: ClaudeHook, signal: AbortSignal | undefined): Promise<ClaudeRun> => {
     opts.onStart?.(hook);
