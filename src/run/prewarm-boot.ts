@@ -32,15 +32,21 @@ import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'w
 let report = -1;
 let settled = false;
 const connected = () => settled || ((settled = true), ready());
-const sock = net.connect(require('node:path').join(__dirname, '${REPORT_SOCKET}'));
-sock.once('connect', () => {
-  sock.unref();
+// Hookline sends a made-up event on it and ends its side. Reading that to its end and answering,
+// as a hook reads its stdin and writes its stdout, compiles the code for both while waiting
+// rather than at the event. The socket holds the loop until then.
+const sock = net.connect({ path: require('node:path').join(__dirname, '${REPORT_SOCKET}'), allowHalfOpen: true });
+let rehearsal = '';
+sock.on('data', (c) => (rehearsal += c));
+sock.once('end', () => {
   try {
+    JSON.parse(rehearsal);
     report = sock._handle.fd;
-    fs.writeSync(report, 'p' + process.pid + '\\n');
+    sock.write('p' + process.pid + '\\n');
   } catch {
     report = -1;
   }
+  sock.unref();
   connected();
 });
 sock.on('error', () => {
@@ -50,27 +56,34 @@ sock.on('error', () => {
 // Its number is free once the socket is gone: one of the script's files may have it by the end.
 sock.on('close', () => {
   report = -1;
+  connected();
 });
+/** The job's argv once \`data\` holds all of it (\`<length>\\n\` then NUL-separated). */
+function jobOf(data) {
+  const nl = data.indexOf(10);
+  if (nl < 0) return undefined;
+  const need = Number(data.subarray(0, nl).toString());
+  const body = data.subarray(nl + 1);
+  return body.length >= need ? body.subarray(0, need).toString('utf8').split('\\0') : undefined;
+}
+// What the job takes, once on a made-up one and a file of the loader's own (deleted from the
+// cache at once), so that its code is compiled before the event.
+jobOf(Buffer.concat([Buffer.alloc(0), Buffer.from('3\\na\\0b')]));
+require(require('node:path').join(__dirname, 'warm.cjs'));
+delete require.cache[require('node:path').join(__dirname, 'warm.cjs')];
 function run() {
   fs.writeSync(3, 'r');
   const buf = Buffer.alloc(65536);
   let data = Buffer.alloc(0);
-  let need = -1;
+  let argv;
   for (;;) {
     const n = fs.readSync(3, buf, 0, buf.length, null);
     if (n === 0) process.exit(0);
     data = Buffer.concat([data, buf.subarray(0, n)]);
-    if (need < 0) {
-      const nl = data.indexOf(10);
-      if (nl < 0) continue;
-      need = Number(data.subarray(0, nl).toString());
-      data = data.subarray(nl + 1);
-    }
-    if (data.length >= need) break;
+    if ((argv = jobOf(data))) break;
   }
   fs.writeSync(3, 'g');
   fs.closeSync(3);
-  const argv = data.subarray(0, need).toString('utf8').split('\\0');
   delete require.cache[__filename];
   process.mainModule = undefined;
   sayFinalStatus();
@@ -132,6 +145,9 @@ function finalStatus() {
 // are set as \`python3 script.py\` sets them; a traceback loses the loader's own frame.
 const WARM_MODULE = `import 'node:fs';
 export default 1;
+`;
+const WARM_SCRIPT = `'use strict';
+module.exports = require('node:path').basename(__filename);
 `;
 
 const PYTHON_LOADER = `def _hookline_run():
@@ -235,6 +251,7 @@ export function loaderArgs(kind: 'node' | 'python'): string[] {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), `${LOADER_PREFIX}${process.pid}-`));
     fs.writeFileSync(path.join(dir, 'loader.cjs'), NODE_LOADER, { mode: 0o600, flag: 'wx' });
     fs.writeFileSync(path.join(dir, 'warm.mjs'), WARM_MODULE, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(path.join(dir, 'warm.cjs'), WARM_SCRIPT, { mode: 0o600, flag: 'wx' });
     listenForReports(dir);
     if (!exitHooked) process.once('exit', removeLoaders);
     exitHooked = true;

@@ -31,11 +31,20 @@ export function listenForReports(dir: string): void {
   server = s;
 }
 
+/** What a waiting interpreter reads and answers once while it waits, as a hook does its event. */
+const REHEARSAL = JSON.stringify({
+  session_id: 'prewarm',
+  hook_event_name: 'BeforeTool',
+  tool_name: 'run_shell_command',
+  tool_input: { command: 'true' },
+});
+
 function onConnection(c: net.Socket): void {
   // A waiting interpreter keeps Hookline alive no more than its pipes do.
   c.unref();
   c.setEncoding('latin1');
   c.on('error', () => {});
+  c.end(REHEARSAL);
   let pid = 0;
   let text = '';
   c.on('data', (d: string) => {

@@ -169,6 +169,8 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
       assert.equal(a.main, true);
       assert.equal(b.main, true);
       assert.equal(b.file, a.file);
+      // Nothing the loader loaded (its own file, the one it warms with) is in the script's module cache.
+      assert.deepEqual(b.modules, a.modules);
       assert.equal(b.path0, a.path0);
       // Its own process group, as a cold hook (the timeout kill signals the group).
       if (b.pgid !== undefined) assert.equal(b.pgid, b.pid);
