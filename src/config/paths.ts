@@ -43,7 +43,7 @@ export function samePath(a: string, b: string): boolean {
     try {
       // No exception for the usual missing file (this runs on every check of a warm engine).
       if (!fs.existsSync(p)) return path.resolve(p);
-      return fs.realpathSync(p);
+      return fs.realpathSync.native(p);
     } catch {
       return path.resolve(p);
     }

@@ -344,20 +344,23 @@ let exitHooked = false;
 export function recordFire(fired: TraceFire, env: Env = process.env): void {
   if (!fired.runs.length) return;
   const f = { ...fired, runs: fired.runs.map((r) => ({ ...r, ...failed(r) })) };
+  // Now, in the caller's context: its active span is the hook spans' parent.
   try {
     recordFireTelemetry(f, env);
   } catch {
     // Telemetry is best effort too.
   }
-  let seen: InputSeen;
+  // The text the hooks read never changes; an input no hook was written is digested now.
+  const text = writtenText(f.input);
+  let early: string | undefined;
   try {
-    const text = writtenText(f.input);
-    seen = { digest: digest(f.input), ...(text !== undefined ? { text } : {}) };
+    if (text === undefined) early = digest(f.input);
   } catch {
     return;
   }
   later(() => {
     try {
+      const seen: InputSeen = text !== undefined ? { digest: jsonDigest(f.input), text } : { digest: early ?? '' };
       const s = traceSettings(env);
       if (!s.enabled) return;
       const lines = traceLines(f, { inputs: s.inputs, seen }).map((l) => `${JSON.stringify(l)}\n`);

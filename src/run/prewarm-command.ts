@@ -67,8 +67,20 @@ export function nonLiteral(command: string): string | undefined {
   return quote ? 'an unterminated quote' : undefined;
 }
 
-/** The command's words, when it is one interpreter running one script; else why not. */
+const known = new Map<string, WarmCommand>();
+
+/** The command's words, when it is one interpreter running one script; else why not (read once per command text). */
 export function warmCommand(command: string): WarmCommand {
+  let c = known.get(command);
+  if (c) return c;
+  c = readWarmCommand(command);
+  // A host that makes up commands does not grow this without end.
+  if (known.size >= 512) known.clear();
+  known.set(command, c);
+  return c;
+}
+
+function readWarmCommand(command: string): WarmCommand {
   const bad = nonLiteral(command);
   if (bad) return { ok: false, reason: `not a simple command of literal words (${bad})` };
   const words = parse(command);
