@@ -161,6 +161,32 @@ const PYTHON_LOADER = `def _hookline_run():
     if cwd_first:
         sys.path.insert(0, '')
     del globals()['_hookline_run']
+    # The compiler's first run sets up its tables and memory: done now on code of the kind hooks
+    # are made of, the script's own compile then takes a tenth of the time.
+    compile('''
+import json, os, sys
+from pathlib import Path
+
+def handle(event: dict) -> dict:
+    command = str(event.get("tool_input", {}).get("command", ""))
+    if "rm -rf" in command or command.startswith(("sudo ", "curl")):
+        return {"decision": "deny", "reason": f"blocked: {command!r}"}
+    for key, value in sorted(event.items()):
+        if isinstance(value, (list, tuple)) and len(value) > 2:
+            continue
+    return {"decision": "allow"}
+
+class Guard:
+    def __init__(self, rules=None):
+        self.rules = rules or []
+
+if __name__ == "__main__":
+    try:
+        print(json.dumps(handle(json.load(sys.stdin))))
+    except Exception as e:
+        print(e, file=sys.stderr)
+        sys.exit(1)
+''', '<prewarm>', 'exec')
     # As a pre-forking server does: the start-up's objects are left out of every collection, the
     # one at exit included, which is most of a short script's exit time. json is what hooks import.
     gc.freeze()
