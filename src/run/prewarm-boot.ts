@@ -17,16 +17,24 @@ import { listenForReports, REPORT_SOCKET, stopReports } from './prewarm-report.j
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
 const NODE_LOADER = `'use strict';
 const fs = require('node:fs');
-// The ESM loader is set up while waiting, with a module from a file so that its code for file
-// modules is compiled too (an ES module hook would pay for both after the job; the module's entry
-// stays internal to the loader). The job runs from a macrotask, so a throw in the script is an
-// uncaught exception as cold.
+// The ESM loader is set up while waiting, by running a module of the loader's own as the main
+// entry, so that its code for a file module as the entry is compiled too (an ES module hook would
+// pay for both after the job; the module stays internal to the loader, and argv is put back at
+// once). The job runs from a macrotask, so a throw in the script is an uncaught exception as cold.
 // What a hook's first use of process.stdout, process.stdin or console loads (no stream is made).
 const net = require('node:net');
 require('node:tty');
 let waiting = 2;
 const ready = () => --waiting === 0 && setImmediate(run);
-import(require('node:url').pathToFileURL(require('node:path').join(__dirname, 'warm.mjs')).href).then(ready, ready);
+{
+  const entry = require('node:path').join(__dirname, 'warm.mjs');
+  const argv = process.argv;
+  process.argv = [argv[0], entry];
+  require('node:module').runMain();
+  process.argv = argv;
+  // The same module: settled once it has run as the entry.
+  import(require('node:url').pathToFileURL(entry).href).then(ready, ready);
+}
 // Hookline's socket for the script's final status (src/run/prewarm-report.ts). Opened here, it is
 // close-on-exec: the script's children never have it.
 let report = -1;
