@@ -14,6 +14,8 @@ import { loadContext, type HookContext } from '../engine/index.js';
 import { isEventName } from '../events/names.js';
 import { KNOWN_TOOL_NAMES } from '../events/tools.js';
 import { AT_RUN_TIME, checkCommand, probeInterpreter } from '../run/which.js';
+import { expandCommand } from '../run/expand.js';
+import { prewarmProblem } from '../run/prewarm.js';
 import { heldDialectHooks, type DialectHook } from '../trust/dialects.js';
 import { geminiReview, geminiReviewed } from '../trust/fingerprints.js';
 import type { HookReview } from '../trust/review.js';
@@ -76,6 +78,8 @@ interface Candidate {
   /** Set when the trust gate holds it back. */
   held?: string;
   timeoutHint?: string;
+  /** Why it asks for a waiting interpreter and would not get one. */
+  prewarmNote?: string;
   vars: Record<string, string | undefined>;
   review?: HookReview;
 }
@@ -143,10 +147,19 @@ function geminiCandidates(ctx: HookContext): Candidate[] {
           }
         : {}),
       ...(e.hook.type === 'command' && msTimeoutHint(e.hook.timeout) ? { timeoutHint: msTimeoutHint(e.hook.timeout) } : {}),
+      ...prewarmNoteOf(e, ctx, { ...vars, ...(e.hook.type === 'command' ? e.hook.env : {}) }),
       vars: { ...vars, ...(e.hook.type === 'command' ? e.hook.env : {}) },
       review: geminiReview(e),
     };
   });
+}
+
+/** A hook that asks for `"prewarm": true` and would not run in a waiting interpreter: why, and that it still runs. */
+function prewarmNoteOf(e: HookEntry, ctx: HookContext, env: Record<string, string | undefined>): { prewarmNote?: string } {
+  if (e.hook.type !== 'command' || e.hook.persistent || (e.hook.prewarm ?? e.prewarm) !== true) return {};
+  const command = expandCommand(e.hook.command, { projectDir: ctx.projectDir, cwd: ctx.cwd, plansDir: 'plans', sessionId: 'session' });
+  const problem = prewarmProblem(command, ctx.cwd, env);
+  return problem ? { prewarmNote: `asks for "prewarm": true but starts its interpreter at the event (it runs as usual): ${problem}` } : {};
 }
 
 async function dialectCandidates(ctx: HookContext, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
@@ -250,6 +263,7 @@ export async function diagnose(opts: DoctorOptions): Promise<DoctorReport> {
     }
     if (c.timeoutHint) why.push(c.timeoutHint);
     const broken = Boolean(c.held) || why.length > (c.off ? 1 : 0);
+    if (c.prewarmNote) why.push(c.prewarmNote);
     // Not a fault of the hook: the system itself fires it; only the reference agent never does.
     if (MAPS[c.dialect] && !MAPS[c.dialect].fired.includes(c.event))
       why.push(

@@ -101,6 +101,18 @@ function readWarmCommand(command: string): WarmCommand {
   return { ok: true, kind, interpreter, options, argv: [script, ...args] };
 }
 
+/** NODE_OPTIONS words that load code or open a debugger at start-up: before the event in a waiting interpreter. */
+const NODE_OPTIONS_AT_START =
+  /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader|--inspect(?:-brk|-wait)?(?:=\S*)?)(?:[\s=]|$)/;
+
+/** Why the hook's environment makes a waiting interpreter start differently from a cold one, if it does. */
+export function envProblem(kind: InterpreterKind, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const options = env.NODE_OPTIONS;
+  if (kind === 'node' && options && NODE_OPTIONS_AT_START.test(options))
+    return 'NODE_OPTIONS preloads code or opens a debugger, which would happen before the event';
+  return undefined;
+}
+
 /**
  * Whether the script is a file the warm loader runs as the interpreter would: a regular file
  * (Python runs a folder's or a zip's `__main__`; Node resolves extensions), not compiled code.

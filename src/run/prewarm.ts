@@ -23,7 +23,7 @@ import { startCommand, superviseRun, type CommandRun } from './command.js';
 import { withSlot } from './slots.js';
 import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
-import { scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
+import { envProblem, scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
 import { RUN_ID_VAR } from './reap.js';
 import { onReport } from './prewarm-report.js';
 import { shellQuote } from './expand.js';
@@ -298,7 +298,7 @@ export class PrewarmPools {
     let problem: string | undefined;
     if (interpreters) {
       const c = warmCommand(run.command);
-      problem = c.ok ? scriptProblem(c.kind, c.argv[0], run.cwd) : c.reason;
+      problem = c.ok ? (envProblem(c.kind, run.env) ?? scriptProblem(c.kind, c.argv[0], run.cwd)) : c.reason;
       if (problem === undefined && c.ok)
         return { pool: this.pool(c.kind, [c.interpreter, ...c.options].map(shellQuote).join(' '), run), job: jobMessage(c.argv) };
     }
@@ -410,6 +410,18 @@ function folderId(dir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why a hook that asks for `"prewarm": true` would not run in a waiting interpreter (it then runs
+ * in a waiting shell, or cold), or undefined when it would. `command` is as the hook runs it
+ * (variables expanded).
+ */
+export function prewarmProblem(command: string, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (command.includes('\0')) return 'a NUL byte in the command';
+  const c = warmCommand(command);
+  if (!c.ok) return c.reason;
+  return envProblem(c.kind, env) ?? scriptProblem(c.kind, c.argv[0], cwd);
 }
 
 /** Where an engine keeps its pools: beside its persistent processes, so closing the engine closes them. */

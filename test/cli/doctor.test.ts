@@ -79,6 +79,36 @@ describe('hookline doctor', () => {
     assert.equal(report.ok, false);
   });
 
+  test('a hook that asks for "prewarm": true and cannot have a waiting interpreter is told why, and still runs', async () => {
+    const js = path.join(os.tmpdir(), `hookline-doctor-warm-${process.pid}.cjs`);
+    fs.writeFileSync(js, "process.stdout.write('{}');\n");
+    const p = makeProject({
+      user: {
+        hooks: {
+          BeforeTool: [
+            {
+              hooks: [
+                { type: 'command', name: 'piped', command: `node ${js} | cat`, prewarm: true },
+                { type: 'command', name: 'plain', command: `node ${js}`, prewarm: true },
+                { type: 'command', name: 'not-asked', command: 'echo {}' },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    const r = await runCli(['doctor'], { cwd: p.dir, env: p.env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /✓ gemini user BeforeTool piped[^\n]*\n(?: {4}[^\n]*\n)*? {4}asks for "prewarm": true but starts its interpreter at the event \(it runs as usual\): not a simple command of literal words \("\|" outside quotes\)/,
+    );
+    assert.equal((r.stdout.match(/asks for "prewarm"/g) ?? []).length, 1, 'only the hook that cannot have one');
+    const withPreload = await runCli(['doctor'], { cwd: p.dir, env: { ...p.env, NODE_OPTIONS: `--require ${js}` } });
+    assert.match(withPreload.stdout, /plain[^\n]*\n(?: {4}[^\n]*\n)*? {4}asks for "prewarm": true [^\n]*NODE_OPTIONS preloads code/);
+    fs.rmSync(js, { force: true });
+  });
+
   test('an event no hook system fires is a usage error', async () => {
     const p = makeProject();
     const r = await runCli(['doctor', '--cwd', p.dir, '--event', 'BeforeTools'], { env: p.env });

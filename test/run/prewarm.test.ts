@@ -284,6 +284,19 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     assert.match(String(missing.shell), /not found/);
     assert.equal(missing.exitCode, 1);
     assert.match(missing.stderr, /Cannot find module/);
+    // A preload in NODE_OPTIONS would run before the event in a waiting interpreter: it runs at the event.
+    const preload = path.join(dir, 'preload.cjs');
+    const loaded = path.join(dir, 'preloaded.txt');
+    fs.writeFileSync(preload, `require('node:fs').appendFileSync(${JSON.stringify(loaded)}, 'loaded\\n');\n`);
+    const withPreload = runOf(`node ${hook('pw-report.mjs')} '${out}' 0`, { env: { ...ENV, NODE_OPTIONS: `--require ${preload}` } });
+    pools.run(withPreload);
+    await pools.ready();
+    assert.equal(fs.existsSync(loaded), false, 'nothing is loaded while waiting');
+    const attempt = pools.run(withPreload);
+    assert.ok('result' in attempt && /NODE_OPTIONS preloads code/.test(String(attempt.shell)));
+    const pre = await attempt.result;
+    assert.equal(pre.exitCode, 0, pre.stderr);
+    assert.equal(fs.readFileSync(loaded, 'utf8'), 'loaded\n');
   });
 
   test('a bash command in a waiting shell: argv, environment, cwd, stdin and exit code match a cold run', async () => {
