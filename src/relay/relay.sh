@@ -75,7 +75,8 @@ fallback() {
 # asked (a write that blocks takes no signal it can catch).
 job=
 late() {
-  [[ -n $job ]] && kill -KILL "$job" 2>/dev/null
+  # Reaped here, where bash's own "Killed" line for the job goes to /dev/null, not to the agent.
+  [[ -n $job ]] && { kill -KILL "$job" && wait "$job"; } 2>/dev/null
   fail "no answer from Hookline's server on 127.0.0.1:$port in $((budget + 2)) s"
 }
 trap late USR1
