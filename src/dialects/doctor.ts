@@ -128,6 +128,7 @@ function geminiCandidates(ctx: HookContext): Candidate[] {
   const describe = lazyDescriber(ctx.projectDir, ctx.env as Env);
   return ctx.config.entries.map((e: HookEntry) => {
     const name = displayName(e.hook);
+    const env = { ...vars, ...(e.hook.type === 'command' ? e.hook.env : {}) };
     const h = held.get(e);
     const disabled = e.enabled ? undefined : disabledIn(name, ctx);
     return {
@@ -147,8 +148,8 @@ function geminiCandidates(ctx: HookContext): Candidate[] {
           }
         : {}),
       ...(e.hook.type === 'command' && msTimeoutHint(e.hook.timeout) ? { timeoutHint: msTimeoutHint(e.hook.timeout) } : {}),
-      ...prewarmNoteOf(e, ctx, { ...vars, ...(e.hook.type === 'command' ? e.hook.env : {}) }),
-      vars: { ...vars, ...(e.hook.type === 'command' ? e.hook.env : {}) },
+      ...prewarmNoteOf(e, ctx, env),
+      vars: env,
       review: geminiReview(e),
     };
   });

@@ -17,7 +17,7 @@ import { decideRun } from '../decide/run.js';
 import { failureOf } from '../decide/failure.js';
 import { plainTextOutput } from '../decide/parse.js';
 import { expandEnvRefs } from '../run/env-refs.js';
-import { approxJsonSize, JsonSlices, jsonText } from '../run/serialize.js';
+import { approxJsonSize, JsonSlices, jsonText, writtenText } from '../run/serialize.js';
 import { msTimeoutHint, startFailure } from './advice.js';
 import { traceSettings } from './trace.js';
 
@@ -61,15 +61,14 @@ const BLOCKED_UNTRUSTED = 'Security: Blocked execution of project hook in untrus
 // Parallel hooks share one input object: serialise it once, not once per hook. A large input is
 // serialised into byte slices every hook is handed as it reads, so its text is never held a
 // second time as one string (and, traced, its digest is taken in the same pass).
-const serialised = new WeakMap<object, string | JsonSlices>();
+const sliced = new WeakMap<object, JsonSlices>();
 function stdinFor(input: AnyHookInput, env: Env): string | JsonSlices {
-  let s = serialised.get(input);
-  if (s === undefined)
-    serialised.set(
-      input,
-      (s = approxJsonSize(input, LARGE_INPUT) > LARGE_INPUT ? new JsonSlices(input, traceSettings(env).enabled) : jsonText(input)),
-    );
-  return s;
+  const s = sliced.get(input) ?? writtenText(input);
+  if (s !== undefined) return s;
+  if (approxJsonSize(input, LARGE_INPUT) <= LARGE_INPUT) return jsonText(input);
+  const slices = new JsonSlices(input, traceSettings(env).enabled);
+  sliced.set(input, slices);
+  return slices;
 }
 
 export function plansDir(env: Env, projectDir: string, sessionId: string): string {

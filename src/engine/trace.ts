@@ -311,6 +311,7 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
 
 const pending: Array<() => void> = [];
 let flushing: NodeJS.Immediate | undefined;
+let exitHooked = false;
 
 /**
  * Writes the trace lines of fires recorded so far. They are written once the fire's caller has
@@ -333,7 +334,6 @@ function later(write: () => void): void {
   exitHooked = true;
   pending.push(write);
 }
-let exitHooked = false;
 
 /**
  * Appends a fired event and its runs to the session's trace, and records it for OpenTelemetry
@@ -350,17 +350,17 @@ export function recordFire(fired: TraceFire, env: Env = process.env): void {
   } catch {
     // Telemetry is best effort too.
   }
-  // The text the hooks read never changes; an input no hook was written is digested now.
+  // The text the hooks read never changes (digested later, from it); an input no hook was given as one string is digested now.
   const text = writtenText(f.input);
-  let early: string | undefined;
+  let digestNow: string | undefined;
   try {
-    if (text === undefined) early = digest(f.input);
+    if (text === undefined) digestNow = digest(f.input);
   } catch {
     return;
   }
   later(() => {
     try {
-      const seen: InputSeen = text !== undefined ? { digest: jsonDigest(f.input), text } : { digest: early ?? '' };
+      const seen: InputSeen = { digest: digestNow ?? digest(f.input), ...(text !== undefined ? { text } : {}) };
       const s = traceSettings(env);
       if (!s.enabled) return;
       const lines = traceLines(f, { inputs: s.inputs, seen }).map((l) => `${JSON.stringify(l)}\n`);

@@ -17,6 +17,7 @@ import { listenForReports, REPORT_SOCKET, stopReports } from './prewarm-report.j
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
 const NODE_LOADER = `'use strict';
 const fs = require('node:fs');
+const path = require('node:path');
 // The ESM loader is set up while waiting, by running a module of the loader's own as the main
 // entry, so that its code for a file module as the entry is compiled too (an ES module hook would
 // pay for both after the job; the module stays internal to the loader, and argv is put back at
@@ -27,7 +28,7 @@ require('node:tty');
 let waiting = 2;
 const ready = () => --waiting === 0 && setImmediate(run);
 {
-  const entry = require('node:path').join(__dirname, 'warm.mjs');
+  const entry = path.join(__dirname, 'warm.mjs');
   const argv = process.argv;
   process.argv = [argv[0], entry];
   require('node:module').runMain();
@@ -43,7 +44,7 @@ const connected = () => settled || ((settled = true), ready());
 // Hookline sends a made-up event on it and ends its side. Reading that to its end and answering,
 // as a hook reads its stdin and writes its stdout, compiles the code for both while waiting
 // rather than at the event. The socket holds the loop until then.
-const sock = net.connect({ path: require('node:path').join(__dirname, '${REPORT_SOCKET}'), allowHalfOpen: true });
+const sock = net.connect({ path: path.join(__dirname, '${REPORT_SOCKET}'), allowHalfOpen: true });
 let rehearsal = '';
 sock.on('data', (c) => (rehearsal += c));
 sock.once('end', () => {
@@ -77,8 +78,8 @@ function jobOf(data) {
 // What the job takes, once on a made-up one and a file of the loader's own (deleted from the
 // cache at once), so that its code is compiled before the event.
 jobOf(Buffer.concat([Buffer.alloc(0), Buffer.from('3\\na\\0b')]));
-require(require('node:path').join(__dirname, 'warm.cjs'));
-delete require.cache[require('node:path').join(__dirname, 'warm.cjs')];
+require(path.join(__dirname, 'warm.cjs'));
+delete require.cache[path.join(__dirname, 'warm.cjs')];
 function run() {
   fs.writeSync(3, 'r');
   const buf = Buffer.alloc(65536);
@@ -95,7 +96,7 @@ function run() {
   delete require.cache[__filename];
   process.mainModule = undefined;
   sayFinalStatus();
-  process.argv = [process.argv[0], require('node:path').resolve(argv[0]), ...argv.slice(1)];
+  process.argv = [process.argv[0], path.resolve(argv[0]), ...argv.slice(1)];
   require('node:module').runMain();
 }
 

@@ -23,7 +23,7 @@ import { startCommand, superviseRun, type CommandRun } from './command.js';
 import { withSlot } from './slots.js';
 import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
-import { envProblem, scriptProblem, warmCommand, type InterpreterKind } from './prewarm-command.js';
+import { envProblem, scriptProblem, warmCommand, type InterpreterKind, type WarmCommand } from './prewarm-command.js';
 import { RUN_ID_VAR } from './reap.js';
 import { onReport } from './prewarm-report.js';
 import { shellQuote } from './expand.js';
@@ -297,10 +297,10 @@ export class PrewarmPools {
     if (run.command.includes('\0')) return 'a NUL byte in the command';
     let problem: string | undefined;
     if (interpreters) {
-      const c = warmCommand(run.command);
-      problem = c.ok ? (envProblem(c.kind, run.env) ?? scriptProblem(c.kind, c.argv[0], run.cwd)) : c.reason;
-      if (problem === undefined && c.ok)
+      const c = warmable(run.command, run.cwd, run.env);
+      if (typeof c !== 'string')
         return { pool: this.pool(c.kind, [c.interpreter, ...c.options].map(shellQuote).join(' '), run), job: jobMessage(c.argv) };
+      problem = c;
     }
     const clash = DEFERRED_VARS.find((k) => k in run.env);
     if (clash) return `${problem ? `${problem}; and ` : ''}the environment sets ${clash}`;
@@ -419,9 +419,19 @@ function folderId(dir: string): string | undefined {
  */
 export function prewarmProblem(command: string, cwd: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (command.includes('\0')) return 'a NUL byte in the command';
+  const c = warmable(command, cwd, env);
+  return typeof c === 'string' ? c : undefined;
+}
+
+/** The command as a waiting interpreter runs it, when it can run it as a cold start would; else why not. */
+function warmable(
+  command: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Extract<WarmCommand, { ok: true }> | string {
   const c = warmCommand(command);
   if (!c.ok) return c.reason;
-  return envProblem(c.kind, env) ?? scriptProblem(c.kind, c.argv[0], cwd);
+  return envProblem(c.kind, env) ?? scriptProblem(c.kind, c.argv[0], cwd) ?? c;
 }
 
 /** Where an engine keeps its pools: beside its persistent processes, so closing the engine closes them. */
