@@ -30,7 +30,11 @@ const lazySchemas = {
   },
 };
 
-/** Each module's `import.meta.url` is where tsc puts it under dist/, so its relative paths still hold. */
+/**
+ * Each module's `import.meta.url` is where tsc puts it under dist/, so its relative paths still hold.
+ * A package loaded on first use by name (`createRequire(import.meta.url)('re2js')`) is a plain
+ * require here, so the bundle holds it (or, for `fire`, takes it from vendor.cjs).
+ */
 const metaUrl = {
   name: 'meta-url',
   setup(build) {
@@ -39,10 +43,60 @@ const metaUrl = {
       if (!text.includes('import.meta.url')) return undefined;
       const rel = path.relative(path.join(ROOT, 'src'), args.path).replace(/\.ts$/, '.js').split(path.sep).join('/');
       return {
-        contents: text.replaceAll('import.meta.url', `__hooklineDistUrl(${JSON.stringify(rel)})`),
+        contents: text
+          .replace(/createRequire\(import\.meta\.url\)\(('[^']+')\)/g, 'require($1)')
+          .replaceAll('import.meta.url', `__hooklineDistUrl(${JSON.stringify(rel)})`),
         loader: 'ts',
         resolveDir: path.dirname(args.path),
       };
+    });
+  },
+};
+
+/**
+ * For `fire`: the large packages only some events need come from files beside it, each read only
+ * when one of its packages is first required (the launcher compiles each with a cache of its own),
+ * so an event's start-up reads a third of the bytes: RE2 for regular-expression matchers, commander
+ * for help and mistakes, and the rest (zod when a value is not plainly valid, the AI SDK for prompt
+ * hooks, OpenTelemetry, yaml) together, as they share dependencies. One shim per package name, so
+ * the bundle and the vendor file share one instance of each.
+ */
+const VENDOR = [
+  { file: 'vendor-re2.cjs', match: /^re2js$/ },
+  { file: 'vendor-commander.cjs', match: /^commander$/ },
+  { file: 'vendor.cjs', match: /^(zod|ai|yaml|@ai-sdk\/(gateway|provider|provider-utils)|@opentelemetry\/[^/]+)(\/.*)?$/ },
+];
+function vendorShims(names) {
+  return {
+    name: 'vendor-shims',
+    setup(build) {
+      for (const { file, match } of VENDOR) {
+        build.onResolve({ filter: match }, (args) => {
+          names.get(file).add(args.path);
+          return { path: `${file}:${args.path}`, namespace: 'vendor' };
+        });
+      }
+      build.onResolve({ filter: /^\.\/vendor[\w-]*\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'vendor' }, (args) => {
+        const [file, name] = args.path.split(/:(.*)/s);
+        return { contents: `module.exports = require('./${file}')[${JSON.stringify(name)}];`, loader: 'js', resolveDir: OUT };
+      });
+    },
+  };
+}
+
+/** A package that src/ requires by name resolves as its imports do: one copy, not its CommonJS build beside the ES one. */
+const requireAsImport = {
+  name: 'require-as-import',
+  setup(build) {
+    build.onResolve({ filter: /^[@a-z]/ }, (args) => {
+      if (args.kind !== 'require-call' || !/[\\/]src[\\/]/.test(args.importer) || args.pluginData === 'as-import') return undefined;
+      return build.resolve(args.path, {
+        kind: 'import-statement',
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'as-import',
+      });
     });
   },
 };
@@ -51,9 +105,11 @@ fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT, { recursive: true });
 
 /** Bundles one entry (a path under src/) into dist/bin; returns its code. */
-async function bundle(entry, outName) {
+async function bundle(entry, outName, extra = {}) {
+  const { plugins = [], ...options } = extra;
   const result = await esbuild.build({
-    entryPoints: [path.join(ROOT, 'src', entry)],
+    entryPoints: typeof entry === 'string' ? [path.join(ROOT, 'src', entry)] : undefined,
+    stdin: typeof entry === 'string' ? undefined : { ...entry, resolveDir: ROOT, loader: 'js' },
     outfile: path.join(OUT, outName),
     bundle: true,
     platform: 'node',
@@ -70,7 +126,7 @@ async function bundle(entry, outName) {
     },
     // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
     define: { 'import.meta.url': '__hooklineBundleUrl' },
-    plugins: [lazySchemas, metaUrl],
+    plugins: [...plugins, requireAsImport, lazySchemas, metaUrl],
     // Everything the command uses is in the bundle (the AI SDK, the MCP SDK, OpenTelemetry), so an
     // install needs none of it; the lazy imports keep each unevaluated until its command runs. The
     // model providers are optional peer dependencies, required from beside Hookline when named.
@@ -81,6 +137,7 @@ async function bundle(entry, outName) {
     supported: { 'dynamic-import': false },
     logLevel: 'warning',
     write: false,
+    ...options,
   });
   // The launcher compiles this file itself (vm.Script takes no hashbang line).
   // What esbuild leaves unescaped (inside regular expression literals) is escaped here, so the file
@@ -93,7 +150,14 @@ async function bundle(entry, outName) {
 }
 
 // Every command, and `fire` alone: an event's start-up reads and runs a third of the code.
-const codes = [await bundle('cli/main.ts', 'cli.cjs'), await bundle('cli/fire-main.ts', 'fire.cjs')];
+const vendored = new Map(VENDOR.map(({ file }) => [file, new Set()]));
+const codes = [await bundle('cli/main.ts', 'cli.cjs'), await bundle('cli/fire-main.ts', 'fire.cjs', { plugins: [vendorShims(vendored)] })];
+for (const [file, names] of vendored) {
+  if (!names.size) throw new Error(`${file}: fire.cjs requires none of its packages any more — drop it from VENDOR`);
+  // Each name a getter, so requiring the file evaluates none of the packages until one is asked for.
+  const getters = [...names].sort().map((name) => `  get ${JSON.stringify(name)}() { return require(${JSON.stringify(name)}); },`);
+  codes.push(await bundle({ contents: `module.exports = {\n${getters.join('\n')}\n};\n` }, file));
+}
 // What an agent's Hookline entry runs per event: a socket client with almost nothing else in it.
 const relay = await bundle('relay/client.ts', 'relay.cjs');
 if (relay.length > 64 * 1024) throw new Error(`dist/bin/relay.cjs is ${relay.length} bytes: the light client must stay light`);

@@ -94,6 +94,34 @@ function writeCache(file, data) {
   }
 }
 
+/** Runs one CommonJS file of the bundle, compiled with cached data kept under `name`; returns its exports. */
+function runCached(dir, bundle, name) {
+  const vm = require('node:vm');
+  const file = path.join(dir, `cli-${BUILD}-${process.version}-${process.arch}-${name}.cache`);
+  const cached = readCache(file);
+  const source = fs.readFileSync(bundle, ENCODING);
+  const script = new vm.Script(Module.wrap(source), {
+    filename: bundle,
+    cachedData: cached,
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  // After the command: the cache then holds the functions it compiled, not only the top level.
+  if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(file, script.createCachedData()));
+  const mod = { exports: {}, id: bundle, filename: bundle, loaded: false };
+  const plain = Module.createRequire(bundle);
+  // fire.cjs requires the packages it seldom needs from vendor*.cjs beside it: compiled the same way.
+  const vendors = new Map();
+  const req = Object.assign((id) => {
+    const vendor = /^\.\/(vendor[\w-]*)\.cjs$/.exec(id)?.[1];
+    if (!vendor) return plain(id);
+    if (!vendors.has(vendor)) vendors.set(vendor, runCached(dir, path.join(__dirname, `${vendor}.cjs`), vendor));
+    return vendors.get(vendor);
+  }, plain);
+  script.runInThisContext()(mod.exports, req, mod, bundle, path.dirname(bundle));
+  mod.loaded = true;
+  return mod.exports;
+}
+
 function start() {
   const dir = cacheDir();
   if (dir && typeof Module.enableCompileCache === 'function') {
@@ -105,20 +133,7 @@ function start() {
     require(BUNDLE);
     return;
   }
-  const vm = require('node:vm');
-  const command = COMMANDS.includes(process.argv[2]) ? process.argv[2] : 'other';
-  const file = path.join(dir, `cli-${BUILD}-${process.version}-${process.arch}-${command}.cache`);
-  const cached = readCache(file);
-  const source = fs.readFileSync(BUNDLE, ENCODING);
-  const script = new vm.Script(Module.wrap(source), {
-    filename: BUNDLE,
-    cachedData: cached,
-    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  // After the command: the cache then holds the functions it compiled, not only the top level.
-  if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(file, script.createCachedData()));
-  const mod = { exports: {}, id: BUNDLE, filename: BUNDLE, loaded: false };
-  script.runInThisContext()(mod.exports, Module.createRequire(BUNDLE), mod, BUNDLE, __dirname);
+  runCached(dir, BUNDLE, COMMANDS.includes(process.argv[2]) ? process.argv[2] : 'other');
 }
 
 start();

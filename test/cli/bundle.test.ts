@@ -103,3 +103,37 @@ test('the bundled CLI answers --version, --help, fire and a bad event as the unb
   const open = await run(BIN, ['--version'], env);
   assert.equal(open.code, 0, open.stderr);
 });
+
+test('`fire` reads the packages few events need (RE2, the schemas) from vendor*.cjs only when an event needs one, compiled with a cache of its own', async () => {
+  const guard = (matcher: string, reason: string) => ({
+    BeforeTool: [{ matcher, hooks: [cmd(`cat >/dev/null; echo '{"decision":"deny","reason":"${reason}"}'`, { name: reason })] }],
+  });
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-cache-'));
+  const fire = (p: ReturnType<typeof makeProject>, tool: string) => {
+    const input = path.join(p.dir, 'input.json');
+    fs.writeFileSync(input, JSON.stringify({ tool_name: tool, tool_input: {} }));
+    const env = { ...p.env, XDG_CACHE_HOME: cache };
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    return run(BIN, ['fire', 'BeforeTool', '--cwd', p.dir, '--input', input, '--session-id', 'vendor-test'], env);
+  };
+  const builtIn = typeof (await import('node:module')).default.enableCompileCache === 'function';
+  const vendorCaches = () => fs.readdirSync(path.join(cache, 'hookline')).filter((f) => /-vendor[\w-]*\.cache$/.test(f));
+
+  const plain = await fire(makeProject({ project: { hooks: guard('read_file', 'plain name') } }), 'read_file');
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(JSON.parse(plain.stdout).output.reason, 'plain name');
+  if (!builtIn) assert.deepEqual(vendorCaches(), [], 'plain names need nothing from vendor*.cjs');
+
+  const patterned = makeProject({ project: { hooks: guard('run_.*', 'pattern') } });
+  const pattern = await fire(patterned, 'run_shell_command');
+  assert.equal(pattern.code, 0, pattern.stderr);
+  assert.equal(JSON.parse(pattern.stdout).output.reason, 'pattern');
+  if (!builtIn)
+    assert.deepEqual(
+      vendorCaches().map((f) => f.split(`-${process.arch}-`)[1]),
+      ['vendor-re2.cache'],
+      'a pattern runs on RE2, from vendor-re2.cjs',
+    );
+  const again = await fire(patterned, 'run_shell_command');
+  assert.equal(JSON.parse(again.stdout).output.reason, 'pattern', again.stderr);
+});
