@@ -114,8 +114,9 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private readonly shadow: boolean;
   private readonly startAhead: boolean;
   private readonly onNotice?: (line: string) => void;
-  /** The held set last said (heldKey), so each is said once. */
+  /** The held set last said (heldKey), so each is said once; and the list it was read from, so an unchanged list is not read again. */
   private heldSaid = '';
+  private heldSeen?: readonly unknown[];
   /** Warnings raised while loading or recording, kept for callers that subscribe late. */
   readonly pendingWarnings: string[] = [];
 
@@ -365,6 +366,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
    * (again after a reload holds back others). `fire` calls it; a host may call it earlier.
    */
   noticeHeld(): void {
+    if (this.ctx.held === this.heldSeen) return;
+    this.heldSeen = this.ctx.held;
     const key = heldKey(this.ctx.held);
     if (key === this.heldSaid) return;
     this.heldSaid = key;
