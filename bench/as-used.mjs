@@ -1,6 +1,6 @@
 // One case of "as users call it": a fresh process, the built package imported as the README
 // shows, `new HookEngine({ cwd, sessionId })` over the user's settings (HOME is the bench's), and
-// each `await engine.fire(…)` timed on its own, alternated with the same event through Gemini
+// each `await engine.fire(…)` timed on its own, alternated (in turns) with the same event through Gemini
 // CLI's engine, with `gap` ms of other work between events. Prints {base, subject} as JSON.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HookEngine } from '../dist/index.js';
@@ -23,15 +23,24 @@ const ours = () => engine.fire(event, fields);
 const work = () => (gap > 0 ? sleep(gap) : undefined);
 const base = [];
 const subject = [];
+const timed = async (fn) => {
+  await work();
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+};
 for (let i = 0; i < warmup + count; i++) {
-  await work();
-  let t0 = performance.now();
-  await theirs();
-  const a = performance.now() - t0;
-  await work();
-  t0 = performance.now();
-  await ours();
-  const b = performance.now() - t0;
+  // Each side goes first in every other pair: what one leaves running (waiting shells started
+  // again after an event) lands on the other as often as on itself.
+  let a;
+  let b;
+  if (i % 2) {
+    b = await timed(ours);
+    a = await timed(theirs);
+  } else {
+    a = await timed(theirs);
+    b = await timed(ours);
+  }
   if (i >= warmup) {
     base.push(a);
     subject.push(b);

@@ -43,7 +43,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * Runs baseline and subject alternately, so drift on a busy machine hits both alike. `between`
+ * Runs baseline and subject alternately, in turns, so drift on a busy machine hits both alike. `between`
  * (untimed) runs before each pair: pre-warmed pools refill there, as they do between events.
  */
 async function pair(
@@ -62,8 +62,15 @@ async function pair(
   const b: number[] = [];
   for (let i = 0; i < count; i++) {
     await between?.();
-    a.push(await time(base));
-    b.push(await time(subject));
+    // Each side goes first in every other pair: what one leaves running (an engine starting its
+    // waiting shells again after an event) lands on the other side as often as on itself.
+    if (i % 2) {
+      b.push(await time(subject));
+      a.push(await time(base));
+    } else {
+      a.push(await time(base));
+      b.push(await time(subject));
+    }
   }
   return [a, b];
 }
