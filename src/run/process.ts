@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { noteRunEntered, RunCgroup, sweepCgroups } from './cgroup.js';
 import { reapLater, reapNow, RUN_ID_VAR } from './reap.js';
 
@@ -126,6 +127,21 @@ export function deferredCommand(command: string): string {
   return `${lines.length}\n${lines.join('\n')}\n`;
 }
 
+/**
+ * A cold bash run enters its cgroup by sourcing this file (BASH_ENV), with no `sh` started and
+ * exec'd first. Only where the file is there, its path needs no expansion (bash expands BASH_ENV),
+ * and nothing in the environment changes how bash starts or would see the file run (an own
+ * BASH_ENV, posix mode, exported options such as xtrace); else the run goes through `sh`.
+ */
+const ENTER_SCRIPT = fileURLToPath(new URL('./enter-cgroup.bash', import.meta.url));
+const CGROUP_PROCS_VAR = '__HOOKLINE_CGROUP_PROCS';
+const BASH_START_VARS = ['BASH_ENV', 'POSIXLY_CORRECT', 'SHELLOPTS', 'BASHOPTS', CGROUP_PROCS_VAR];
+let enterScript: boolean | undefined;
+function entersBySourcing(shell: string, env: Record<string, string>): boolean {
+  enterScript ??= /^[\w./+@-]+$/.test(ENTER_SCRIPT) && fs.existsSync(ENTER_SCRIPT);
+  return enterScript && path.basename(shell) === 'bash' && !BASH_START_VARS.some((k) => k in env);
+}
+
 /** Runs still live, so none outlives Hookline. */
 const live = new Set<GroupRun>();
 let exitHook = false;
@@ -150,7 +166,10 @@ export class GroupRun {
     const shell = opts.shell ?? 'bash';
     const args = shellArgs(shell, opts.command);
     this.cgroup = RunCgroup.create(this.runId);
-    const env = { ...opts.env, [RUN_ID_VAR]: this.runId };
+    const sourced = !!this.cgroup && !opts.deferred && entersBySourcing(shell, opts.env);
+    const env: Record<string, string> = sourced
+      ? { ...opts.env, [RUN_ID_VAR]: this.runId, BASH_ENV: ENTER_SCRIPT, [CGROUP_PROCS_VAR]: this.cgroup!.procsFile }
+      : { ...opts.env, [RUN_ID_VAR]: this.runId };
     // The shell enters its cgroup before it runs anything, so no child can be forked outside it.
     const enter = this.cgroup ? 'echo $$ > "$0" 2>/dev/null; ' : '';
     const [file, argv]: [string, string[]] = opts.deferred
@@ -158,7 +177,7 @@ export class GroupRun {
           '/bin/sh',
           ['-c', `${enter}${READ_COMMAND}\nexec "$@" "$__hookline_cmd"`, this.cgroup?.procsFile ?? 'sh', shell, ...args.slice(0, -1)],
         ]
-      : this.cgroup
+      : this.cgroup && !sourced
         ? ['/bin/sh', ['-c', `${enter}exec "$@"`, this.cgroup.procsFile, shell, ...args]]
         : [shell, args];
     try {

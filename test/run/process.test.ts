@@ -117,6 +117,32 @@ describe('cgroup containment', () => {
     assert.deepEqual(await survivors(pids, 2000), []);
   });
 
+  test('a cold bash run is in its cgroup from its first command, and sees nothing of how it got there', { skip: noCgroup }, async () => {
+    const command = [
+      'echo "underscore=$_"',
+      'grep -q hookline- /proc/$$/cgroup && echo inside',
+      'env | grep -E "^(BASH_ENV|__HOOKLINE)" || echo clean-env',
+      'declare -F | grep -q hookline || echo no-functions',
+      'echo "parent=$(cat /proc/$PPID/comm)"',
+    ].join('; ');
+    const r = await runCommand({ command, cwd: '/tmp', env: { ...ENV, _: '/usr/bin/agent' }, stdin: '{}', timeoutMs: 10_000 });
+    assert.deepEqual(r.stdout.trim().split('\n'), [
+      'underscore=/usr/bin/agent',
+      'inside',
+      'clean-env',
+      'no-functions',
+      `parent=${path.basename(process.execPath).slice(0, 15)}`,
+    ]);
+  });
+
+  test("a user's own BASH_ENV is still read by the hook's bash, which is still contained", { skip: noCgroup }, async () => {
+    const rc = tmpFile('bash-env');
+    fs.writeFileSync(rc, 'FROM_BASH_ENV=yes\n');
+    const command = 'echo "$FROM_BASH_ENV $BASH_ENV"; grep -q hookline- /proc/$$/cgroup && echo inside';
+    const r = await runCommand({ command, cwd: '/tmp', env: { ...ENV, BASH_ENV: rc }, stdin: '{}', timeoutMs: 10_000 });
+    assert.deepEqual(r.stdout.trim().split('\n'), [`yes ${rc}`, 'inside']);
+  });
+
   test('a double fork with an empty environment is killed with its run', { skip: noCgroup }, async () => {
     const pidFile = tmpFile('pids');
     const command = `S=$(command -v setsid) Z=$(command -v sleep); ( env -i "$S" "$Z" 1000 & echo $! >> '${pidFile}' ) & wait; echo '{}'`;
