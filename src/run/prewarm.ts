@@ -479,13 +479,19 @@ async function prewarmedRun(
 
 /**
  * Once an event is done, its pools start the processes they are due to start, before the host's
- * next work (a model call, a tool) rather than at the next event.
+ * next work (a model call, a tool) rather than at the next event. Not when the host has already
+ * fired the next one (an AfterTool right after a fast tool): a start costs a fork here and a
+ * cgroup move, which stalls every fork on the machine while it waits on the kernel, so it would
+ * land on that event's hooks. It finds the pool's second process waiting, and the fill comes
+ * when that event is done.
  */
 export function refillAfterEvent(holder: Map<string, unknown>): void {
   const pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
   if (!pools) return;
   pools.events = Math.max(0, pools.events - 1);
-  setImmediate(() => pools.refill()).unref();
+  setImmediate(() => {
+    if (pools.events === 0) pools.refill();
+  }).unref();
 }
 
 /** An event starts running hooks: fills come due meanwhile wait for its end (`refillAfterEvent`). */

@@ -447,6 +447,28 @@ describe('pre-warming from settings', () => {
     assert.ok(waiting() >= before, 'the pool refilled after the event');
   });
 
+  test('an event fired as soon as the last one is done (an AfterTool after a fast tool) runs in the second waiting shell, and the pool starts none while it runs', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`cat >/dev/null; sleep 0.6; echo '{}'`)] }] } } });
+    const e = new HookEngine({ cwd: p.dir, env: p.env, watchConfig: false });
+    engines.push(e);
+    await e.fire('BeforeTool', bt);
+    await e.fire('BeforeTool', bt);
+    const pools = poolOf(e);
+    assert.ok(pools);
+    await pools.ready();
+    const waiting = () => pools.info().reduce((n, i) => n + i.pids.length, 0);
+    assert.equal(waiting(), 2);
+    const during: number[] = [];
+    e.on('hookStart', () => setTimeout(() => during.push(waiting()), 50));
+    const shells = pools.counts.shell;
+    // Back to back: the second fire starts before the first one's end has let the event loop turn.
+    await e.fire('BeforeTool', bt).then(() => e.fire('BeforeTool', bt));
+    assert.equal(pools.counts.shell - shells, 2, JSON.stringify(pools.counts));
+    assert.deepEqual(during, [1, 0], 'no waiting shell is started while the next event runs');
+    await pools.ready();
+    assert.equal(waiting(), 2, 'the pool refilled once both were done');
+  });
+
   test('hooksConfig.prewarm: true pre-warms every hook; a hook\'s own "prewarm": false wins', async () => {
     const out = tmpDir('hookline-pwtest-e-');
     const all = await engineWith({ hooksConfig: { prewarm: true } }, {}, path.join(out, 'a.json'));
