@@ -422,10 +422,9 @@ describe('pre-warming from settings', () => {
     assert.ok(pools.counts.warm >= 30, JSON.stringify(pools.counts));
   });
 
-  test('no waiting process is started between the hooks of a sequential chain: the pool refills once the event is done', async () => {
-    // Each hook sleeps longer than a pool waits before it refills.
-    const hooks = [0, 1, 2, 3].map((j) => cmd(`cat >/dev/null; sleep 0.12; echo '{}' # ${j}`));
-    const p = makeProject({ project: { hooks: { BeforeTool: [{ sequential: true, hooks }] } } });
+  /** An engine on `group`, fired twice (its key seen twice) and its waiting shells up; `waiting()` counts them. */
+  async function withWaitingShells(group: Record<string, unknown>) {
+    const p = makeProject({ project: { hooks: { BeforeTool: [group] } } });
     const e = new HookEngine({ cwd: p.dir, env: p.env, watchConfig: false });
     engines.push(e);
     await e.fire('BeforeTool', bt);
@@ -433,7 +432,13 @@ describe('pre-warming from settings', () => {
     const pools = poolOf(e);
     assert.ok(pools);
     await pools.ready();
-    const waiting = () => pools.info().reduce((n, i) => n + i.pids.length, 0);
+    return { e, pools, waiting: () => pools.info().reduce((n, i) => n + i.pids.length, 0) };
+  }
+
+  test('no waiting process is started between the hooks of a sequential chain: the pool refills once the event is done', async () => {
+    // Each hook sleeps longer than a pool waits before it refills.
+    const hooks = [0, 1, 2, 3].map((j) => cmd(`cat >/dev/null; sleep 0.12; echo '{}' # ${j}`));
+    const { e, pools, waiting } = await withWaitingShells({ sequential: true, hooks });
     const before = waiting();
     assert.ok(before >= 2, `waiting shells before the event: ${before}`);
     const during: number[] = [];
@@ -448,15 +453,7 @@ describe('pre-warming from settings', () => {
   });
 
   test('an event fired as soon as the last one is done (an AfterTool after a fast tool) runs in the second waiting shell, and the pool starts none while it runs', async () => {
-    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [cmd(`cat >/dev/null; sleep 0.6; echo '{}'`)] }] } } });
-    const e = new HookEngine({ cwd: p.dir, env: p.env, watchConfig: false });
-    engines.push(e);
-    await e.fire('BeforeTool', bt);
-    await e.fire('BeforeTool', bt);
-    const pools = poolOf(e);
-    assert.ok(pools);
-    await pools.ready();
-    const waiting = () => pools.info().reduce((n, i) => n + i.pids.length, 0);
+    const { e, pools, waiting } = await withWaitingShells({ hooks: [cmd(`cat >/dev/null; sleep 0.6; echo '{}'`)] });
     assert.equal(waiting(), 2);
     const during: number[] = [];
     e.on('hookStart', () => setTimeout(() => during.push(waiting()), 50));
