@@ -101,7 +101,8 @@ describe('Claude Code events at the agent’s moments', () => {
     const interrupt = {
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'stop here', interrupt: true } },
     };
-    const decide = `input=$(cat); printf '%s\\n' "$input" >> ${sq(req)}; case "$input" in *bad*) ${json(allow)};; *second*) ${json(deny)};; *last*) ${json(interrupt)};; esac`;
+    // Matched on the command words: a session id's hex digits can spell "bad".
+    const decide = `input=$(cat); printf '%s\\n' "$input" >> ${sq(req)}; case "$input" in *'touch bad'*) ${json(allow)};; *'touch second'*) ${json(deny)};; *'touch last'*) ${json(interrupt)};; esac`;
     const p = claudeProject({
       PermissionRequest: cc(decide, 'Bash'),
       PermissionDenied: cc(respond(denied, { hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })),
