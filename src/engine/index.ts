@@ -116,7 +116,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   private readonly onNotice?: (line: string) => void;
   /** The held set last said (heldKey), so each is said once; and the list it was read from, so an unchanged list is not read again. */
   private heldSaid = '';
-  private heldSeen?: readonly unknown[];
+  private heldSeen?: readonly HeldHook[];
   /** Warnings raised while loading or recording, kept for callers that subscribe late. */
   readonly pendingWarnings: string[] = [];
 

@@ -167,9 +167,11 @@ export class GroupRun {
     const args = shellArgs(shell, opts.command);
     this.cgroup = RunCgroup.create(this.runId);
     const sourced = !!this.cgroup && !opts.deferred && entersBySourcing(shell, opts.env);
-    const env: Record<string, string> = sourced
-      ? { ...opts.env, [RUN_ID_VAR]: this.runId, BASH_ENV: ENTER_SCRIPT, [CGROUP_PROCS_VAR]: this.cgroup!.procsFile }
-      : { ...opts.env, [RUN_ID_VAR]: this.runId };
+    const env: Record<string, string> = {
+      ...opts.env,
+      [RUN_ID_VAR]: this.runId,
+      ...(sourced ? { BASH_ENV: ENTER_SCRIPT, [CGROUP_PROCS_VAR]: this.cgroup!.procsFile } : {}),
+    };
     // The shell enters its cgroup before it runs anything, so no child can be forked outside it.
     const enter = this.cgroup ? 'echo $$ > "$0" 2>/dev/null; ' : '';
     const [file, argv]: [string, string[]] = opts.deferred
