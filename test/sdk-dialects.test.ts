@@ -21,9 +21,13 @@ function withHookline(opts: Parameters<typeof makeProject>[0] = {}) {
   return p;
 }
 
+const TYPED = ['copilot-types.ts', 'claude-types.ts'].map((f) => path.join(SDK, f));
+/** One program for every typed fixture: the standard and Node libraries are read and checked once. */
+let program: ts.Program | undefined;
+
 /** The compiler's errors for a fixture, and how many errors it expects (its @ts-expect-error lines). */
 function typeCheck(file: string): { diagnostics: string[]; expected: number } {
-  const program = ts.createProgram([file], {
+  program ??= ts.createProgram(TYPED, {
     strict: true,
     noEmit: true,
     module: ts.ModuleKind.NodeNext,
@@ -32,8 +36,11 @@ function typeCheck(file: string): { diagnostics: string[]; expected: number } {
     skipLibCheck: true,
     types: ['node'],
   });
+  const source = program.getSourceFile(file);
+  assert.ok(source, `${file} is not in the program`);
   return {
-    diagnostics: ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    // The program's own (options, libraries) and the file's.
+    diagnostics: ts.getPreEmitDiagnostics(program, source).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
     expected: fs.readFileSync(file, 'utf8').match(/^\s*\/\/ @ts-expect-error/gm)?.length ?? 0,
   };
 }

@@ -186,6 +186,9 @@ function removeDir(dir: string, withinMs: number): boolean {
 const leftover = new Set<string>();
 
 export class RunCgroup {
+  /** Removed: nothing can be in it any more, so a second kill has nothing to do. */
+  private removed = false;
+
   private constructor(readonly dir: string) {}
 
   /** A fresh cgroup for one run, or undefined where runs cannot be contained. */
@@ -229,12 +232,14 @@ export class RunCgroup {
 
   /** SIGKILLs every process in the cgroup and removes it (later, if they are still dying). */
   kill(): void {
+    if (this.removed) return;
     try {
       fs.writeFileSync(path.join(this.dir, 'cgroup.kill'), '1');
     } catch {
       // already removed
     }
-    if (!removeDir(this.dir, 0)) leftover.add(this.dir);
+    if (removeDir(this.dir, 0)) this.removed = true;
+    else leftover.add(this.dir);
   }
 }
 

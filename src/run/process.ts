@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { noteRunEntered, RunCgroup, sweepCgroups } from './cgroup.js';
 import { reapLater, reapNow, RUN_ID_VAR } from './reap.js';
+import { which } from './which.js';
 
 /**
  * The one process layer: every hook and shell command Hookline starts goes through here. A run is
@@ -142,6 +143,21 @@ function entersBySourcing(shell: string, env: Record<string, string>): boolean {
   return enterScript && path.basename(shell) === 'bash' && !BASH_START_VARS.some((k) => k in env);
 }
 
+/** A shell named without a folder, found once per PATH (a spawn by name tries an exec in each folder before it). */
+const shellFiles = new Map<string, string>();
+function shellFile(shell: string, { PATH: pathVar }: Record<string, string>): string {
+  // The run's own PATH, as the spawn would search it; a relative folder there is the child's, so
+  // only a PATH of absolute folders is looked up here.
+  if (shell.includes('/') || !pathVar || pathVar.split(path.delimiter).some((d) => !path.isAbsolute(d))) return shell;
+  const key = `${shell}\0${pathVar}`;
+  let file = shellFiles.get(key);
+  if (file === undefined || !fs.existsSync(file)) {
+    file = which(shell, pathVar) ?? shell;
+    shellFiles.set(key, file);
+  }
+  return file;
+}
+
 /** Runs still live, so none outlives Hookline. */
 const live = new Set<GroupRun>();
 let exitHook = false;
@@ -181,9 +197,10 @@ export class GroupRun {
         ]
       : this.cgroup && !sourced
         ? ['/bin/sh', ['-c', `${enter}exec "$@"`, this.cgroup.procsFile, shell, ...args]]
-        : [shell, args];
+        : [shellFile(shell, env), args];
     try {
-      this.child = spawn(file, argv, { cwd: opts.cwd, env, stdio: opts.stdio, detached: true });
+      // argv[0] stays the name the shell was given (`bash`), as a spawn by name has it.
+      this.child = spawn(file, argv, { cwd: opts.cwd, env, stdio: opts.stdio, detached: true, argv0: file === shell ? undefined : shell });
     } catch (e) {
       // e.g. a NUL byte in the command or env: nothing was started
       this.cgroup?.kill();

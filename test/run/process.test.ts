@@ -27,6 +27,27 @@ describe('process layer basics', () => {
     assert.deepEqual(shellArgs('sh', 'x'), ['-c', 'x']);
   });
 
+  test("the shell is the one the hook's PATH names first, with argv[0] as given; a PATH with a relative folder is left to the spawn", async () => {
+    const dir = tmpDir('shell-on-path');
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    // A bash earlier on PATH that says it ran, then is the real one.
+    const real = process.env
+      .PATH!.split(path.delimiter)
+      .map((d) => path.join(d, 'bash'))
+      .find((f) => fs.existsSync(f))!;
+    fs.writeFileSync(path.join(bin, 'bash'), `#!${real}\necho wrapper\nexec ${real} "$@"\n`, { mode: 0o755 });
+    const run = (PATH: string) => runCommand({ command: 'echo "shell=$0"', cwd: dir, env: { PATH }, stdin: '{}', timeoutMs: 10_000 });
+    const first = await run(`${bin}${path.delimiter}${process.env.PATH}`);
+    assert.match(first.stdout, /^wrapper$/m);
+    // Without it on PATH, the system's bash, started as `bash` (its $0), as a spawn by name starts it.
+    const plain = await run(process.env.PATH!);
+    assert.equal(plain.stdout.trim(), 'shell=bash');
+    // `bin` relative to the hook's folder: only the child can resolve it, and does.
+    const relative = await run(`bin${path.delimiter}${process.env.PATH}`);
+    assert.match(relative.stdout, /^wrapper$/m);
+  });
+
   test('envFrom drops unset entries', () => {
     assert.deepEqual(envFrom({ A: '1', B: undefined }), { A: '1' });
   });
