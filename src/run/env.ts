@@ -150,9 +150,20 @@ export function matchingSecretRule(value: string): string | undefined {
   return undefined;
 }
 
+/** Verdicts on values already looked at: an environment is screened again by every load and every dialect's run. */
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4096;
+
 export function looksSecret(value: string): boolean {
   if (value.length < 8) return false;
-  return SECRET_VALUES.some((re) => re.test(value)) || looksRandomToken(value) || matchingSecretRule(value) !== undefined;
+  const known = verdicts.get(value);
+  if (known !== undefined) return known;
+  const secret = SECRET_VALUES.some((re) => re.test(value)) || looksRandomToken(value) || matchingSecretRule(value) !== undefined;
+  if (value.length <= 4096) {
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(value, secret);
+  }
+  return secret;
 }
 
 /** Strict mode, as in Gemini CLI: on GitHub runners keep only what is known to be safe. */
