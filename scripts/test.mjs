@@ -33,12 +33,9 @@ const env = { ...process.env, HOOKLINE_TRACE: process.env.HOOKLINE_TRACE ?? '0',
 // The real agents are installed once into the user's cache, not into this run's throwaway one.
 if (agents && !env.HOOKLINE_AGENTS_CACHE)
   env.HOOKLINE_AGENTS_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'hookline', 'real-agents');
-// Much of a test's time is spent waiting on the processes it starts: one file more than there are
-// cores keeps them busy (the real agents, heavy and with deadlines of their own, run two at a
-// time). The largest files (the longest, mostly) start first, so none is left running alone at the end.
-const concurrency = own ? 2 : os.availableParallelism() + 1;
+// The largest files (the longest, mostly) start first, so none is left running alone at the end.
 const bySize = selected.map((f) => [fs.statSync(f).size, f]).sort((a, b) => b[0] - a[0] || a[1].localeCompare(b[1]));
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...bySize.map(([, f]) => f)], {
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...bySize.map(([, f]) => f)], {
   stdio: 'inherit',
   env,
 });

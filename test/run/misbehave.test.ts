@@ -300,10 +300,13 @@ describe('the hookline CLI with misbehaving hooks', () => {
   // Were fire to wait for the pipe the grandchild holds, it would return only once the grandchild
   // finished (and touched its marker); the stubborn hook never ends at all (hence the hang guard).
   test('fire returns promptly and leaves nothing behind', { timeout: 120_000 }, async () => {
+    // A file each: the grandchild hook answers once its file has its three pids, which another
+    // hook's lines in a shared file would fake (it would answer before its subshell wrote them).
     const pidFile = tmpFile('pids');
+    const stubbornPids = tmpFile('pids');
     const hooks = [
       cmd(fixture('run-grandchild.sh', q(pidFile)), { name: 'grandchild', timeout: 1500 }),
-      cmd(fixture('run-trap-term.sh', q(pidFile)), { name: 'stubborn', timeout: 500 }),
+      cmd(fixture('run-trap-term.sh', q(stubbornPids)), { name: 'stubborn', timeout: 500 }),
     ];
     const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks }] } } });
     const r = await runCli(['fire', 'BeforeTool', '--input', '-'], { cwd: p.dir, env: p.env, input: JSON.stringify(TOOL) });
@@ -313,6 +316,7 @@ describe('the hookline CLI with misbehaving hooks', () => {
     assert.equal(out.runs[0].output.systemMessage, 'answered early');
     assert.match(out.runs[1].error, /^BeforeTool hook "stubborn".*Hook timed out after 500ms/);
     assert.match(r.stderr, /stubborn.*timed out/);
-    await assertNoneLeft(pidFile, 5);
+    await assertNoneLeft(pidFile, 3);
+    await assertNoneLeft(stubbornPids, 2);
   });
 });
