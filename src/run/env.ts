@@ -153,13 +153,15 @@ export function matchingSecretRule(value: string): string | undefined {
 /** Verdicts on values already looked at: an environment is screened again by every load and every dialect's run. */
 const verdicts = new Map<string, boolean>();
 const MAX_VERDICTS = 4096;
+/** Longer values are screened each time rather than kept (an environment can hold megabytes). */
+const MAX_KEPT_LENGTH = 4096;
 
 export function looksSecret(value: string): boolean {
   if (value.length < 8) return false;
   const known = verdicts.get(value);
   if (known !== undefined) return known;
   const secret = SECRET_VALUES.some((re) => re.test(value)) || looksRandomToken(value) || matchingSecretRule(value) !== undefined;
-  if (value.length <= 4096) {
+  if (value.length <= MAX_KEPT_LENGTH) {
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(value, secret);
   }

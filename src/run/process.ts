@@ -151,7 +151,8 @@ function shellFile(shell: string, { PATH: pathVar }: Record<string, string>): st
   if (shell.includes('/') || !pathVar || pathVar.split(path.delimiter).some((d) => !path.isAbsolute(d))) return shell;
   const key = `${shell}\0${pathVar}`;
   let file = shellFiles.get(key);
-  if (file === undefined || !fs.existsSync(file)) {
+  // A shell found before is checked for still being there; one not found is left to the spawn.
+  if (file === undefined || (file !== shell && !fs.existsSync(file))) {
     file = which(shell, pathVar) ?? shell;
     shellFiles.set(key, file);
   }
