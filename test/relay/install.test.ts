@@ -82,6 +82,9 @@ function runEntry(
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // An entry that answers without reading the event (a configuration that does not read) may be
+    // gone before the write: an agent takes its answer all the same, and so does this.
+    child.stdin.on('error', () => {});
     child.stdin.end(event instanceof Raw ? event.text : JSON.stringify(event));
   });
 }
