@@ -538,7 +538,10 @@ async function coldStart(): Promise<void> {
 function memory(): void {
   const script = `
     import { HookEngine } from ${JSON.stringify(path.join(ROOT, 'dist', 'engine', 'index.js'))};
+    // The payload as a tool's output arrives, one flat string: 'x'.repeat gives a rope that its first
+    // reader flattens, a copy the payload itself needs, so it is flattened here, before the measure.
     const big = 'x'.repeat(10 * 1024 * 1024);
+    big.indexOf('y');
     const e = new HookEngine({ cwd: process.cwd() });
     await e.fire('AfterTool', { tool_name: 'read_file', tool_input: {}, tool_response: { llmContent: 'warm', returnDisplay: '' } });
     globalThis.gc(); globalThis.gc();
