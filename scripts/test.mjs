@@ -1,6 +1,8 @@
 // Runs every test file under test/ with node's test runner (Node 20 has no --test globs).
 // `--agents` runs the real-agent suite (test/real-agents) instead, and `--package` the packed
 // tarball installed as users install it (test/package): the default run leaves both out.
+// The tests run as JavaScript (scripts/build-tests.mjs, against dist/ as just built), so no test
+// process loads a TypeScript loader; `--tsx` runs the TypeScript as written, against src/.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +10,7 @@ import path from 'node:path';
 
 const agents = process.argv.includes('--agents');
 const pkg = process.argv.includes('--package');
+const tsx = process.argv.includes('--tsx');
 const REAL_AGENTS = path.join('test', 'real-agents');
 const PACKAGE = path.join('test', 'package');
 const own = agents ? REAL_AGENTS : pkg ? PACKAGE : undefined;
@@ -20,7 +23,7 @@ const walk = (dir) => {
   }
 };
 walk(own ?? 'test');
-const only = process.argv.slice(2).filter((a) => a !== '--agents' && a !== '--package');
+const only = process.argv.slice(2).filter((a) => !['--agents', '--package', '--tsx'].includes(a));
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 if (!selected.length) {
   process.stderr.write(`no test file under test/ matches ${only.map((o) => JSON.stringify(o)).join(' or ')}\n`);
@@ -35,7 +38,15 @@ if (agents && !env.HOOKLINE_AGENTS_CACHE)
   env.HOOKLINE_AGENTS_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'hookline', 'real-agents');
 // The largest files (the longest, mostly) start first, so none is left running alone at the end.
 const bySize = selected.map((f) => [fs.statSync(f).size, f]).sort((a, b) => b[0] - a[0] || a[1].localeCompare(b[1]));
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...bySize.map(([, f]) => f)], {
+let run = bySize.map(([, f]) => f);
+let loader = ['--import', 'tsx'];
+if (!tsx) {
+  const built = spawnSync(process.execPath, [path.join('scripts', 'build-tests.mjs')], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  run = run.map((f) => path.join('test-build', path.relative('test', f)).replace(/\.ts$/, '.js'));
+  loader = ['--enable-source-maps'];
+}
+const r = spawnSync(process.execPath, [...loader, '--test', '--test-concurrency=2', ...run], {
   stdio: 'inherit',
   env,
 });
