@@ -1,11 +1,10 @@
 // The tests as plain JavaScript, for `npm test`: test/**/*.ts (not its fixtures) compiled into
-// test-build/, one file for each, at the same depth (so `..` from a test is the project root, as
-// from test/), each import of src/ pointing at the same module in dist/ (built from it by tsc just
-// before). Node then runs them without a TypeScript loader in every test process. Fixtures stay
-// where they are: the tests find them from the project root.
+// test-build/, one file for each, each import of src/ pointing at the same module in dist/ (built
+// from it by tsc just before). Node then runs them without a TypeScript loader in every test
+// process. A test's import.meta is still its file under test/, so it finds what is beside it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +27,15 @@ walk(TEST);
 const relink = {
   name: 'relink',
   setup(build) {
+    // A test finds the files beside it (fixtures, packs, helper scripts) from its own location: test/, as written.
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const text = await fs.promises.readFile(args.path, 'utf8');
+      const contents = text
+        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+        .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path)))
+        .replaceAll('import.meta.filename', JSON.stringify(args.path));
+      return { contents, loader: 'ts' };
+    });
     build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       if (!args.path.startsWith('.')) return { path: args.path, external: true };
