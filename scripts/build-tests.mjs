@@ -27,14 +27,16 @@ walk(TEST);
 const relink = {
   name: 'relink',
   setup(build) {
-    // A test finds the files beside it (fixtures, packs, helper scripts) from its own location: test/, as written.
+    // A test finds the files beside it (fixtures, packs, helper scripts) from its own location:
+    // its import.meta is set to test/'s file before its code runs (on its first line, so the
+    // source map's lines stay the file's own).
     build.onLoad({ filter: /\.ts$/ }, async (args) => {
       const text = await fs.promises.readFile(args.path, 'utf8');
-      const contents = text
-        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
-        .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path)))
-        .replaceAll('import.meta.filename', JSON.stringify(args.path));
-      return { contents, loader: 'ts' };
+      const meta = { url: pathToFileURL(args.path).href, dirname: path.dirname(args.path), filename: args.path };
+      const prologue = Object.entries(meta)
+        .map(([k, v]) => `import.meta.${k} = ${JSON.stringify(v)};`)
+        .join(' ');
+      return { contents: `${prologue} ${text}`, loader: 'ts' };
     });
     build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
