@@ -81,14 +81,15 @@ late() {
 }
 trap late USR1
 (
-  trap 'kill $! 2>/dev/null; exit 0' TERM
+  trap 'kill $! 2>/dev/null; wait $!; exit 0' TERM
   sleep $((budget + 2)) &
   wait $!
   read -r _ _ _ parent _ </proc/$BASHPID/stat
   ((parent == $$)) && kill -USR1 $$
 ) </dev/null >/dev/null 2>&1 9>&- &
 watchdog=$!
-trap 'kill "$watchdog" 2>/dev/null' EXIT
+# Reaped before this entry exits, its sleep with it: the agent sees the entry end with nothing of it left.
+trap 'kill "$watchdog" 2>/dev/null && wait "$watchdog" 2>/dev/null' EXIT
 
 # Runs in the background (a subshell of its own: its pid is the one that holds the connection).
 ask() {
