@@ -8,22 +8,30 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const OUT = path.join(ROOT, 'test-build');
+const OUT = path.join(ROOT, 'test-build');
 const TEST = path.join(ROOT, 'test');
 const SRC = path.join(ROOT, 'src');
 const DIST = path.join(ROOT, 'dist');
 
-const sources = [];
-const walk = (dir) => {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'fixtures') walk(p);
-    else if (e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) sources.push(p);
-  }
-};
-walk(TEST);
+const sources = fs
+  .readdirSync(TEST, { recursive: true })
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.split(path.sep).includes('fixtures'))
+  .map((f) => path.join(TEST, f));
 
-/** Every import stays an import; one of src/ (written `….js`, as TypeScript has it) goes to dist/. */
+/** `target` as an import from the compiled twin of the test folder `dir`. */
+const linkFrom = (dir, target) => {
+  const rel = path
+    .relative(path.join(OUT, path.relative(TEST, dir)), target)
+    .split(path.sep)
+    .join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+};
+
+/**
+ * Every import stays an import: one of src/ (written `….js`, as TypeScript has it) goes to the
+ * same module in dist/, one of another test module as written (it is compiled beside this one),
+ * and one of anything else (fixtures, scripts/, bench/) to that file where it is.
+ */
 const relink = {
   name: 'relink',
   setup(build) {
@@ -42,24 +50,10 @@ const relink = {
       if (args.kind === 'entry-point') return undefined;
       if (!args.path.startsWith('.')) return { path: args.path, external: true };
       const target = path.resolve(args.resolveDir, args.path);
-      const inSrc = target.startsWith(SRC + path.sep);
-      if (!inSrc) {
-        // Another test module (compiled beside this one) or a file outside test/ and src/ (scripts/, bench/): as written.
-        const outside = !target.startsWith(TEST + path.sep) || target.includes(`${path.sep}fixtures${path.sep}`);
-        if (!outside) return { path: args.path, external: true };
-        return {
-          path: path
-            .relative(path.join(OUT, path.relative(TEST, args.resolveDir)), target)
-            .split(path.sep)
-            .join('/'),
-          external: true,
-        };
-      }
-      const built = path.join(DIST, path.relative(SRC, target));
-      const from = path.join(OUT, path.relative(TEST, args.resolveDir));
-      let rel = path.relative(from, built).split(path.sep).join('/');
-      if (!rel.startsWith('.')) rel = `./${rel}`;
-      return { path: rel, external: true };
+      if (target.startsWith(SRC + path.sep))
+        return { path: linkFrom(args.resolveDir, path.join(DIST, path.relative(SRC, target))), external: true };
+      const testModule = target.startsWith(TEST + path.sep) && !target.includes(`${path.sep}fixtures${path.sep}`);
+      return { path: testModule ? args.path : linkFrom(args.resolveDir, target), external: true };
     });
   },
 };
@@ -88,7 +82,6 @@ await esbuild.build({
   format: 'esm',
   target: 'node20',
   sourcemap: 'inline',
-  outExtension: { '.js': '.js' },
   plugins: [relink],
   logLevel: 'warning',
 });

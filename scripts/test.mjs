@@ -38,14 +38,10 @@ if (agents && !env.HOOKLINE_AGENTS_CACHE)
   env.HOOKLINE_AGENTS_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'hookline', 'real-agents');
 // The largest files (the longest, mostly) start first, so none is left running alone at the end.
 const bySize = selected.map((f) => [fs.statSync(f).size, f]).sort((a, b) => b[0] - a[0] || a[1].localeCompare(b[1]));
-let run = bySize.map(([, f]) => f);
-let loader = ['--import', 'tsx'];
-if (!tsx) {
-  const built = spawnSync(process.execPath, [path.join('scripts', 'build-tests.mjs')], { stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
-  run = run.map((f) => path.join('test-build', path.relative('test', f)).replace(/\.ts$/, '.js'));
-  loader = ['--enable-source-maps'];
-}
+// Compiled in this process (it exits 1 with its reason when dist/ is older than src/).
+if (!tsx) await import('./build-tests.mjs');
+const run = bySize.map(([, f]) => (tsx ? f : path.join('test-build', path.relative('test', f)).replace(/\.ts$/, '.js')));
+const loader = tsx ? ['--import', 'tsx'] : ['--enable-source-maps'];
 const r = spawnSync(process.execPath, [...loader, '--test', '--test-concurrency=2', ...run], {
   stdio: 'inherit',
   env,
