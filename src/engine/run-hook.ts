@@ -59,8 +59,8 @@ export interface RunDeps {
 const BLOCKED_UNTRUSTED = 'Security: Blocked execution of project hook in untrusted folder';
 
 // Parallel hooks share one input object: serialise it once, not once per hook. A large input is
-// serialised into byte slices every hook is handed as it reads, so its text is never held a
-// second time as one string (and, traced, its digest is taken in the same pass).
+// written to each hook as it reads, from a few reused buffers, so its text is never held whole
+// (and, traced, its digest is taken in the first pass).
 const sliced = new WeakMap<object, JsonSlices>();
 function stdinFor(input: AnyHookInput, env: Env): string | JsonSlices {
   const s = sliced.get(input) ?? writtenText(input);

@@ -20,7 +20,7 @@ export interface CommandRun {
   command: string;
   cwd: string;
   env: Record<string, string>;
-  /** What the hook reads on stdin: JSON text, or (a large input) its bytes in slices, shared by the event's hooks. */
+  /** What the hook reads on stdin: JSON text, or (a large input) its bytes, made as the hook reads them. */
   stdin: string | JsonSlices;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -150,6 +150,8 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       child.stdout?.destroy();
       child.stderr?.destroy();
       opts.extra?.destroy();
+      // Nothing more is written: a child that kept the pipe gets no more of a large input.
+      child.stdin?.destroy();
       const durationMs = performance.now() - started;
       // Invalid UTF-8 is replaced, not an error (the reference decodes the same way), but said.
       const raw = out.bytes();
@@ -233,24 +235,11 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
   });
 }
 
-/** Inputs past this size are serialised into shared slices (serialize.ts `JsonSlices`) rather than one string. */
+/** Inputs past this size are written as the hook reads them (serialize.ts `JsonSlices`) rather than made into one string. */
 export const LARGE_INPUT = 1024 * 1024;
 
-/**
- * Writes the input to the hook's stdin pipe and closes it. Slices are written as the pipe takes
- * them (the hook reads at its own pace; nothing is copied again), and writing stops once the
- * hook has closed its end.
- */
+/** Writes the input to the hook's stdin pipe and closes it; a large input as the pipe takes it. */
 function writeInput(stdin: NodeJS.WritableStream & { destroyed?: boolean }, input: CommandRun['stdin']): void {
   if (typeof input === 'string') return void stdin.end(input);
-  let i = 0;
-  const next = (): void => {
-    for (let slice = input.at(i); slice; slice = input.at(i)) {
-      if (stdin.destroyed) return;
-      i++;
-      if (!stdin.write(slice)) return void stdin.once('drain', next);
-    }
-    stdin.end();
-  };
-  next();
+  input.writeTo(stdin as Parameters<JsonSlices['writeTo']>[0]);
 }

@@ -1,13 +1,25 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /**
- * Strings longer than this many characters are escaped slice by slice, never as one copy; text is
- * handed on in pieces of about PIECE characters. Both keep every string made here small enough for
- * V8's young generation (its pages are reused), not its large-object space, where each string is
- * fresh memory (on a virtual machine, a page fault per page touched).
+ * Strings longer than this many characters are escaped slice by slice, never as one copy; small
+ * values' text is joined up to about PIECE characters. Both keep every string made here small
+ * enough for V8's young generation (its pages are reused), not its large-object space, where each
+ * string is fresh memory (on a virtual machine, a page fault per page touched).
  */
 const SLICE = 1 << 14;
 const PIECE = 1 << 16;
+/** Characters of a large string looked at (and, needing no escape, handed on) at a time. */
+const RUN = 1 << 17;
+/**
+ * Bytes per buffer a large input is written to a hook from, and how many are in its pipe at
+ * once. The same few buffers are written again and again: after each process the engine starts,
+ * every page it writes to costs a fault (fork() marked them copy-on-write), so bytes made into
+ * fresh or long-held buffers cost several times the writing itself.
+ */
+const CHUNK = 1 << 18;
+const IN_FLIGHT = 8;
+/** What JSON.stringify would change in a string: a string without any is its own JSON text, quoted. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Roughly how many characters `JSON.stringify(value)` gives: enough to tell large from small. */
 export function approxJsonSize(value: unknown, limit = Infinity): number {
@@ -29,54 +41,124 @@ export function approxJsonSize(value: unknown, limit = Infinity): number {
   return size;
 }
 
+/** Buffers whose writes are done, for the next: at most SPARE_MAX, let go once idle for a while. */
+const spare: Buffer[] = [];
+const SPARE_MAX = 32;
+const SPARE_IDLE_MS = 10_000;
+let spareTimer: NodeJS.Timeout | undefined;
+const takeSpare = (): Buffer => spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
+function giveSpare(buf: Buffer): void {
+  if (buf.length !== CHUNK || spare.length >= SPARE_MAX) return;
+  spare.push(buf);
+  spareTimer?.refresh();
+  spareTimer ??= setTimeout(() => {
+    spare.length = 0;
+    spareTimer = undefined;
+  }, SPARE_IDLE_MS).unref();
+}
+
+/** Where a large input is written: a hook's stdin. */
+interface Sink {
+  readonly destroyed?: boolean;
+  write(chunk: Buffer, done: (err?: Error | null) => void): boolean;
+  end(): void;
+}
+
 /**
- * A large input's JSON bytes, the same text JSON.stringify gives for plain data, in slices of
- * about 64 KiB made as the first hook reads them: large strings are escaped slice by slice (never
- * splitting a surrogate pair), so the hook reads the first slice while the next is made, the
- * bytes are the only full copy ever held, and every hook of the event is handed the same slices.
- * With `digest`, the text's digest is taken as the slices are made (a trace need not serialise
- * it again).
+ * A large input's JSON bytes, the same text JSON.stringify gives for plain data, made as each hook
+ * reads them and never held whole: pieces of text are encoded straight into a few reused buffers
+ * (no joined string is made; a run of a large string needing no escape is encoded from the string
+ * itself), each buffer written again once its write is done. With `digest`, the text's digest is
+ * taken on the first whole pass (a trace need not serialise it again).
  */
 export class JsonSlices {
-  private readonly slices: Buffer[] = [];
-  private readonly texts: Iterator<string>;
-  private hash?: Hash;
-  private done = false;
+  private hashing = false;
 
   constructor(
     private readonly value: unknown,
-    digest = false,
-  ) {
-    this.texts = jsonTexts(value);
-    if (digest && isObject(value) && !digests.has(value)) {
-      this.hash = createHash('sha256');
-      making.set(value, this);
-    }
-  }
+    private readonly digest = false,
+  ) {}
 
-  /** Slice `i`, made now if it is the next one; undefined past the end. */
-  at(i: number): Buffer | undefined {
-    while (this.slices.length <= i && !this.done) {
-      const next = this.texts.next();
-      if (next.done) {
-        this.done = true;
-        if (this.hash && isObject(this.value)) {
-          digests.set(this.value, `sha256:${this.hash.digest('hex')}`);
-          making.delete(this.value);
+  /** Writes the text to `out` as fast as it takes it, then ends it; stops once `out` is destroyed. */
+  writeTo(out: Sink): void {
+    const texts = jsonTexts(this.value, RUN);
+    const value = this.value;
+    const hash = this.digest && !this.hashing && isObject(value) && !digests.has(value) ? createHash('sha256') : undefined;
+    if (hash) this.hashing = true;
+    let carry: string | undefined;
+    let ended = false;
+    let inFlight = 0;
+    const pump = (): void => {
+      while (!ended && inFlight < IN_FLIGHT) {
+        if (out.destroyed) {
+          ended = true;
+          if (hash) this.hashing = false;
+          return;
         }
-        break;
+        const buf = takeSpare();
+        const filled = fill(buf, texts, carry);
+        carry = filled.carry;
+        const bytes = filled.buf.subarray(0, filled.used);
+        if (filled.buf !== buf) giveSpare(buf);
+        if (bytes.length > 0) {
+          hash?.update(bytes);
+          inFlight++;
+          out.write(bytes, () => {
+            inFlight--;
+            giveSpare(filled.buf);
+            pump();
+          });
+        } else giveSpare(filled.buf);
+        if (filled.carry === undefined && filled.done) {
+          ended = true;
+          if (hash && isObject(value)) digests.set(value, `sha256:${hash.digest('hex')}`);
+          out.end();
+        }
       }
-      const bytes = Buffer.from(next.value, 'utf8');
-      this.hash?.update(bytes);
-      this.slices.push(bytes);
-    }
-    return this.slices[i];
+    };
+    pump();
   }
 
-  /** Every slice, made now if need be. */
-  all(): readonly Buffer[] {
-    for (let i = 0; this.at(i); i++);
-    return this.slices;
+  /** Every slice, each in a buffer of its own. */
+  all(): Buffer[] {
+    const slices: Buffer[] = [];
+    const texts = jsonTexts(this.value, RUN);
+    let carry: string | undefined;
+    for (;;) {
+      const filled = fill(Buffer.allocUnsafeSlow(CHUNK), texts, carry);
+      carry = filled.carry;
+      if (filled.used > 0) slices.push(filled.buf.subarray(0, filled.used));
+      if (filled.done && carry === undefined) return slices;
+    }
+  }
+}
+
+/**
+ * Encodes pieces into `buf` one after another until the next would not fit (`carry`, for the
+ * next buffer) or there are none left (`done`). A piece larger than `buf` gets a buffer of its own.
+ */
+function fill(
+  buf: Buffer,
+  texts: Iterator<string>,
+  carry: string | undefined,
+): { buf: Buffer; used: number; carry?: string; done: boolean } {
+  let used = 0;
+  for (;;) {
+    let text = carry;
+    carry = undefined;
+    if (text === undefined) {
+      const next = texts.next();
+      if (next.done) return { buf, used, done: true };
+      text = next.value;
+    }
+    // Three bytes per UTF-16 unit at most; the exact length only when that bound does not fit.
+    const room = buf.length - used;
+    const need = text.length * 3 <= room ? text.length * 3 : Buffer.byteLength(text);
+    if (need > room) {
+      if (used > 0) return { buf, used, carry: text, done: false };
+      buf = Buffer.allocUnsafeSlow(need);
+    }
+    used += buf.write(text, used);
   }
 }
 
@@ -96,15 +178,11 @@ export function jsonText(value: object): string {
 export function writtenText(value: unknown): string | undefined {
   return isObject(value) ? texts.get(value) : undefined;
 }
-/** Slices still being made, whose digest comes with them. */
-const making = new WeakMap<object, JsonSlices>();
-
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
 /** `sha256:` and the digest of the value's JSON text (the one taken as it was written to a hook, if it was). */
 export function jsonDigest(value: unknown): string {
   if (isObject(value)) {
-    making.get(value)?.all();
     const known = digests.get(value);
     if (known) return known;
     const text = texts.get(value);
@@ -117,11 +195,23 @@ export function jsonDigest(value: unknown): string {
   const hash = createHash('sha256');
   if (typeof value === 'string') hash.update(value);
   else for (const text of jsonTexts(value)) hash.update(text);
-  return `sha256:${hash.digest('hex')}`;
+  const d = `sha256:${hash.digest('hex')}`;
+  if (isObject(value)) digests.set(value, d);
+  return d;
 }
 
-/** `value` as JSON text, in pieces of about one slice. */
-export function* jsonTexts(value: unknown): Generator<string> {
+/** `end`, or one past it where a surrogate pair would be cut there. */
+function pairEnd(s: string, end: number): number {
+  if (end >= s.length) return s.length;
+  const last = s.charCodeAt(end - 1);
+  return last >= 0xd800 && last <= 0xdbff ? end + 1 : end;
+}
+
+/**
+ * `value` as JSON text, in pieces of about PIECE characters; a large string comes `run`
+ * characters at a time, each run that needs no escape as a view of the string (no copy).
+ */
+export function* jsonTexts(value: unknown, run = PIECE): Generator<string> {
   let pending = '';
   /** Adds text; true when a slice's worth is pending (the caller yields `take()`). */
   const add = (s: string) => (pending += s).length >= PIECE;
@@ -136,15 +226,23 @@ export function* jsonTexts(value: unknown): Generator<string> {
         if (add(JSON.stringify(v))) yield take();
         return;
       }
+      // A run needing no escape is handed on as a view of the string; one that does is escaped
+      // slice by slice. Deciding run by run lets the hook read the first while the next is looked at.
       add('"');
+      if (pending) yield take();
       for (let i = 0; i < v.length; ) {
-        let end = Math.min(i + SLICE, v.length);
-        const last = v.charCodeAt(end - 1);
-        if (end < v.length && last >= 0xd800 && last <= 0xdbff) end++;
-        if (add(JSON.stringify(v.slice(i, end)).slice(1, -1))) yield take();
+        const end = pairEnd(v, i + run);
+        const part = v.slice(i, end);
+        if (!NEEDS_ESCAPE.test(part)) yield part;
+        else
+          for (let j = 0; j < part.length; ) {
+            const e = pairEnd(part, j + SLICE);
+            yield JSON.stringify(part.slice(j, e)).slice(1, -1);
+            j = e;
+          }
         i = end;
       }
-      if (add('"')) yield take();
+      add('"');
       return;
     }
     if (v && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {

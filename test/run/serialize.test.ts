@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { approxJsonSize, JsonSlices, jsonDigest } from '../../src/run/serialize.js';
 import { runHook as runCommand } from './util.js';
 
@@ -61,4 +62,35 @@ test('a hook that exits without reading a large input: the run ends, the rest is
   assert.equal(r.error, undefined);
   // Its digest (for the trace) is still the digest of the whole text.
   assert.equal(jsonDigest(value), jsonDigest(JSON.stringify(value)));
+});
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+test('large inputs written at once to hooks that read, stop early or read slowly: each reads exactly its own text', async () => {
+  // The buffers a large input is written from are used again once a write is done; a hook must
+  // never see bytes of another's input, whichever ends first.
+  const env = { PATH: process.env.PATH! };
+  const values = [
+    { tool_response: { llmContent: 'a'.repeat(6 << 20) } },
+    { tool_response: { llmContent: 'b"\\\n😀'.repeat(1 << 20) } },
+    { tool_response: { llmContent: 'c'.repeat(4 << 20), more: 'é'.repeat(1 << 20) } },
+  ];
+  const reading = values.map((v) => runCommand({ command: 'sha256sum | cut -c1-64', cwd: '/tmp', env, stdin: new JsonSlices(v) }));
+  const slow = runCommand({
+    command: 'head -c 100000 >/dev/null; sleep 0.3; sha256sum | cut -c1-64',
+    cwd: '/tmp',
+    env,
+    stdin: new JsonSlices(values[0]),
+  });
+  const early = values.map((v) => runCommand({ command: 'head -c 1000 >/dev/null', cwd: '/tmp', env, stdin: new JsonSlices(v) }));
+  const results = await Promise.all(reading);
+  results.forEach((r, i) => assert.equal(r.stdout.trim(), sha(JSON.stringify(values[i])), `hook ${i}`));
+  for (const r of await Promise.all(early)) assert.equal(r.exitCode, 0);
+  const rest = Buffer.from(JSON.stringify(values[0])).subarray(100000);
+  assert.equal((await slow).stdout.trim(), createHash('sha256').update(rest).digest('hex'), 'the slow reader');
+  // And again, now that the buffers have been used: the same texts.
+  const again = await Promise.all(
+    values.map((v) => runCommand({ command: 'sha256sum | cut -c1-64', cwd: '/tmp', env, stdin: new JsonSlices(v) })),
+  );
+  again.forEach((r, i) => assert.equal(r.stdout.trim(), sha(JSON.stringify(values[i])), `again, hook ${i}`));
 });
