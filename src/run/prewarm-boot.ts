@@ -10,8 +10,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pidAlive } from '../config/lock.js';
 import { listenForReports, REPORT_SOCKET, stopReports } from './prewarm-report.js';
+
+/** Hookline's own hook SDK, `hookline/sdk` and its entries for each agent (plain modules: no side effect on import). */
+const SDK_FILES = ['index.js', 'claude.js', 'codex.js', 'copilot.js'].map((f) => fileURLToPath(new URL(`../sdk/${f}`, import.meta.url)));
 
 // CommonJS, loaded as the main module; it leaves nothing of itself in require.cache or
 // process.mainModule, so `require.main === module` and `import.meta` main checks hold.
@@ -33,8 +37,23 @@ const ready = () => --waiting === 0 && setImmediate(run);
   process.argv = [argv[0], entry];
   require('node:module').runMain();
   process.argv = argv;
-  // The same module: settled once it has run as the entry.
-  import(require('node:url').pathToFileURL(entry).href).then(ready, ready);
+  // The same module: settled once it has run as the entry. Then Hookline's SDK, which hooks
+  // import: an ES module hook finds it loaded. Hookline's own files, and where this folder
+  // resolves \`hookline\` to a copy of all of them byte for byte, that copy (never other code).
+  import(require('node:url').pathToFileURL(entry).href)
+    .then(() => Promise.all(sdkFiles().map((f) => import(require('node:url').pathToFileURL(f).href))))
+    .then(ready, ready);
+}
+function sdkFiles() {
+  const own = ${JSON.stringify(SDK_FILES)};
+  try {
+    const dir = path.join(path.dirname(require.resolve('hookline/package.json', { paths: [process.cwd()] })), 'dist', 'sdk');
+    const copies = own.map((f) => path.join(dir, path.basename(f)));
+    if (copies[0] !== own[0] && own.every((f, i) => fs.readFileSync(copies[i]).equals(fs.readFileSync(f)))) return [...own, ...copies];
+  } catch {
+    // no copy here, or not the same
+  }
+  return own.filter((f) => fs.existsSync(f));
 }
 // Hookline's socket for the script's final status (src/run/prewarm-report.ts). Opened here, it is
 // close-on-exec: the script's children never have it.

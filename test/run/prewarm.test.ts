@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { cmd, hook, HOOKS, makeProject, ROOT } from '../helpers.js';
 import { pidsReady, readCapture, survivors, tmpDir } from './util.js';
 import { runCommand, type CommandRun } from '../../src/run/command.js';
@@ -270,6 +271,35 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
       if (name.endsWith('.py')) assert.equal(a.unbuffered, 1);
       else assert.deepEqual(a.execArgv, ['--no-warnings']);
     }
+  });
+
+  test("an ES module hook using hookline/sdk runs warm; a project's `hookline` that is not Hookline's own byte for byte is never loaded while waiting", async () => {
+    const project = path.join(dir, 'sdk-project');
+    const copy = path.join(project, 'node_modules', 'hookline');
+    const own = path.join(ROOT, 'dist', 'sdk');
+    fs.mkdirSync(path.join(copy, 'dist', 'sdk'), { recursive: true });
+    fs.writeFileSync(
+      path.join(copy, 'package.json'),
+      JSON.stringify({ name: 'hookline', type: 'module', exports: { './package.json': './package.json', './sdk': './dist/sdk/index.js' } }),
+    );
+    for (const f of ['index.js', 'claude.js', 'codex.js', 'copilot.js'])
+      fs.copyFileSync(path.join(own, f), path.join(copy, 'dist', 'sdk', f));
+    // One line more in the copy, which says when it runs.
+    const marker = path.join(dir, 'sdk-copy-loaded');
+    fs.appendFileSync(path.join(copy, 'dist', 'sdk', 'index.js'), `\nfs.appendFileSync(${JSON.stringify(marker)}, 'loaded\\n');\n`);
+    const script = path.join(project, 'guard.mjs');
+    fs.writeFileSync(
+      script,
+      `import { defineHook, deny, allow } from ${JSON.stringify(pathToFileURL(path.join(own, 'index.js')).href)};\n` +
+        `await defineHook((input) => (String(input.tool_input?.command).includes('rm -rf') ? deny('no') : allow()));\n`,
+    );
+    const stdin = JSON.stringify({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } });
+    const hot = await warm(runOf(`node ${script}`, { cwd: project, stdin }));
+    assert.equal(hot.shell, undefined, 'ran in a waiting interpreter');
+    assert.equal(hot.exitCode, 0, hot.stderr);
+    assert.equal(JSON.parse(hot.stdout).decision, 'deny');
+    await pools.ready();
+    assert.equal(fs.existsSync(marker), false, 'the copy that differs was not loaded');
   });
 
   test('what an interpreter cannot run as cold would runs in a waiting shell, and says why', async () => {
