@@ -296,7 +296,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     const starts: number[] = [];
     const inputs: Array<string | undefined> = [];
     // Waiting processes the event uses are started again once it is done, not between its hooks.
-    eventStarted(this.persistent);
+    eventStarted();
     const result = await firePlan(event, plan, input, async (entry, hookInput, index, total) => {
       const start: HookStartEvent = { event, name: displayName(entry.hook), source: entry.source, index: index + 1, total };
       this.emit('hookStart', start);
@@ -318,7 +318,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       };
       this.emit('hookEnd', end);
       return run;
-    }).finally(() => refillAfterEvent(this.persistent));
+    }).finally(refillAfterEvent);
     if (result.runs.length) recordFire(geminiTraceFire(result, starts, inputs), this.env as Env);
     return result as FireResult & { input: HookInput<E> };
   }

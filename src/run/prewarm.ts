@@ -250,12 +250,19 @@ export interface PoolInfo {
 /** Where a hook's run goes: a pre-started process's result (and why not an interpreter, if so), or why it runs cold. */
 export type WarmAttempt = { result: Promise<ProcessResult>; shell?: string } | { cold: string };
 
+/**
+ * Events running hooks now, in every engine of this process, and the pools of every engine.
+ * Starting a waiting process forks this process and moves the process into a cgroup, which stalls
+ * forks machine-wide while the kernel waits: no pool starts one while any engine's event runs
+ * (another engine's event would pay for it), and every pool due to start one does once none runs.
+ */
+let running = 0;
+const live = new Set<PrewarmPools>();
+const busy = () => running > 0;
+
 /** The pools of one engine. `close()` kills every waiting process; the pools refill on the next job. */
 export class PrewarmPools {
   private pools = new Map<string, Pool>();
-  /** Events of the engine running hooks now. */
-  events = 0;
-  private readonly busy = () => this.events > 0;
   /** Runs in a waiting interpreter, in a waiting shell, and runs that went cold though pre-warming was asked for. */
   readonly counts = { warm: 0, shell: 0, cold: 0, reported: 0 };
 
@@ -319,8 +326,9 @@ export class PrewarmPools {
     const key = JSON.stringify([kind, interpreter, run.cwd, env]);
     let pool = this.pools.get(key);
     if (pool) this.pools.delete(key);
-    else pool = new Pool(this.busy, kind, interpreter, run.cwd, Object.fromEntries(env));
+    else pool = new Pool(busy, kind, interpreter, run.cwd, Object.fromEntries(env));
     this.pools.set(key, pool); // most recently used last
+    live.add(this);
     for (const [k, p] of this.pools) {
       if (this.pools.size <= MAX_POOLS) break;
       p.close();
@@ -374,6 +382,7 @@ export class PrewarmPools {
   close(): void {
     for (const p of this.pools.values()) p.close();
     this.pools.clear();
+    live.delete(this);
   }
 }
 
@@ -485,19 +494,17 @@ async function prewarmedRun(
  * land on that event's hooks. It finds the pool's second process waiting, and the fill comes
  * when that event is done.
  */
-export function refillAfterEvent(holder: Map<string, unknown>): void {
-  const pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
-  if (!pools) return;
-  pools.events = Math.max(0, pools.events - 1);
+export function refillAfterEvent(): void {
+  running = Math.max(0, running - 1);
+  if (live.size === 0) return;
   setImmediate(() => {
-    if (pools.events === 0) pools.refill();
+    if (running === 0) for (const pools of live) pools.refill();
   }).unref();
 }
 
-/** An event starts running hooks: fills come due meanwhile wait for its end (`refillAfterEvent`). */
-export function eventStarted(holder: Map<string, unknown>): void {
-  const pools = holder.get(POOLS_KEY) as PrewarmPools | undefined;
-  if (pools) pools.events++;
+/** An event starts running hooks: fills come due meanwhile, in any engine, wait for its end (`refillAfterEvent`). */
+export function eventStarted(): void {
+  running++;
 }
 
 /** The pools an engine's holder map has, if any (benchmarks and tests read their state). */

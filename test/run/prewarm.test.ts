@@ -496,6 +496,22 @@ describe('pre-warming from settings', () => {
     assert.equal(waiting(), 2, 'the pool refilled once both were done');
   });
 
+  test("no engine's pool starts a waiting process while another engine of the process runs an event; it does once that event is done", async () => {
+    const a = await withWaitingShells({ hooks: [cmd(`cat >/dev/null; echo '{}'`)] });
+    const b = await withWaitingShells({ hooks: [cmd(`cat >/dev/null; sleep 0.6; echo '{}'`)] });
+    assert.equal(a.waiting(), 2);
+    const slow = b.e.fire('BeforeTool', bt);
+    // A's event takes one of its shells and ends while B's still runs: well past the moment A's
+    // pool would refill on its own, none is started.
+    assert.ok((await a.e.fire('BeforeTool', bt)).runs[0]?.success);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(a.waiting(), 1, "no shell started during the other engine's event");
+    assert.ok((await slow).runs[0]?.success);
+    const deadline = Date.now() + 5000;
+    while (a.waiting() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(a.waiting(), 2, 'refilled once no event ran');
+  });
+
   test('hooksConfig.prewarm: true pre-warms every hook; a hook\'s own "prewarm": false wins', async () => {
     const out = tmpDir('hookline-pwtest-e-');
     const all = await engineWith({ hooksConfig: { prewarm: true } }, {}, path.join(out, 'a.json'));
