@@ -124,6 +124,13 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
     let offReport: (() => void) | undefined;
     const timers: NodeJS.Timeout[] = [];
     const child = group.child;
+    // The input first: the hook may be waiting on it already.
+    if (child.stdin) {
+      child.stdin.on('error', () => {
+        // EPIPE: the hook exited without reading its input. That is allowed.
+      });
+      writeInput(child.stdin, run.stdin);
+    }
 
     const stop = (why: string | undefined) => {
       if (why && !failure) failure = why;
@@ -146,7 +153,7 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
           clearTimeout(last);
           group.end();
         });
-      } else group.end();
+      } else setImmediate(() => group.end());
       child.stdout?.destroy();
       child.stderr?.destroy();
       opts.extra?.destroy();
@@ -209,10 +216,11 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       exited = true;
       exitCode = code;
       exitSignal = signal;
+      // The result first when nothing holds the pipes; its end (at once after) kills what the hook left.
+      if (closedStreams === streams) return finish();
       // Background children must not outlive the hook nor hold its pipes open.
       group.kill();
-      if (closedStreams === streams) finish();
-      else timers.push(setTimeout(finish, DRAIN_MS));
+      timers.push(setTimeout(finish, DRAIN_MS));
     };
     // A run handed over after its process ended (a pre-started one) still ends here.
     if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => onExit(child.exitCode, child.signalCode));
@@ -225,13 +233,6 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       exited = true;
       finish();
     });
-
-    if (child.stdin) {
-      child.stdin.on('error', () => {
-        // EPIPE: the hook exited without reading its input. That is allowed.
-      });
-      writeInput(child.stdin, run.stdin);
-    }
   });
 }
 

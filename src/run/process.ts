@@ -35,22 +35,26 @@ export function shellArgs(shell: string, command: string): string[] {
 
 /** Signals a process group; false when it no longer exists. */
 export function signalGroup(pgid: number | undefined, sig: NodeJS.Signals | 0): boolean {
-  if (!pgid) return false;
+  return pgid ? signal(-pgid, sig) : false;
+}
+
+/** process.kill, false where it fails (ESRCH: gone); the error it throws then carries no stack, which costs more than the call. */
+function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
-    process.kill(-pgid, sig);
+    process.kill(pid, sig);
     return true;
   } catch {
-    return false; // ESRCH: the group is gone
+    return false;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
 /** True while the process exists and is not a zombie (a zombie is dead, just not yet reaped). */
 export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
+  if (!signal(pid, 0)) return false;
   if (process.platform !== 'linux') return true;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

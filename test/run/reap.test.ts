@@ -26,7 +26,8 @@ test('without containment every run is scanned for by its run id, and its setsid
   const command = `setsid sleep 302 & echo $! >> '${pids}'; echo '{"decision":"allow"}'`;
   const r = await runCommand({ command, cwd: '/tmp', env: { PATH: process.env.PATH! }, stdin: '{}', timeoutMs: 60_000 });
   assert.equal(r.output?.decision, 'allow');
-  assert.ok(reapCounts.requested > before);
+  // Asked for as the run ends, a moment after its result.
+  assert.ok(await waitUntil(() => reapCounts.requested > before), 'a scan was asked for');
   const ids = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number);
   assert.ok(await waitUntil(() => !ids.some(alive)), `daemon survived the hook: ${ids.filter(alive).join(' ')}`);
 });
