@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
  */
 const SLICE = 1 << 14;
 const PIECE = 1 << 16;
+/** A value whose JSON text is at most about this long is made into one string when digested. */
+const SMALL = 1 << 16;
 /** Characters of a large string looked at (and, needing no escape, handed on) at a time. */
 const RUN = 1 << 17;
 /**
@@ -194,6 +196,8 @@ export function jsonDigest(value: unknown): string {
   }
   const hash = createHash('sha256');
   if (typeof value === 'string') hash.update(value);
+  // A small value's text at once; only a large one piece by piece, never held as one string.
+  else if (approxJsonSize(value, SMALL) <= SMALL) hash.update(JSON.stringify(value) ?? 'null');
   else for (const text of jsonTexts(value)) hash.update(text);
   const d = `sha256:${hash.digest('hex')}`;
   if (isObject(value)) digests.set(value, d);

@@ -94,3 +94,13 @@ test('large inputs written at once to hooks that read, stop early or read slowly
   );
   again.forEach((r, i) => assert.equal(r.stdout.trim(), sha(JSON.stringify(values[i])), `again, hook ${i}`));
 });
+
+test('jsonDigest is the digest of the JSON text, small values and large alike', () => {
+  const values: unknown[] = [
+    { a: 1, b: [undefined, () => 1, 'x'], c: undefined, d: { date: new Date(0) }, e: '"\\\n\u2028😀' },
+    [1, 'two', null],
+    42,
+    { big: 'é'.repeat(200_000), n: [1, 2] },
+  ];
+  for (const v of values) assert.equal(jsonDigest(v), `sha256:${sha(JSON.stringify(v))}`);
+});
