@@ -124,13 +124,6 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
     let offReport: (() => void) | undefined;
     const timers: NodeJS.Timeout[] = [];
     const child = group.child;
-    // The input first: the hook may be waiting on it already.
-    if (child.stdin) {
-      child.stdin.on('error', () => {
-        // EPIPE: the hook exited without reading its input. That is allowed.
-      });
-      writeInput(child.stdin, run.stdin);
-    }
 
     const stop = (why: string | undefined) => {
       if (why && !failure) failure = why;
@@ -171,6 +164,15 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
     }
 
     const onAbort = () => stop('Hook cancelled');
+
+    // The input before the rest is set up: the hook may be waiting on it already. One that cannot
+    // be written whole as JSON fails the run: the hook must not act on part of it.
+    if (child.stdin) {
+      child.stdin.on('error', () => {
+        // EPIPE: the hook exited without reading its input. That is allowed.
+      });
+      writeInput(child.stdin, run.stdin, (e) => stop(`cannot write the event as JSON: ${e.message}`));
+    }
     if (run.signal) {
       if (run.signal.aborted) onAbort();
       else run.signal.addEventListener('abort', onAbort, { once: true });
@@ -240,7 +242,11 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
 export const LARGE_INPUT = 1024 * 1024;
 
 /** Writes the input to the hook's stdin pipe and closes it; a large input as the pipe takes it. */
-function writeInput(stdin: NodeJS.WritableStream & { destroyed?: boolean }, input: CommandRun['stdin']): void {
+function writeInput(
+  stdin: NodeJS.WritableStream & { destroyed?: boolean },
+  input: CommandRun['stdin'],
+  failed: (err: Error) => void,
+): void {
   if (typeof input === 'string') return void stdin.end(input);
-  input.writeTo(stdin as Parameters<JsonSlices['writeTo']>[0]);
+  input.writeTo(stdin as Parameters<JsonSlices['writeTo']>[0], failed);
 }

@@ -81,8 +81,12 @@ export class JsonSlices {
     private readonly digest = false,
   ) {}
 
-  /** Writes the text to `out` as fast as it takes it, then ends it; stops once `out` is destroyed. */
-  writeTo(out: Sink): void {
+  /**
+   * Writes the text to `out` as fast as it takes it, then ends it. Stops at the first write that
+   * fails (the hook closed its end) or once `out` is destroyed; a value that cannot be written as
+   * JSON (a BigInt, a getter that throws) stops it too, and is handed to `failed`.
+   */
+  writeTo(out: Sink, failed: (err: Error) => void): void {
     const texts = jsonTexts(this.value, RUN);
     const value = this.value;
     const hash = this.digest && !this.hashing && isObject(value) && !digests.has(value) ? createHash('sha256') : undefined;
@@ -90,27 +94,37 @@ export class JsonSlices {
     let carry: string | undefined;
     let ended = false;
     let inFlight = 0;
+    const stop = () => {
+      ended = true;
+      if (hash) this.hashing = false;
+    };
     const pump = (): void => {
       while (!ended && inFlight < IN_FLIGHT) {
-        if (out.destroyed) {
-          ended = true;
-          if (hash) this.hashing = false;
-          return;
-        }
+        if (out.destroyed) return stop();
         const buf = takeSpare();
-        const filled = fill(buf, texts, carry);
+        let filled: ReturnType<typeof fill>;
+        try {
+          filled = fill(buf, texts, carry);
+        } catch (err) {
+          giveSpare(buf);
+          stop();
+          return failed(err instanceof Error ? err : new Error(String(err)));
+        }
         carry = filled.carry;
         const bytes = filled.buf.subarray(0, filled.used);
-        if (filled.buf !== buf) giveSpare(buf);
+        const own = filled.buf;
+        if (own !== buf) giveSpare(buf);
         if (bytes.length > 0) {
           hash?.update(bytes);
           inFlight++;
-          out.write(bytes, () => {
+          // The buffer is free once its write is done (or failed); a failed one ends the writing.
+          out.write(bytes, (err) => {
             inFlight--;
-            giveSpare(filled.buf);
-            pump();
+            giveSpare(own);
+            if (err) stop();
+            else pump();
           });
-        } else giveSpare(filled.buf);
+        } else giveSpare(own);
         if (filled.carry === undefined && filled.done) {
           ended = true;
           if (hash && isObject(value)) digests.set(value, `sha256:${hash.digest('hex')}`);
@@ -207,9 +221,22 @@ export function jsonDigest(value: unknown): string {
 /** `end`, or one past it where a surrogate pair would be cut there. */
 function pairEnd(s: string, end: number): number {
   if (end >= s.length) return s.length;
-  const last = s.charCodeAt(end - 1);
-  return last >= 0xd800 && last <= 0xdbff ? end + 1 : end;
+  const high = s.charCodeAt(end - 1);
+  const low = s.charCodeAt(end);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? end + 1 : end;
 }
+
+/** What JSON.stringify writes for `v` under `key`: what its toJSON gives, a boxed primitive's own value. */
+function jsonValue(v: unknown, key: string): unknown {
+  if ((v && typeof v === 'object') || typeof v === 'bigint') {
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') v = toJSON.call(v, key);
+  }
+  return v instanceof Number || v instanceof String || v instanceof Boolean ? v.valueOf() : v;
+}
+
+/** Left out of an object, as JSON.stringify leaves it (null in an array). */
+const unwritten = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol';
 
 /**
  * `value` as JSON text, in pieces of about PIECE characters; a large string comes `run`
@@ -249,12 +276,12 @@ export function* jsonTexts(value: unknown, run = PIECE): Generator<string> {
       add('"');
       return;
     }
-    if (v && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
+    if (v && typeof v === 'object') {
       if (Array.isArray(v)) {
         add('[');
         for (let i = 0; i < v.length; i++) {
           if (i) add(',');
-          yield* visit(v[i]);
+          yield* visit(jsonValue(v[i], String(i)));
         }
         if (add(']')) yield take();
         return;
@@ -262,10 +289,11 @@ export function* jsonTexts(value: unknown, run = PIECE): Generator<string> {
       add('{');
       let first = true;
       for (const [k, x] of Object.entries(v)) {
-        if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+        const r = jsonValue(x, k);
+        if (unwritten(r)) continue;
         add(`${first ? '' : ','}${JSON.stringify(k)}:`);
         first = false;
-        yield* visit(x);
+        yield* visit(r);
       }
       if (add('}')) yield take();
       return;
@@ -273,6 +301,6 @@ export function* jsonTexts(value: unknown, run = PIECE): Generator<string> {
     const s = JSON.stringify(v);
     if (add(s === undefined ? 'null' : s)) yield take();
   }
-  yield* visit(value);
+  yield* visit(jsonValue(value, ''));
   if (pending) yield pending;
 }

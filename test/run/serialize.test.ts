@@ -104,3 +104,52 @@ test('jsonDigest is the digest of the JSON text, small values and large alike', 
   ];
   for (const v of values) assert.equal(jsonDigest(v), `sha256:${sha(JSON.stringify(v))}`);
 });
+
+test("a lone high surrogate just before a slice boundary, a surrogate pair after it: the text is still JSON.stringify's", () => {
+  for (const at of [1 << 14, 1 << 17, (1 << 17) + (1 << 14)]) {
+    const value = { s: `${'a'.repeat(at - 1)}\uD800😀${'b'.repeat(2 << 20)}` };
+    assert.equal(viaFile(value), JSON.stringify(value), `boundary at ${at}`);
+    assert.equal(jsonDigest(value), `sha256:${sha(JSON.stringify(value))}`);
+  }
+});
+
+test('toJSON is asked with its key and may leave the key out; boxed primitives are their values, as in JSON.stringify', () => {
+  const big = 'x'.repeat(3 << 20);
+  const value = {
+    big,
+    gone: { toJSON: () => undefined },
+    keyed: { toJSON: (key: string) => `key ${key}` },
+    list: [{ toJSON: (key: string) => key }, { toJSON: () => undefined }],
+    boxed: [new String('hi'), new Number(5), new Boolean(false)],
+  };
+  assert.equal(viaFile(value), JSON.stringify(value));
+});
+
+test('a large input stops being written at the first failed write (the hook closed its end)', async () => {
+  let writes = 0;
+  const sink = {
+    destroyed: false,
+    write(_chunk: Buffer, done: (err?: Error | null) => void) {
+      writes++;
+      setImmediate(() => done(new Error('write EPIPE')));
+      return false;
+    },
+    end() {},
+  };
+  new JsonSlices({ big: 'x'.repeat(64 << 20) }).writeTo(sink, (e) => assert.fail(e.message));
+  await new Promise((r) => setTimeout(r, 100));
+  assert.ok(writes <= 8, `${writes} writes after the first failed`);
+});
+
+test('a large input that cannot be written as JSON fails its run with one line; the hook never acts on part of it', async () => {
+  const value = { tool_response: { llmContent: 'x'.repeat(3 << 20), n: 1n } };
+  const r = await runCommand({
+    command: `cat >/dev/null; echo '{"decision":"allow"}'`,
+    cwd: '/tmp',
+    env: { PATH: process.env.PATH! },
+    stdin: new JsonSlices(value),
+  });
+  assert.equal(r.success, false);
+  assert.match(String(r.error), /^cannot write the event as JSON: .*BigInt/);
+  assert.equal(r.output, undefined);
+});
