@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
+import type { Writable } from 'node:stream';
 import { GroupRun, KILL_GRACE_MS } from './process.js';
 import type { JsonSlices } from './serialize.js';
 import type { ProcessResult } from './result.js';
@@ -242,11 +243,7 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
 export const LARGE_INPUT = 1024 * 1024;
 
 /** Writes the input to the hook's stdin pipe and closes it; a large input as the pipe takes it. */
-function writeInput(
-  stdin: NodeJS.WritableStream & { destroyed?: boolean },
-  input: CommandRun['stdin'],
-  failed: (err: Error) => void,
-): void {
+function writeInput(stdin: Writable, input: CommandRun['stdin'], failed: (err: Error) => void): void {
   if (typeof input === 'string') return void stdin.end(input);
-  input.writeTo(stdin as Parameters<JsonSlices['writeTo']>[0], failed);
+  input.writeTo(stdin, failed);
 }

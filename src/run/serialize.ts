@@ -87,11 +87,10 @@ export class JsonSlices {
    * JSON (a BigInt, a getter that throws) stops it too, and is handed to `failed`.
    */
   writeTo(out: Sink, failed: (err: Error) => void): void {
-    const texts = jsonTexts(this.value, RUN);
+    const slices = encode(this.value, takeSpare);
     const value = this.value;
     const hash = this.digest && !this.hashing && isObject(value) && !digests.has(value) ? createHash('sha256') : undefined;
     if (hash) this.hashing = true;
-    let carry: string | undefined;
     let ended = false;
     let inFlight = 0;
     const stop = () => {
@@ -101,35 +100,33 @@ export class JsonSlices {
     const pump = (): void => {
       while (!ended && inFlight < IN_FLIGHT) {
         if (out.destroyed) return stop();
-        const buf = takeSpare();
-        let filled: ReturnType<typeof fill>;
+        let next: IteratorResult<Slice>;
         try {
-          filled = fill(buf, texts, carry);
+          next = slices.next();
         } catch (err) {
-          giveSpare(buf);
           stop();
           return failed(err instanceof Error ? err : new Error(String(err)));
         }
-        carry = filled.carry;
-        const bytes = filled.buf.subarray(0, filled.used);
-        const own = filled.buf;
-        if (own !== buf) giveSpare(buf);
-        if (bytes.length > 0) {
-          hash?.update(bytes);
-          inFlight++;
-          // The buffer is free once its write is done (or failed); a failed one ends the writing.
-          out.write(bytes, (err) => {
-            inFlight--;
-            giveSpare(own);
-            if (err) stop();
-            else pump();
-          });
-        } else giveSpare(own);
-        if (filled.carry === undefined && filled.done) {
+        if (next.done) {
           ended = true;
           if (hash && isObject(value)) digests.set(value, `sha256:${hash.digest('hex')}`);
-          out.end();
+          return out.end();
         }
+        const { given, own, bytes } = next.value;
+        if (own !== given) giveSpare(given);
+        if (bytes.length === 0) {
+          giveSpare(own);
+          continue;
+        }
+        hash?.update(bytes);
+        inFlight++;
+        // The buffer is free once its write is done (or failed); a failed one ends the writing.
+        out.write(bytes, (err) => {
+          inFlight--;
+          giveSpare(own);
+          if (err) stop();
+          else pump();
+        });
       }
     };
     pump();
@@ -137,15 +134,27 @@ export class JsonSlices {
 
   /** Every slice, each in a buffer of its own. */
   all(): Buffer[] {
-    const slices: Buffer[] = [];
-    const texts = jsonTexts(this.value, RUN);
-    let carry: string | undefined;
-    for (;;) {
-      const filled = fill(Buffer.allocUnsafeSlow(CHUNK), texts, carry);
-      carry = filled.carry;
-      if (filled.used > 0) slices.push(filled.buf.subarray(0, filled.used));
-      if (filled.done && carry === undefined) return slices;
-    }
+    return [...encode(this.value, () => Buffer.allocUnsafeSlow(CHUNK))].map((s) => s.bytes).filter((b) => b.length > 0);
+  }
+}
+
+/** A slice of the text: its bytes, in `own`, the buffer it was `given` or (a larger piece) one of its own. */
+interface Slice {
+  given: Buffer;
+  own: Buffer;
+  bytes: Buffer;
+}
+
+/** The value's JSON text as bytes, slice by slice, each encoded into a buffer `take()` gives. */
+function* encode(value: unknown, take: () => Buffer): Generator<Slice> {
+  const texts = jsonTexts(value, RUN);
+  let carry: string | undefined;
+  for (;;) {
+    const given = take();
+    const filled = fill(given, texts, carry);
+    carry = filled.carry;
+    yield { given, own: filled.buf, bytes: filled.buf.subarray(0, filled.used) };
+    if (filled.done && carry === undefined) return;
   }
 }
 
