@@ -326,9 +326,9 @@ export function flushTraces(): void {
 
 function later(write: () => void): void {
   if (!pending.length && !flushing) {
-    // Unref'd: a host that is done exits, and its 'exit' writes what is left.
+    // Held (not unref'd): an unref'd immediate lets the loop sleep until the next I/O, which is
+    // the next hook's exit, so the write would land on that hook's result instead of between events.
     flushing = setImmediate(flushTraces);
-    flushing.unref();
   }
   if (!exitHooked) process.once('exit', flushTraces);
   exitHooked = true;

@@ -222,7 +222,7 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       // The result first when nothing holds the pipes; its end (at once after) kills what the hook left.
       if (closedStreams === streams) return finish();
       // Background children must not outlive the hook nor hold its pipes open.
-      group.kill();
+      group.shellExited();
       timers.push(setTimeout(finish, DRAIN_MS));
     };
     // A run handed over after its process ended (a pre-started one) still ends here.

@@ -238,6 +238,18 @@ export class GroupRun {
   }
 
   /**
+   * The shell exited with its pipes still open: what it left in its group is killed now; its
+   * cgroup a millisecond later, unless the run is over by then. The pipes' end has usually been
+   * read already and is only waiting for the loop to close them, which the cgroup's teardown
+   * (several kernel calls) would delay.
+   */
+  shellExited(): void {
+    signalGroup(this.pid, 'SIGKILL');
+    clearTimeout(this.escalation);
+    this.escalation = setTimeout(() => this.kill(), 1);
+  }
+
+  /**
    * The run is over: whatever it left (its group, its cgroup, processes carrying its run id) is
    * killed. Call once the shell has exited or the run is abandoned.
    */
