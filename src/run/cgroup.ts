@@ -185,6 +185,33 @@ function removeDir(dir: string, withinMs: number): boolean {
 /** Cgroups killed but not yet removed (their processes were still dying). */
 const leftover = new Set<string>();
 
+/**
+ * An empty cgroup made after a run is over, for the next one: the mkdir is paid between events,
+ * not by the run. Removed with the others (`dropSpare()`); a process killed outright leaves it to
+ * the next Hookline's sweep, as it would a run's.
+ */
+let spare: string | undefined;
+let spareWanted = false;
+
+function makeSpare(): void {
+  spareWanted = false;
+  const base = probed?.base;
+  if (spare || !base || leftover.size) return;
+  const dir = path.join(base, `${prefix()}${process.pid}-${randomUUID()}`);
+  try {
+    fs.mkdirSync(dir);
+    spare = dir;
+  } catch {
+    // made at the run instead
+  }
+}
+
+/** Removes the cgroup made ahead, if any. */
+export function dropSpare(): void {
+  if (spare) removeDir(spare, 0);
+  spare = undefined;
+}
+
 export class RunCgroup {
   /** Removed: nothing can be in it any more, so a second kill has nothing to do. */
   private removed = false;
@@ -198,6 +225,13 @@ export class RunCgroup {
     const c = probed ?? (located ??= locate());
     if (!c.available || !c.base) return undefined;
     if (leftover.size) sweepCgroups(0);
+    // Only once a run has shown that cgroups work here is one made ahead.
+    if (spare && fs.existsSync(spare)) {
+      const dir = spare;
+      spare = undefined;
+      return new RunCgroup(dir);
+    }
+    spare = undefined;
     const dir = path.join(c.base, `${prefix()}${process.pid}-${runId}`);
     try {
       fs.mkdirSync(dir);
@@ -240,6 +274,12 @@ export class RunCgroup {
     }
     if (removeDir(this.dir, 0)) this.removed = true;
     else leftover.add(this.dir);
+    // The next run's, once this one's teardown is done and the host has had its result. Held (not
+    // unref'd), so it runs at once, not on the wake-up for the next run's exit, ahead of its pipes' close.
+    if (!spareWanted && !spare && probed?.available) {
+      spareWanted = true;
+      setImmediate(makeSpare);
+    }
   }
 }
 

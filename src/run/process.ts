@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { noteRunEntered, RunCgroup, sweepCgroups } from './cgroup.js';
+import { dropSpare, noteRunEntered, RunCgroup, sweepCgroups } from './cgroup.js';
 import { reapLater, reapNow, RUN_ID_VAR } from './reap.js';
 import { which } from './which.js';
 
@@ -287,6 +287,7 @@ function killAllNow(): void {
   for (const r of [...live]) r.end();
   reapNow();
   sweepCgroups(0);
+  dropSpare();
 }
 
 function sleep(ms: number): Promise<void> {
@@ -306,6 +307,7 @@ export async function drain(graceMs = KILL_GRACE_MS): Promise<void> {
   for (const r of runs) r.end();
   reapNow();
   sweepCgroups(200);
+  dropSpare();
 }
 
 /** How many runs are live, and how many were started, by this process. */

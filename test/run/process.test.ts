@@ -138,6 +138,45 @@ describe('cgroup containment', () => {
     assert.deepEqual(await survivors(pids, 2000), []);
   });
 
+  test('the next run gets a cgroup made between events, empty and its own; a host that exits leaves none', { skip: noCgroup }, async () => {
+    const child = `
+      import { runCommand } from ${JSON.stringify(path.resolve('src/run/command.ts'))};
+      const cg = 'cat /proc/$$/cgroup | grep ^0:: | sed "s|.*/||"; cat /sys/fs/cgroup/unified/"$(cat /proc/$$/cgroup | grep ^0:: | sed "s|^0::||")"/cgroup.procs | wc -l';
+      const out = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await runCommand({ command: cg, cwd: '/tmp', env: { PATH: process.env.PATH }, stdin: '{}', timeoutMs: 10_000 });
+        out.push(r.stdout.trim().split('\\n'));
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      console.log(JSON.stringify(out));
+    `;
+    const mount = fs
+      .readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((l) => l.split(' '))
+      .find((f) => f[2] === 'cgroup2')![1];
+    if (mount !== '/sys/fs/cgroup/unified' && mount !== '/sys/fs/cgroup') return;
+    const script = child.replaceAll('/sys/fs/cgroup/unified', mount);
+    const { spawnSync } = await import('node:child_process');
+    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(res.status, 0, res.stderr);
+    const runs = JSON.parse(res.stdout) as string[][];
+    const names = runs.map((r) => r[0]);
+    assert.equal(new Set(names).size, 3, 'each run has a cgroup of its own');
+    for (const [name, count] of runs) {
+      assert.match(name, new RegExp(`^hookline-\\d+-${res.pid}-`), 'made by the host for its run');
+      // The first run's cgroup is made at the run; the later ones ahead: the same processes in each.
+      assert.equal(count, runs[0][1], 'nothing in it but the run itself');
+    }
+    const own = fs
+      .readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('0::'))!
+      .slice(3);
+    const left = fs.readdirSync(path.join(mount, own)).filter((n) => n.includes(`-${res.pid}-`));
+    assert.deepEqual(left, [], 'the cgroup made ahead for a fourth run is removed at exit');
+  });
+
   test('a cold bash run is in its cgroup from its first command, and sees nothing of how it got there', { skip: noCgroup }, async () => {
     const command = [
       'echo "underscore=$_"',
