@@ -710,30 +710,80 @@ async function relayed(): Promise<void> {
   const port = await freePort();
   const settings = path.join(home, '.gemini', 'settings.json');
   const trivial = `${JSON.stringify(process.execPath)} -e 0`;
-  // The default command entry on Linux (the shell client over loopback), then the Node client over the socket.
+  // Each agent's own before-tool event, as it sends it.
+  const geminiEvent = JSON.stringify({
+    session_id: 'bench',
+    transcript_path: '',
+    cwd: dir,
+    hook_event_name: 'BeforeTool',
+    timestamp: new Date().toISOString(),
+    tool_name: 'run_shell_command',
+    tool_input: TOOL_INPUT,
+  });
+  const copilotEvent = JSON.stringify({ sessionId: 'bench', timestamp: Date.now(), cwd: dir, toolName: 'bash', toolArgs: TOOL_INPUT });
+  // The default command entry on Linux (the shell client over loopback) for each agent whose
+  // install writes one, then the Node client over the socket.
+  const shellClient = (host: 'codex' | 'gemini' | 'copilot', name: string, from: string[] = []) =>
+    relayCommand(host, name, from, undefined, undefined, port);
+  // Gemini CLI runs Hookline's own settings itself: inside it, Hookline runs the user's Claude Code hooks.
+  const claudeSettings = path.join(home, '.claude', 'settings.json');
+  fs.mkdirSync(path.dirname(claudeSettings), { recursive: true });
+  const hookline = (guard: boolean): [string, unknown] => [settings, guard ? { BeforeTool: [{ hooks: [cmd(ALLOW)] }] } : {}];
+  const claude = (guard: boolean): [string, unknown] => [
+    claudeSettings,
+    guard ? { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`cat >/dev/null; echo '{}'`)] }] } : {},
+  ];
   const entries = [
     {
       kind: 'shell client, loopback',
       host: 'Codex',
-      entry: relayCommand('codex', 'PreToolUse', [], undefined, undefined, port),
-      target: true,
+      name: 'PreToolUse',
+      entry: shellClient('codex', 'PreToolUse'),
+      input: event,
+      from: hookline,
     },
-    { kind: 'Node client, --transport socket', host: 'Claude Code', entry: relayCommand('claude', 'PreToolUse', []), target: false },
+    {
+      kind: 'shell client, loopback, --hooks-from claude',
+      host: 'Gemini CLI',
+      name: 'BeforeTool',
+      entry: shellClient('gemini', 'BeforeTool', ['claude']),
+      input: geminiEvent,
+      from: claude,
+    },
+    {
+      kind: 'shell client, loopback',
+      host: 'Copilot CLI',
+      name: 'preToolUse',
+      entry: shellClient('copilot', 'preToolUse'),
+      input: copilotEvent,
+      from: hookline,
+    },
+    {
+      kind: 'Node client, --transport socket',
+      host: 'Claude Code',
+      name: 'PreToolUse',
+      entry: relayCommand('claude', 'PreToolUse', []),
+      input: event,
+      from: hookline,
+      target: false,
+    },
   ];
-  for (const { kind, host, entry, target } of entries)
-    for (const [label, hooks, own] of [
-      ['no Hookline hook for the event', {}, trivial],
-      ['one Hookline guard', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, ALLOW],
+  for (const { kind, host, name, entry, input, from, target = true } of entries)
+    for (const [label, guard, own] of [
+      ['no Hookline hook for the event', false, trivial],
+      ['one Hookline guard', true, ALLOW],
     ] as const) {
-      fs.writeFileSync(settings, JSON.stringify({ hooks }));
+      for (const f of [settings, claudeSettings]) fs.writeFileSync(f, '{}');
+      const [file, hooks] = from(guard);
+      fs.writeFileSync(file, JSON.stringify({ hooks }));
       const [a, b] = await pair(
         n(40),
-        () => hostSpawn(own, event, dir, env),
-        () => hostSpawn(entry, event, dir, env),
+        () => hostSpawn(own, input, dir, env),
+        () => hostSpawn(entry, input, dir, env),
         3,
       );
       rows.push({
-        case: `${host} PreToolUse through Hookline's command entry (${kind}; ${label}), warm server`,
+        case: `${host} ${name} through Hookline's command entry (${kind}; ${label}), warm server`,
         baseline: own === trivial ? 'the agent runs `node -e 0` itself' : 'the agent runs the guard itself',
         base: a,
         subject: b,
