@@ -8,7 +8,6 @@ import { enablementFile, extensionEnabled, manifestName, readEnablement } from '
 import {
   extensionsDir,
   projectSettingsPath,
-  samePath,
   systemSettingsPath,
   trustedFoldersPath,
   trustedHooksPath,
@@ -75,26 +74,21 @@ export interface LoadOptions {
   env?: Env;
 }
 
-export function stampOf(file: string): { exists: boolean; stamp: string } {
+export function stampOf(file: string): { exists: boolean; stamp: string; id?: string } {
   try {
     // Checked on every fire of a warm engine: a missing file must not cost an exception.
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) return { exists: false, stamp: 'missing' };
     // The change time too: a rewrite that puts the old size and modification time back moves it.
-    return { exists: true, stamp: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}` };
+    return { exists: true, stamp: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}`, id: `${st.dev}:${st.ino}` };
   } catch {
     return { exists: false, stamp: 'missing' };
   }
 }
 
-function readLayer(
-  file: string,
-  source: Source,
-  extension?: string,
-): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
-  const { exists, stamp } = stampOf(file);
-  const info: SettingsFile = { source, file, exists, stamp, extension };
-  if (!exists) return { info, problems: [] };
+function readLayer(info: SettingsFile): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
+  const { file, source, extension } = info;
+  if (!info.exists) return { info, problems: [] };
   let text: string;
   try {
     text = readLimitedText(file);
@@ -180,17 +174,27 @@ function extensionSettings(root: string, installed: string): Record<string, stri
   return Object.keys(out).length ? out : undefined;
 }
 
-/** The files that make up the configuration for a project, in source priority order. */
-export function settingsFiles(opts: LoadOptions): Array<{ file: string; source: Source; extension?: string }> {
+/**
+ * The settings files, in source priority order, each stat'ed once (its stamp is what a warm
+ * engine compares before every event). A project opened in the home folder would read the user
+ * file twice: the same file (by device and inode) as project and user is the user's.
+ */
+export function settingsFiles(opts: LoadOptions): SettingsFile[] {
   const env = opts.env ?? process.env;
   const user = userSettingsPath(env);
   const project = projectSettingsPath(opts.projectDir);
-  const list: Array<{ file: string; source: Source; extension?: string }> = [];
-  // A project opened in the home folder would read the user file twice.
-  if (!samePath(project, user)) list.push({ file: project, source: 'project' });
-  list.push({ file: user, source: 'user' });
-  list.push({ file: systemSettingsPath(env), source: 'system' });
-  for (const ext of extensionFiles(env, opts.projectDir)) list.push({ file: ext.file, source: 'extensions', extension: ext.name });
+  const list: SettingsFile[] = [];
+  const own = stampOf(user);
+  const workspace = path.resolve(project) === path.resolve(user) ? own : stampOf(project);
+  if (workspace !== own && (workspace.id === undefined || workspace.id !== own.id))
+    list.push({ source: 'project', file: project, exists: workspace.exists, stamp: workspace.stamp, extension: undefined });
+  list.push({ source: 'user', file: user, exists: own.exists, stamp: own.stamp, extension: undefined });
+  const add = (file: string, source: Source, extension?: string) => {
+    const { exists, stamp } = stampOf(file);
+    list.push({ source, file, exists, stamp, extension });
+  };
+  add(systemSettingsPath(env), 'system');
+  for (const ext of extensionFiles(env, opts.projectDir)) add(ext.file, 'extensions', ext.name);
   return list;
 }
 
@@ -209,8 +213,9 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const enablement = readEnablement(opts.env ?? process.env);
   if (!enablement.ok)
     problems.push({ file: enablementFile(opts.env ?? process.env), path: '', message: enablement.problem, severity: 'error' });
-  for (const { file, source, extension } of settingsFiles(opts)) {
-    const r = readLayer(file, source, extension);
+  for (const settings of settingsFiles(opts)) {
+    const { file, source, extension } = settings;
+    const r = readLayer(settings);
     files.push(r.info);
     problems.push(...r.problems);
     if (!r.layer) continue;
@@ -296,5 +301,5 @@ export function isStale(config: LoadedConfig, opts: LoadOptions): boolean {
   if (trustStampOf(opts.env ?? process.env) !== config.trustStamp) return true;
   const now = settingsFiles(opts);
   if (now.length !== config.files.length) return true;
-  return now.some((f, i) => f.file !== config.files[i].file || stampOf(f.file).stamp !== config.files[i].stamp);
+  return now.some((f, i) => f.file !== config.files[i].file || f.stamp !== config.files[i].stamp);
 }

@@ -19,15 +19,27 @@ const LOADERS: ReadonlyArray<readonly [string, () => Promise<HookSystem>]> = [
 
 export const DIALECTS: readonly string[] = LOADERS.map(([name]) => name);
 
+/** Each system once loaded: a server fires thousands of events through the same one. */
+const loaded = new Map<string, Promise<HookSystem>>();
+function load(name: string, loader: () => Promise<HookSystem>): Promise<HookSystem> {
+  let system = loaded.get(name);
+  if (!system) {
+    system = loader();
+    loaded.set(name, system);
+    system.catch(() => loaded.delete(name));
+  }
+  return system;
+}
+
 export function systemNamed(name: string | undefined): Promise<HookSystem> {
   const found = LOADERS.find(([n]) => n === (name ?? 'gemini'));
   if (!found) throw new UsageError(`unknown dialect "${name}" — use one of ${DIALECTS.join(', ')}`);
-  return found[1]();
+  return load(...found);
 }
 
 /** Every hook system, in order. */
 export function allSystems(): Promise<HookSystem[]> {
-  return Promise.all(LOADERS.map(([, load]) => load()));
+  return Promise.all(LOADERS.map(([name, loader]) => load(name, loader)));
 }
 
 /** The workspace hooks of every system found in a project folder (for trust and listing). */

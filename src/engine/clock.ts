@@ -1,10 +1,12 @@
 /**
  * The event timestamp. `new Date().toISOString()` costs more than the rest of a fire that runs
- * nothing, so the text up to the minute is kept and the seconds and milliseconds are added to it:
- * the same text, at a fraction of the cost.
+ * nothing, so the text up to the minute is kept and the seconds and milliseconds are added to it
+ * from two small tables: the same text, at a fraction of the cost.
  */
 let minute = Number.NaN;
 let minutePrefix = '';
+const SECONDS = Array.from({ length: 60 }, (_, s) => `${s < 10 ? '0' : ''}${s}.`);
+const MILLIS = Array.from({ length: 1000 }, (_, ms) => `${String(ms).padStart(3, '0')}Z`);
 
 export function isoNow(ms: number = Date.now()): string {
   const within = ((ms % 60000) + 60000) % 60000;
@@ -12,7 +14,5 @@ export function isoNow(ms: number = Date.now()): string {
     minute = ms - within;
     minutePrefix = new Date(minute).toISOString().slice(0, -7);
   }
-  const sec = Math.floor(within / 1000);
-  const milli = within % 1000;
-  return `${minutePrefix}${sec < 10 ? '0' : ''}${sec}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+  return minutePrefix + SECONDS[Math.floor(within / 1000)] + MILLIS[within % 1000];
 }

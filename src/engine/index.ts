@@ -245,6 +245,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       }
     }
     if (this.changed) this.reload();
+    // An event nobody hooks needs no matched value.
+    if (!this.planner.has(event)) return undefined;
     const match = matchValue(event, fields);
     const plan = this.planner.plan(event, match);
     // What runs is what was verified: the workspace hooks about to run are checked again now,

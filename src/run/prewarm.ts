@@ -30,8 +30,12 @@ import { shellQuote } from './expand.js';
 
 /** Waiting processes per pool at first; a pool found empty grows, up to its kind's cap. */
 export const POOL_SIZE = 2;
-/** Interpreters cost tens of MB each while they wait; a waiting `sh` about one. */
-const POOL_CAP: Record<WarmKind, number> = { node: 4, python: 4, shell: 8 };
+/**
+ * Interpreters cost tens of MB each while they wait; a waiting `sh` about one (most of it shared).
+ * Shells go to 16: two events of 8 hooks back to back (a BeforeTool and an AfterTool around a
+ * fast tool), with no time between them to start more, still find one each.
+ */
+const POOL_CAP: Record<WarmKind, number> = { node: 4, python: 4, shell: 16 };
 /** Pools kept at once (by interpreter, folder and environment); the least recently used goes. */
 const MAX_POOLS = 8;
 /** How long a pool waits after its last use before it refills. */
@@ -135,6 +139,8 @@ class Pool {
   private readonly folder: string | undefined;
   private want = POOL_SIZE;
   private timer?: NodeJS.Timeout;
+  /** The next start of a fill under way. */
+  private filling?: NodeJS.Immediate;
   private dueSince = 0;
   private started = false;
   private closed = false;
@@ -174,7 +180,7 @@ class Pool {
    * alive: a one-shot `hookline fire` exits without starting any.
    */
   fillSoon(): void {
-    if (this.closed || this.broken || this.timer) return;
+    if (this.closed || this.broken || this.timer || this.filling) return;
     this.dueSince = Date.now();
     this.arm();
   }
@@ -193,26 +199,45 @@ class Pool {
     return this.timer !== undefined;
   }
 
+  /**
+   * Starts the missing processes one per turn of the event loop: each start blocks Hookline for a
+   * fork, so an event that comes meanwhile (or a host's other work) waits for one at most, and
+   * the rest wait for that event's end.
+   */
   fill(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed || this.broken) return;
     this.started = true;
-    const spawn = this.spawnOptions();
-    while (this.procs.length < this.want) {
-      let w: Warm;
-      try {
-        w = new Warm(
-          spawn,
+    this.startOne();
+  }
+
+  /** Starts every missing process now (for a caller that waits for them: `PrewarmPools#ready`). */
+  fillNow(): void {
+    this.fill();
+    while (this.filling && this.procs.length < this.want) {
+      clearImmediate(this.filling);
+      this.startOne(true);
+    }
+  }
+
+  private startOne(now = false): void {
+    this.filling = undefined;
+    if (this.closed || this.broken || this.procs.length >= this.want) return;
+    if (this.busy() && !now) return this.fillSoon();
+    try {
+      this.procs.push(
+        new Warm(
+          this.spawnOptions(),
           () => (this.failures = 0),
           (dead) => this.onDead(dead),
-        );
-      } catch {
-        this.failures = MAX_FAILURES;
-        return;
-      }
-      this.procs.push(w);
+        ),
+      );
+    } catch {
+      this.failures = MAX_FAILURES;
+      return;
     }
+    if (this.procs.length < this.want) (this.filling = setImmediate(() => this.startOne())).unref();
   }
 
   private onDead(w: Warm): void {
@@ -234,6 +259,7 @@ class Pool {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    clearImmediate(this.filling);
     for (const w of this.procs.splice(0)) w.close();
   }
 }
@@ -344,7 +370,7 @@ export class PrewarmPools {
 
   /** Resolves once every pool's interpreters are up (or gone). */
   async ready(): Promise<void> {
-    for (const p of this.pools.values()) p.fill();
+    for (const p of this.pools.values()) p.fillNow();
     // Waiting processes hold no one alive: the caller waiting here does.
     const hold = setInterval(() => {}, 1000);
     try {

@@ -42,7 +42,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
   await clearStaleSocket(socket);
 
   const warm = new Warm();
-  const env = process.env;
+  // A copy: the server's environment does not change, and each event reads it many times (paths,
+  // trust files), which process.env answers far more slowly than a plain object.
+  const env: NodeJS.ProcessEnv = { ...process.env };
   const cancels = new Set<AbortController>();
   const inflight = new Set<Promise<unknown>>();
   const sockets = new Set<net.Socket>();

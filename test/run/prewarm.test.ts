@@ -496,6 +496,45 @@ describe('pre-warming from settings', () => {
     assert.equal(waiting(), 2, 'the pool refilled once both were done');
   });
 
+  test('back-to-back events of several hooks each: once the pool has grown, every hook of both runs in a waiting shell', async () => {
+    const hooks = [0, 1, 2, 3, 4, 5].map((j) => cmd(`cat >/dev/null; echo '{}' # ${j}`));
+    const { e, pools, waiting } = await withWaitingShells({ sequential: true, hooks });
+    const pair = () => e.fire('BeforeTool', bt).then(() => e.fire('BeforeTool', bt));
+    // The pool learns how many an event and the one right after it take.
+    for (let i = 0; i < 3; i++) {
+      await pair();
+      await pools.ready();
+    }
+    assert.ok(waiting() >= 12, `waiting shells: ${waiting()}`);
+    const before = { ...pools.counts };
+    const [a, b] = await e.fire('BeforeTool', bt).then(async (first) => [first, await e.fire('BeforeTool', bt)]);
+    assert.ok([...a.runs, ...b.runs].every((r) => r.success));
+    assert.equal(pools.counts.cold - before.cold, 0, JSON.stringify(pools.counts));
+  });
+
+  test('a pool refills one shell per turn of the event loop: a timer due meanwhile runs before the fill is done', async () => {
+    const hooks = [0, 1, 2, 3, 4, 5].map((j) => cmd(`cat >/dev/null; echo '{}' # ${j}`));
+    const { e, pools, waiting } = await withWaitingShells({ hooks });
+    await e.fire('BeforeTool', bt);
+    await pools.ready();
+    const full = waiting();
+    assert.ok(full >= 6, `waiting shells: ${full}`);
+    await e.fire('BeforeTool', bt);
+    const left = waiting();
+    // The refill starts right after the event; a timer set now sees it part done, not whole.
+    const seen = await new Promise<number>((resolve) => {
+      const poll = setInterval(() => {
+        if (waiting() > left) {
+          clearInterval(poll);
+          resolve(waiting());
+        }
+      }, 0);
+    });
+    assert.ok(seen < full, `the first turn that saw the refill saw ${seen} of ${full} shells`);
+    await pools.ready();
+    assert.equal(waiting(), full);
+  });
+
   test("no engine's pool starts a waiting process while another engine of the process runs an event; it does once that event is done", async () => {
     const a = await withWaitingShells({ hooks: [cmd(`cat >/dev/null; echo '{}'`)] });
     const b = await withWaitingShells({ hooks: [cmd(`cat >/dev/null; sleep 0.6; echo '{}'`)] });
