@@ -723,7 +723,7 @@ async function relayed(): Promise<void> {
   const copilotEvent = JSON.stringify({ sessionId: 'bench', timestamp: Date.now(), cwd: dir, toolName: 'bash', toolArgs: TOOL_INPUT });
   // The default command entry on Linux (the shell client over loopback) for each agent whose
   // install writes one, then the Node client over the socket.
-  const shellClient = (host: 'codex' | 'gemini' | 'copilot', name: string, from: string[] = []) =>
+  const shellClient = (host: 'claude' | 'codex' | 'gemini' | 'copilot', name: string, from: string[] = []) =>
     relayCommand(host, name, from, undefined, undefined, port);
   // Gemini CLI runs Hookline's own settings itself: inside it, Hookline runs the user's Claude Code hooks.
   const claudeSettings = path.join(home, '.claude', 'settings.json');
@@ -734,6 +734,15 @@ async function relayed(): Promise<void> {
     guard ? { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`cat >/dev/null; echo '{}'`)] }] } : {},
   ];
   const entries = [
+    {
+      // Claude Code's guards are command entries (its other events post: `posted` below).
+      kind: 'shell client, loopback',
+      host: 'Claude Code',
+      name: 'PreToolUse',
+      entry: shellClient('claude', 'PreToolUse'),
+      input: event,
+      from: hookline,
+    },
     {
       kind: 'shell client, loopback',
       host: 'Codex',
@@ -803,7 +812,7 @@ async function relayed(): Promise<void> {
   const [a, b] = await pair(
     n(10),
     () => hostSpawn(trivial, event, dir, env),
-    () => hostSpawn(entries[1]!.entry, event, dir, env),
+    () => hostSpawn(entries.find((e) => e.kind.startsWith('Node client'))!.entry, event, dir, env),
     1,
   );
   rows.push({

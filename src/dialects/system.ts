@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { sessionIdProblem } from '../events/session-id.js';
+import { eventStarted, refillAfterEvent } from '../run/prewarm.js';
 import { formatProblem, type ConfigProblem } from '../config/problems.js';
 import type { HookEngine } from '../engine/index.js';
 import type { FolderTrust } from '../trust/folders.js';
@@ -41,6 +42,38 @@ export interface SystemFireOptions {
 export interface WarmStore {
   /** The value kept under `key`, made by `make` on first use; `close` is called when the store drops it. */
   get<T>(key: string, make: () => T, close: (value: T) => void): T;
+}
+
+/** Processes a caller keeps for a system's hooks between events (the shells started ahead of them). */
+export type KeptProcesses = Map<string, { close(): void }>;
+
+/**
+ * Runs one event of a system with the shells a long-running caller keeps for the folder, so its
+ * command hooks run in shells started ahead, as the Gemini engine's do: `fire` gets them, and
+ * the pools refill once the event is done, not between its hooks. A one-shot fire gets none
+ * (its hooks run cold).
+ */
+export async function withKeptProcesses<T>(
+  warm: WarmStore | undefined,
+  system: string,
+  cwd: string,
+  fire: (processes: KeptProcesses | undefined) => Promise<T>,
+): Promise<T> {
+  if (!warm) return fire(undefined);
+  const kept = warm.get(
+    `${system}\0processes\0${cwd}`,
+    (): KeptProcesses => new Map(),
+    (m) => {
+      for (const p of m.values()) p.close();
+      m.clear();
+    },
+  );
+  eventStarted();
+  try {
+    return await fire(kept);
+  } finally {
+    refillAfterEvent();
+  }
 }
 
 /** A workspace hook that did not run because it is not trusted (yet). */

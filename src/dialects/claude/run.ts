@@ -46,6 +46,8 @@ export interface ClaudeFireOptions {
    * (and reaped) before it returns.
    */
   session?: ClaudeSession;
+  /** Without a session: where a long-running caller keeps the shells started ahead of its events. */
+  processes?: Map<string, { close(): void }>;
   /** Called as each hook starts (e.g. to show its `statusMessage`). */
   onStart?(hook: ClaudeHook): void;
   /** Called once before any hook starts, when some will: the last word on the input they read. */
@@ -251,8 +253,8 @@ export async function fireClaude(
       model: opts.model,
       noModel: opts.noModel,
       signal,
-      // A session of the agent keeps shells started ahead; a one-shot fire has none to keep.
-      ...(opts.session ? { pools: opts.session.processes } : {}),
+      // A session of the agent (or a server) keeps shells started ahead; a one-shot fire has none to keep.
+      ...(opts.session ? { pools: opts.session.processes } : opts.processes ? { pools: opts.processes } : {}),
       expand: opts.expand ?? expandClaudeCommand,
     });
     return {

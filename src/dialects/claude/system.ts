@@ -8,7 +8,7 @@ import path from 'node:path';
 import { formatProblem, jsonPath, UsageError } from '../../config/problems.js';
 import { loadContext } from '../../engine/index.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
-import { validationLines, heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
+import { withKeptProcesses, validationLines, heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
 import { claudeAdapter } from './agent.js';
 import {
   ClaudeConfigReadError,
@@ -124,16 +124,19 @@ export const claudeSystem: HookSystem = {
     let result: Awaited<ReturnType<typeof fireClaude>>;
     let exported: Record<string, string> | undefined;
     try {
-      result = await fireClaude(g.config, event, input, {
-        projectDir,
-        env: g.hookEnv,
-        envFile,
-        hostEnv: { ...opts.env, ...g.sessionEnv },
-        model,
-        noModel:
-          'needs a model to judge it: give one with --model or HOOKLINE_MODEL (e.g. anthropic:claude-haiku-4-5); the agent uses its own',
-        signal: opts.signal,
-      });
+      result = await withKeptProcesses(opts.warm, 'claude', projectDir, (processes) =>
+        fireClaude(g.config, event, input, {
+          projectDir,
+          env: g.hookEnv,
+          envFile,
+          hostEnv: { ...opts.env, ...g.sessionEnv },
+          processes,
+          model,
+          noModel:
+            'needs a model to judge it: give one with --model or HOOKLINE_MODEL (e.g. anthropic:claude-haiku-4-5); the agent uses its own',
+          signal: opts.signal,
+        }),
+      );
       if (envFile) {
         const sourced = await sourcedEnv(envFile, g.hookEnv, projectDir);
         if (sourced.error) warnings.push(`${event} hooks' CLAUDE_ENV_FILE: ${sourced.error}`);

@@ -18,7 +18,7 @@ import { startFailure } from '../../engine/advice.js';
 import { heldDialectHooks, type DialectHook } from '../../trust/dialects.js';
 import { fingerprintHook } from '../../trust/keys.js';
 import { filesStamp } from '../../trust/scripts.js';
-import { validationLines, heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
+import { withKeptProcesses, validationLines, heldBackOf, unlessUnreadable, type HeldBack, type HookSystem } from '../system.js';
 import { fireClaude } from '../claude/run.js';
 import { codexAdapter } from './agent.js';
 import {
@@ -186,15 +186,18 @@ export const codexSystem: HookSystem = {
     };
     const tool = typeof input.tool_name === 'string' ? input.tool_name : undefined;
     const own = { ...g.config, hooks: g.config.hooks.filter((h) => (h as CodexHook).codex?.event === event) };
-    const result = await fireClaude(own, CODEX_CATALOG[event].claude, input, {
-      projectDir: opts.cwd,
-      env: { ...ctx.baseEnv, ...codexEnv(loaded) },
-      ...CODEX_RUNNER,
-      // A hook matched as apply_patch is matched as Write and Edit too.
-      ...(tool === 'apply_patch' ? { aliases: codexTool('write_file').aliases } : {}),
-      wireEvent: event,
-      signal: opts.signal,
-    });
+    const result = await withKeptProcesses(opts.warm, 'codex', opts.cwd, (processes) =>
+      fireClaude(own, CODEX_CATALOG[event].claude, input, {
+        projectDir: opts.cwd,
+        env: { ...ctx.baseEnv, ...codexEnv(loaded) },
+        ...CODEX_RUNNER,
+        // A hook matched as apply_patch is matched as Write and Edit too.
+        ...(tool === 'apply_patch' ? { aliases: codexTool('write_file').aliases } : {}),
+        wireEvent: event,
+        signal: opts.signal,
+        processes,
+      }),
+    );
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
       const start = startFailure(r.command, r.exitCode, r.stderr);

@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { runCommand } from '../../run/command.js';
+import { runPrewarmed } from '../../run/prewarm.js';
 import { runHttp } from '../../run/http.js';
 import { sanitizeEnv } from '../../run/env.js';
 import { envFrom } from '../../run/process.js';
@@ -58,6 +59,8 @@ export interface CopilotFireOptions {
   signal?: AbortSignal;
   /** Called once before any hook starts, when some will. */
   beforeRun?(): void;
+  /** Where a long-running caller keeps the shells started ahead of its events. */
+  processes?: Map<string, { close(): void }>;
 }
 
 /** The hooks an event runs for this input, in order; identical commands once. */
@@ -121,7 +124,7 @@ async function runOne(hook: CopilotHook, stdin: string, env: Record<string, stri
       timeoutMs: hook.timeoutSeconds * 1000,
       signal: opts.signal,
     });
-  return runCommand({
+  const run = {
     command: hook.command,
     cwd: hook.cwd ?? opts.projectDir,
     env: { ...env, ...(hook.hookDir ? { COPILOT_HOOK_DIR: hook.hookDir } : {}), ...hook.env },
@@ -129,7 +132,9 @@ async function runOne(hook: CopilotHook, stdin: string, env: Record<string, stri
     timeoutMs: hook.timeoutSeconds * 1000,
     signal: opts.signal,
     shell: 'bash',
-  });
+  };
+  // In a shell started ahead of the event when the caller keeps them (a server), else cold.
+  return opts.processes ? runPrewarmed(opts.processes, run, opts.hostEnv ?? process.env, hook.command, false) : runCommand(run);
 }
 
 /**

@@ -11,7 +11,7 @@ import { loadContext } from '../../engine/index.js';
 import { processFields } from '../../run/result.js';
 import { heldDialectHooks } from '../../trust/dialects.js';
 import { unchanged, type Probe } from '../../trust/scripts.js';
-import { validationLines, heldBackOf, unlessUnreadable, type HookSystem } from '../system.js';
+import { withKeptProcesses, validationLines, heldBackOf, unlessUnreadable, type HookSystem } from '../system.js';
 import { copilotAdapter } from './agent.js';
 import {
   claudeFilesCopilotReads,
@@ -112,12 +112,15 @@ export const copilotSystem: HookSystem = {
     const { held, warning } = heldDialectHooks(opts.cwd, workspace, ctx.trust, opts.env);
     if (warning) warnings.push(warning);
     const heldBack = heldBackOf(workspace, held, ctx.trust).filter((h) => copilotEventOf(h.event)?.event === ev.event);
-    const result = await fireCopilot(copilotWithout(loaded, held), ev.event, input, {
-      projectDir: opts.cwd,
-      env: ctx.baseEnv,
-      hostEnv: opts.env,
-      signal: opts.signal,
-    });
+    const result = await withKeptProcesses(opts.warm, 'copilot', opts.cwd, (processes) =>
+      fireCopilot(copilotWithout(loaded, held), ev.event, input, {
+        projectDir: opts.cwd,
+        env: ctx.baseEnv,
+        hostEnv: opts.env,
+        signal: opts.signal,
+        processes,
+      }),
+    );
     for (const r of result.runs) if (r.error) warnings.push(`${r.event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
     for (const w of result.output.warnings) warnings.push(`warning: ${w}`);
     const runs = result.runs.map((r) => ({

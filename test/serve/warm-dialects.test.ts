@@ -1,0 +1,103 @@
+// A long-running caller (`hookline serve`, the relay's server) fires Claude Code and Copilot CLI
+// hooks in shells started ahead of their events, as the Gemini engine does: each event after the
+// first runs in a waiting shell, its answer the same, and dropping the warm state leaves no process.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { systemNamed } from '../../src/dialects/registry.js';
+import { poolsOf } from '../../src/run/prewarm.js';
+import { Warm } from '../../src/serve/warm.js';
+import { dialectProject } from '../dialects/util.js';
+
+/** Process ids still alive among `pids`. */
+function alive(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+const cases = [
+  {
+    system: 'claude',
+    event: 'PreToolUse',
+    home: {
+      '.claude/settings.json': {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [{ type: 'command', command: `cat >/dev/null; echo "{\\"systemMessage\\": \\"pid $$\\"}"` }],
+            },
+          ],
+        },
+      },
+    },
+    fields: { tool_name: 'Bash', tool_input: { command: 'ls' } },
+  },
+  {
+    system: 'copilot',
+    event: 'preToolUse',
+    home: {
+      '.copilot/hooks/mine.json': {
+        version: 1,
+        hooks: { preToolUse: [{ type: 'command', bash: `cat >/dev/null; echo "pid $$" >&2; echo '{}'` }] },
+      },
+    },
+    fields: { toolName: 'bash', toolArgs: { command: 'ls' } },
+  },
+];
+
+for (const c of cases)
+  test(`a server's ${c.system} hooks run in shells started ahead of their events; dropping the warm state leaves none`, async () => {
+    const p = dialectProject({ prefix: `hookline-warm-${c.system}-`, home: c.home });
+    const env = { ...p.env, HOME: p.home, HOOKLINE_TRACE: '0' };
+    delete env.COPILOT_HOME;
+    delete env.CLAUDE_CONFIG_DIR;
+    const warm = new Warm();
+    const system = await systemNamed(c.system);
+    const fire = () => system.fire(c.event, { ...c.fields }, { cwd: p.dir, env, hasModel: false, warm, sessionId: 'warm-test' });
+    const first = await fire();
+    assert.equal(first.runs.length, 1, JSON.stringify(first));
+    const kept = warm.get(
+      `${c.system}\0processes\0${p.dir}`,
+      () => new Map(),
+      () => {},
+    );
+    const pools = poolsOf(kept);
+    assert.ok(pools, 'the server keeps pools for the folder');
+    await fire();
+    await pools.ready();
+    const waiting = pools.info().flatMap((i) => i.pids);
+    assert.ok(waiting.length >= 1, 'shells wait for the next event');
+    const r = await fire();
+    assert.equal(r.runs.length, 1);
+    assert.equal(r.runs[0]!.exitCode, 0, JSON.stringify(r.runs[0]));
+    const said = `${JSON.stringify(r.output)}${r.runs[0]!.stderr ?? ''}`;
+    const pid = Number(/pid (\d+)/.exec(said)?.[1]);
+    assert.ok(waiting.includes(pid), `the hook ran in a waiting shell (${pid}, waiting: ${waiting.join(' ')})`);
+    assert.ok(pools.counts.shell >= 1, JSON.stringify(pools.counts));
+    await pools.ready();
+    const left = pools.info().flatMap((i) => i.pids);
+    assert.ok(left.length >= 1);
+    warm.clear();
+    const deadline = Date.now() + 3000;
+    while (alive(left).length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+    assert.deepEqual(alive(left), [], 'no waiting shell outlives the warm state');
+  });
+
+test('a one-shot fire (no warm state) keeps no process', async () => {
+  const c = cases[0]!;
+  const p = dialectProject({ prefix: 'hookline-warm-none-', home: c.home });
+  const env = { ...p.env, HOME: p.home, HOOKLINE_TRACE: '0' };
+  delete env.CLAUDE_CONFIG_DIR;
+  const r = await (await systemNamed('claude')).fire(c.event, { ...c.fields }, { cwd: p.dir, env, hasModel: false });
+  assert.equal(r.runs[0]?.exitCode, 0);
+  const pid = Number(/pid (\d+)/.exec(JSON.stringify(r.output))?.[1]);
+  assert.ok(pid > 0);
+  assert.deepEqual(alive([pid]), []);
+});
