@@ -51,15 +51,22 @@ export function samePath(a: string, b: string): boolean {
   return real(a) === real(b);
 }
 
+const slugs = new Map<string, string>();
+
 /** Folder name for a project under `~/.gemini/tmp/`, as Gemini CLI derives it from the basename. */
 export function projectSlug(projectDir: string): string {
-  return (
+  let slug = slugs.get(projectDir);
+  if (slug !== undefined) return slug;
+  slug =
     path
       .basename(projectDir)
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'project'
-  );
+      .replace(/^-+|-+$/g, '') || 'project';
+  // Every hook run names its folder: worked out once per project (a few are kept).
+  if (slugs.size >= 64) slugs.clear();
+  slugs.set(projectDir, slug);
+  return slug;
 }
 
 /** Whether `p` is `root` or under it (lexically: resolve links first where they matter). */

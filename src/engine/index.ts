@@ -293,8 +293,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       signal: opts.signal,
     };
     const trusted = this.trustedFolder;
-    // A hook that read a rewritten input is traced with that input's digest.
-    const tracing = traceSettings(this.env as Env).enabled;
+    // A hook that read a rewritten input is traced with that input's digest (asked only then).
+    let tracing: boolean | undefined;
     const starts: number[] = [];
     const inputs: Array<string | undefined> = [];
     // Waiting processes the event uses are started again once it is done, not between its hooks.
@@ -303,7 +303,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       const start: HookStartEvent = { event, name: displayName(entry.hook), source: entry.source, index: index + 1, total };
       this.emit('hookStart', start);
       starts[index] = Date.now();
-      if (tracing && hookInput !== input) inputs[index] = digest(hookInput);
+      if (hookInput !== input && (tracing ??= traceSettings(this.env as Env).enabled)) inputs[index] = digest(hookInput);
       // A later hook of a sequential chain is checked again when its turn comes.
       const run =
         plan.sequential && index > 0 && !this.verified([entry])

@@ -309,30 +309,55 @@ export function traceLines(f: TraceFire, opts: { inputs: boolean; now?: Date; fi
   return out;
 }
 
-const pending: Array<() => void> = [];
-let flushing: NodeJS.Immediate | undefined;
+/** The lines of one recorded fire, added to the file they go to once it is known whether and where to trace. */
+type Pending = (files: Map<string, string[]>, settingsOf: (env: Env) => TraceSettings) => void;
+
+/**
+ * How long recorded fires wait to be written with those that follow: a busy host (a server, a
+ * persistent hook answering in a fraction of a millisecond) writes each trace file once per
+ * batch rather than once per event, off its events' path.
+ */
+const FLUSH_AFTER_MS = 50;
+
+const pending: Pending[] = [];
+let flushing: NodeJS.Timeout | undefined;
 let exitHooked = false;
 
 /**
- * Writes the trace lines of fires recorded so far. They are written once the fire's caller has
- * its answer (from the next turn of the event loop, never between an event and the host's use
- * of it), and at the latest as the process exits.
+ * Writes the trace lines of fires recorded so far. They are written a moment after the fire (with
+ * the fires that follow it, in order), and at the latest as the process exits; a program that
+ * reads its own trace right after a fire calls this first.
  */
 export function flushTraces(): void {
-  if (flushing) clearImmediate(flushing);
+  clearTimeout(flushing);
   flushing = undefined;
-  for (const write of pending.splice(0)) write();
+  if (!pending.length) return;
+  const files = new Map<string, string[]>();
+  const settings = new Map<Env, TraceSettings>();
+  const settingsOf = (env: Env) => {
+    let s = settings.get(env);
+    if (!s) settings.set(env, (s = traceSettings(env)));
+    return s;
+  };
+  for (const add of pending.splice(0)) add(files, settingsOf);
+  for (const [file, lines] of files) {
+    try {
+      appendLines(file, lines);
+    } catch {
+      // Tracing is best effort.
+    }
+  }
 }
 
-function later(write: () => void): void {
-  if (!pending.length && !flushing) {
-    // Held (not unref'd): an unref'd immediate lets the loop sleep until the next I/O, which is
-    // the next hook's exit, so the write would land on that hook's result instead of between events.
-    flushing = setImmediate(flushTraces);
+function later(add: Pending): void {
+  if (!flushing) {
+    // Not holding the process open: one that is done exits at once and writes them as it exits.
+    flushing = setTimeout(flushTraces, FLUSH_AFTER_MS);
+    flushing.unref();
   }
   if (!exitHooked) process.once('exit', flushTraces);
   exitHooked = true;
-  pending.push(write);
+  pending.push(add);
 }
 
 /**
@@ -358,13 +383,15 @@ export function recordFire(fired: TraceFire, env: Env = process.env): void {
   } catch {
     return;
   }
-  later(() => {
+  later((files, settingsOf) => {
     try {
-      const seen: InputSeen = { digest: digestNow ?? digest(f.input), ...(text !== undefined ? { text } : {}) };
-      const s = traceSettings(env);
+      const s = settingsOf(env);
       if (!s.enabled) return;
-      const lines = traceLines(f, { inputs: s.inputs, seen }).map((l) => `${JSON.stringify(l)}\n`);
-      appendLines(path.join(s.dir, traceFileName(f.session)), lines);
+      const seen: InputSeen = { digest: digestNow ?? digest(f.input), ...(text !== undefined ? { text } : {}) };
+      const file = path.join(s.dir, traceFileName(f.session));
+      const lines = files.get(file) ?? [];
+      for (const l of traceLines(f, { inputs: s.inputs, seen })) lines.push(`${JSON.stringify(l)}\n`);
+      files.set(file, lines);
     } catch {
       // Tracing is best effort.
     }

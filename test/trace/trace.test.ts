@@ -161,6 +161,21 @@ test('old session traces go in batches: past the cap and its slack, the oldest g
   assert.ok(left.includes(`old-${limit - TRACE_MAX_FILES + 1}.jsonl`));
 });
 
+test('fires recorded close together are written together a moment later, in order, off the fire itself', async () => {
+  const dir = tmp();
+  const env = { HOOKLINE_TRACE_DIR: dir, HOOKLINE_TRACE: '1' };
+  const file = path.join(dir, 's1.jsonl');
+  recordFire(fire({ decision: 'deny' }), env);
+  recordFire(fire({ decision: 'allow' }), env);
+  recordFire(fire({ decision: 'ask' }), env);
+  assert.equal(fs.existsSync(file), false, 'nothing is written while the fire answers');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.deepEqual(
+    loadTrace(file).fires.map((f) => f.fire.decision),
+    ['deny', 'allow', 'ask'],
+  );
+});
+
 test('concurrent processes appending to one trace never split a line', async () => {
   const dir = tmp();
   const mod = path.join(ROOT, 'dist', 'engine', 'trace.js');
