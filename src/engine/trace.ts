@@ -375,11 +375,15 @@ export function recordFire(fired: TraceFire, env: Env = process.env): void {
   } catch {
     // Telemetry is best effort too.
   }
-  // The text the hooks read never changes (digested later, from it); an input no hook was given as one string is digested now.
+  // The text the hooks read never changes (digested later, from it); an input no hook was given as
+  // one string (a large one, or only in-process hooks) is digested now, and only when it is traced.
   const text = writtenText(f.input);
   let digestNow: string | undefined;
   try {
-    if (text === undefined) digestNow = digest(f.input);
+    if (text === undefined) {
+      if (!traceSettings(env).enabled) return;
+      digestNow = digest(f.input);
+    }
   } catch {
     return;
   }
