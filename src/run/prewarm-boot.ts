@@ -22,6 +22,9 @@ const SDK_FILES = ['index.js', 'claude.js', 'codex.js', 'copilot.js'].map((f) =>
 const NODE_LOADER = `'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+// The command's CommonJS preloads (\`-r x\`), given after the loader's path: loaded at the event,
+// as a cold run loads them before its script.
+const deferred = process.argv.slice(2);
 // The ESM loader is set up while waiting, by running a module of the loader's own as the main
 // entry, so that its code for a file module as the entry is compiled too (an ES module hook would
 // pay for both after the job; the module stays internal to the loader, and argv is put back at
@@ -116,7 +119,19 @@ function run() {
   process.mainModule = undefined;
   sayFinalStatus();
   process.argv = [process.argv[0], path.resolve(argv[0]), ...argv.slice(1)];
+  if (deferred.length) preload();
   require('node:module').runMain();
+}
+
+/** The preloads, as Node loads them before a cold run's script (argv already the script's), and in execArgv. */
+function preload() {
+  const requests = [];
+  for (let i = 0; i < deferred.length; i++) {
+    const eq = deferred[i].indexOf('=');
+    requests.push(eq < 0 ? deferred[++i] : deferred[i].slice(eq + 1));
+  }
+  process.execArgv.push(...deferred);
+  require('node:module')._preloadModules(requests);
 }
 
 // Once the last 'exit' listener has run, the status is final; the process then takes ~10 ms
@@ -236,14 +251,14 @@ if __name__ == "__main__":
     os.close(3)
     argv = [os.fsdecode(a) for a in body[:need].split(b'\\0')]
     script = argv[0]
-    sys.argv[:] = argv
+    module = argv[1] if script == '-m' else None
+    # With -m, argv[0] is '-m' until the module is found (runpy then puts its file there).
+    sys.argv[:] = [script] + argv[2:] if module else argv
     if hasattr(sys, 'orig_argv'):
         # The interpreter and its options stay; the loader's -c and code become the script's argv.
         sys.orig_argv[len(sys.orig_argv) - 2:] = argv
     if sys.path and sys.path[0] == '' and not getattr(sys.flags, 'safe_path', False):
-        sys.path[0] = os.path.dirname(os.path.realpath(script))
-    with open(script, 'rb') as f:
-        source = f.read()
+        sys.path[0] = os.getcwd() if module else os.path.dirname(os.path.realpath(script))
     # A __main__ made now, outside the frozen objects, so that it is finalised at exit as a cold
     # run's is; its entries are the waiting one's, in the same order.
     waiting = sys.modules['__main__'].__dict__
@@ -253,6 +268,19 @@ if __name__ == "__main__":
     for k, v in waiting.items():
         g[k] = {} if k == '__annotations__' else v
     sys.modules['__main__'] = main
+    if module:
+        import runpy
+        try:
+            runpy._run_module_as_main(module, True)
+        except (SystemExit, KeyboardInterrupt):
+            raise
+        except BaseException as e:
+            e.__traceback__ = e.__traceback__.tb_next
+            sys.excepthook(type(e), e, e.__traceback__)
+            sys.exit(1)
+        return
+    with open(script, 'rb') as f:
+        source = f.read()
     # The interpreter joins the folder and the path as given, without normalising (./x.py stays).
     full = script if os.path.isabs(script) else os.path.join(os.getcwd(), script)
     g['__file__'] = full

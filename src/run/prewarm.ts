@@ -153,6 +153,8 @@ class Pool {
     readonly interpreter: string,
     readonly cwd: string,
     private readonly env: Record<string, string>,
+    /** Words the loader takes after its own path: Node's preloads, loaded at the event. */
+    private readonly deferred: readonly string[] = [],
   ) {
     this.folder = folderId(cwd);
   }
@@ -169,7 +171,7 @@ class Pool {
   private spawnOptions(): SpawnOptions {
     const base = { cwd: this.cwd, env: this.env, stdio: [] };
     if (this.kind === 'shell') return { ...base, command: '', shell: this.interpreter, deferred: true };
-    return { ...base, command: [this.interpreter, ...loaderArgs(this.kind).map(shellQuote)].join(' ') };
+    return { ...base, command: [this.interpreter, ...[...loaderArgs(this.kind), ...this.deferred].map(shellQuote)].join(' ') };
   }
 
   /**
@@ -332,7 +334,10 @@ export class PrewarmPools {
     if (interpreters) {
       const c = warmable(run.command, run.cwd, run.env);
       if (typeof c !== 'string')
-        return { pool: this.pool(c.kind, [c.interpreter, ...c.options].map(shellQuote).join(' '), run), job: jobMessage(c.argv) };
+        return {
+          pool: this.pool(c.kind, [c.interpreter, ...c.options].map(shellQuote).join(' '), run, c.preloads),
+          job: jobMessage(c.argv),
+        };
       problem = c;
     }
     const clash = DEFERRED_VARS.find((k) => k in run.env);
@@ -345,14 +350,14 @@ export class PrewarmPools {
     for (const [k, p] of this.pools) if (p === pool) this.pools.delete(k);
   }
 
-  private pool(kind: WarmKind, interpreter: string, run: CommandRun): Pool {
+  private pool(kind: WarmKind, interpreter: string, run: CommandRun, deferred: readonly string[] = []): Pool {
     const env = Object.entries(run.env)
       .filter(([k]) => k !== RUN_ID_VAR)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const key = JSON.stringify([kind, interpreter, run.cwd, env]);
+    const key = JSON.stringify([kind, interpreter, deferred, run.cwd, env]);
     let pool = this.pools.get(key);
     if (pool) this.pools.delete(key);
-    else pool = new Pool(busy, kind, interpreter, run.cwd, Object.fromEntries(env));
+    else pool = new Pool(busy, kind, interpreter, run.cwd, Object.fromEntries(env), deferred);
     this.pools.set(key, pool); // most recently used last
     live.add(this);
     for (const [k, p] of this.pools) {
