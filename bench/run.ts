@@ -904,6 +904,8 @@ function asUsed(): void {
     unit?: 'µs';
     target: string;
     goal: (ours: number, theirs: number) => boolean;
+    /** Files written into the project folder first. */
+    files?: Record<string, string>;
   }> = [
     { name: 'no hook configured', hooks: {}, count: 4000, gap: 0, unit: 'µs', target: '≤ 1 µs', goal: (o) => o <= 1 },
     { name: '1 hook', hooks: { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, count: 60, gap: 0, target: '≤ 0.9×', goal: (o, t) => o / t <= 0.9 },
@@ -950,6 +952,26 @@ function asUsed(): void {
       },
     ]),
     {
+      name: 'pre-warmed Node hook with a preload (`node -r ./preload.cjs hook.cjs`), 30 ms between events',
+      hooks: warm(
+        `node -r ${JSON.stringify(path.join(HERE, 'hooks', 'preload.cjs'))} ${JSON.stringify(path.join(HERE, 'hooks', 'node-hook.cjs'))}`,
+      ),
+      count: 30,
+      gap: 30,
+      target: '≤ 10 ms',
+      goal: (o: number) => o <= 10,
+      files: { '.env': 'GUARD_MODE=strict\n' },
+    },
+    {
+      name: 'pre-warmed Python module hook (`python3 -m bench_guard`), 30 ms between events',
+      hooks: warm('python3 -m bench_guard'),
+      count: 30,
+      gap: 30,
+      target: '≤ 10 ms',
+      goal: (o: number) => o <= 10,
+      files: { 'bench_guard.py': fs.readFileSync(path.join(HERE, 'hooks', 'python-hook.py'), 'utf8') },
+    },
+    {
       name: '10 MB tool_response',
       hooks: { AfterTool: [{ hooks: [cmd(ALLOW)] }] },
       event: 'AfterTool',
@@ -966,6 +988,7 @@ function asUsed(): void {
     const dir = path.join(base, 'project');
     fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
     fs.mkdirSync(dir);
+    for (const [name, text] of Object.entries(c.files ?? {})) fs.writeFileSync(path.join(dir, name), text);
     fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ hooks: c.hooks }));
     const spec = {
       hooks: c.hooks,
