@@ -9,6 +9,8 @@ export interface InterpreterFamily {
   inline: ReadonlySet<string>;
   /** Options that take the next word as their value. */
   value: ReadonlySet<string>;
+  /** Options after which the next word is a module to run (`python3 -m x`): found on a path, not named as a file. */
+  module?: ReadonlySet<string>;
 }
 
 export const INTERPRETER_FAMILIES: readonly InterpreterFamily[] = [
@@ -18,7 +20,7 @@ export const INTERPRETER_FAMILIES: readonly InterpreterFamily[] = [
     inline: new Set(['-e', '--eval', '-p', '--print']),
     value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']),
   },
-  { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']) },
+  { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']), module: new Set(['-m']) },
   { names: /^(ruby|perl|lua|luajit|Rscript|osascript)$/, inline: new Set(['-e', '-E']), value: new Set(['-r', '-I']) },
   { names: /^php$/, inline: new Set(['-r']), value: new Set(['-c', '-d']) },
   { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },

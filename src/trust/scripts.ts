@@ -142,7 +142,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
   let interp: InterpreterFamily | null = null;
   let deno = false;
   let skip = false;
-  let optionValue = false;
+  let optionValue: boolean | 'module' = false;
   let cdFrom: string | null | undefined;
   // `source x` and `. x` run x in the shell itself.
   let sourced = false;
@@ -205,6 +205,18 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
     }
     if (interp) {
       if (deno && t === 'run') continue;
+      // `python3 -m tools.guard`: the module's files where the interpreter looks first (the
+      // working folder), if they are there (it may be an installed one: not required).
+      if (optionValue === 'module') {
+        optionValue = false;
+        interp = null;
+        out.push(...moduleWords(t, base));
+        continue;
+      }
+      if (interp.module?.has(t)) {
+        optionValue = 'module';
+        continue;
+      }
       // `sh -c '…'`, `node -e '…'`: the code is not parsed; the words after it are plain words.
       if (interp.inline.has(t)) {
         interp = null;
@@ -216,6 +228,9 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
         continue;
       }
       if (interp.value.has(t)) optionValue = true;
+      // `--require=./pre.cjs`: the value of an option written as one word.
+      const eq = t.startsWith('--') ? t.indexOf('=') : -1;
+      if (eq > 0 && interp.value.has(t.slice(0, eq))) out.push({ text: t.slice(eq + 1), required: false, base });
       if (t.startsWith('-')) continue;
       interp = null;
       out.push({ text: t, required: scriptLike(t), runs: true, base });
@@ -230,6 +245,23 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
     out.push({ text: t, required: false, plain: true, base });
   }
   return out;
+}
+
+/**
+ * The files `python3 -m a.b` may run from the folder it starts in: `a/b.py` or the package `a/b/`
+ * (its files), and the `__init__.py` of each package on the way. None for a name that is not a
+ * module's.
+ */
+function moduleWords(name: string, base: string | null): Word[] {
+  if (!/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/.test(name)) return [];
+  const parts = name.split('.');
+  const file = parts.join('/');
+  const word = (text: string, runs: boolean): Word => ({ text, required: false, runs, base });
+  return [
+    word(`${file}.py`, true),
+    word(file, true),
+    ...parts.slice(0, -1).map((_, i) => word(`${parts.slice(0, i + 1).join('/')}/__init__.py`, false)),
+  ];
 }
 
 /** The words of what a variable makes a program load (none for a variable that loads nothing). */

@@ -151,6 +151,15 @@ describe('the files a command runs', () => {
     // What bash sources before anything: named by an assignment, or by the hook's own env.
     assert.deepEqual(files("BASH_ENV=hooks/lib.sh bash -c 'echo {}'", p), ['hooks/lib.sh']);
     assert.deepEqual(files("bash -c 'echo {}'", p, { BASH_ENV: 'hooks/lib.sh' }), ['hooks/lib.sh']);
+    // A module run with -m from the working folder, the packages on its way; a preload as one word.
+    assert.deepEqual(files('python3 -u -m hooks.check --fast', p), ['hooks/check.py']);
+    fs.writeFileSync(path.join(p, 'hooks', '__init__.py'), '');
+    fs.mkdirSync(path.join(p, 'hooks', 'pkg'));
+    fs.writeFileSync(path.join(p, 'hooks', 'pkg', '__main__.py'), 'print(1)\n');
+    assert.deepEqual(files('python3 -m hooks.pkg', p), ['hooks/__init__.py', 'hooks/pkg/__main__.py']);
+    assert.deepEqual(files('node --require=./hooks/lib.sh .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs', 'hooks/lib.sh']);
+    // An installed module (none of its name in the project) is not a project file.
+    assert.deepEqual(files('python3 -m http.server', p), []);
   });
 
   test('not followed: sh -c text, run-time values, $(…), globs, redirection targets, files outside the project', () => {
@@ -160,7 +169,6 @@ describe('the files a command runs', () => {
     assert.deepEqual(files("sh -c 'bash hooks/x.sh; ./hooks/lib.sh'", p), []);
     // An option of one interpreter is not another's: bash -e still runs a script.
     assert.deepEqual(files('bash -e hooks/x.sh', p), ['hooks/x.sh']);
-    assert.deepEqual(files('python3 -m hooks.check', p), []);
     assert.deepEqual(files('node $HOME/x.mjs', p), []);
     assert.deepEqual(files('node "$(dirname "$0")/hooks/x.sh"', p), []);
     assert.deepEqual(files('cat hooks/*.sh', p), []);
