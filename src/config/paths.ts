@@ -4,17 +4,29 @@ import path from 'node:path';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** `path.join(dir, name)`, kept: a warm engine works out the same few settings paths before every event. */
+const joins = new Map<string, string>();
+function joined(dir: string, name: string): string {
+  const key = `${dir}\0${name}`;
+  let p = joins.get(key);
+  if (p === undefined) {
+    if (joins.size >= 256) joins.clear();
+    joins.set(key, (p = path.join(dir, name)));
+  }
+  return p;
+}
+
 /** The home that holds `.gemini/`: `$GEMINI_CLI_HOME` when set, as in Gemini CLI. */
 export function geminiHome(env: Env = process.env): string {
   return env.GEMINI_CLI_HOME || os.homedir();
 }
 
 export function userGeminiDir(env: Env = process.env): string {
-  return path.join(geminiHome(env), '.gemini');
+  return joined(geminiHome(env), '.gemini');
 }
 
 export function userSettingsPath(env: Env = process.env): string {
-  return path.join(userGeminiDir(env), 'settings.json');
+  return joined(userGeminiDir(env), 'settings.json');
 }
 
 export function systemSettingsPath(env: Env = process.env): string {
@@ -22,19 +34,19 @@ export function systemSettingsPath(env: Env = process.env): string {
 }
 
 export function projectSettingsPath(projectDir: string): string {
-  return path.join(projectDir, '.gemini', 'settings.json');
+  return joined(joined(projectDir, '.gemini'), 'settings.json');
 }
 
 export function extensionsDir(env: Env = process.env): string {
-  return path.join(userGeminiDir(env), 'extensions');
+  return joined(userGeminiDir(env), 'extensions');
 }
 
 export function trustedFoldersPath(env: Env = process.env): string {
-  return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(userGeminiDir(env), 'trustedFolders.json');
+  return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || joined(userGeminiDir(env), 'trustedFolders.json');
 }
 
 export function trustedHooksPath(env: Env = process.env): string {
-  return path.join(userGeminiDir(env), 'trusted_hooks.json');
+  return joined(userGeminiDir(env), 'trusted_hooks.json');
 }
 
 /** True when two paths name the same file or folder (symlinks resolved when they exist). */

@@ -66,6 +66,14 @@ export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] 
   }));
 }
 
+/** A loaded context's held-back lines, worked out once: a server says them with every event of the folder (a change reloads). */
+const heldLines = new WeakMap<object, string[]>();
+function heldLinesOf(context: HookContext): string[] {
+  let lines = heldLines.get(context);
+  if (!lines) heldLines.set(context, (lines = heldWarnings(context)));
+  return lines;
+}
+
 export const geminiSystem: HookSystem = {
   name: 'gemini',
   describeConfig: '.gemini/settings.json, ~/.gemini/settings.json, system settings, extensions',
@@ -111,7 +119,7 @@ export const geminiSystem: HookSystem = {
     const context = engine.context;
     const result = await firing;
     if (!opts.warm) engine.close();
-    const warnings = [...context.config.problems.map(formatProblem), ...heldWarnings(context), ...raised];
+    const warnings = [...context.config.problems.map(formatProblem), ...heldLinesOf(context), ...raised];
     for (const r of result.runs) {
       if (r.error) warnings.push(r.error);
       if (r.warning) warnings.push(`warning: ${r.warning}`);
