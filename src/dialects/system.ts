@@ -60,20 +60,26 @@ export async function withKeptProcesses<T>(
   fire: (processes: KeptProcesses | undefined) => Promise<T>,
 ): Promise<T> {
   if (!warm) return fire(undefined);
-  const kept = warm.get(
-    `${system}\0processes\0${cwd}`,
-    (): KeptProcesses => new Map(),
-    (m) => {
-      for (const p of m.values()) p.close();
-      m.clear();
-    },
-  );
+  const kept = warm.get(`${system}\0processes\0${cwd}`, (): KeptProcesses => new Map(), retire);
   eventStarted();
   try {
     return await fire(kept);
   } finally {
     refillAfterEvent();
+    // Dropped (a reload) while this event ran: what it started since goes too.
+    if (retired.has(kept)) closeAll(kept);
   }
+}
+
+/** Processes a caller dropped; an event still running with them closes what it started at its end. */
+const retired = new WeakSet<KeptProcesses>();
+function retire(kept: KeptProcesses): void {
+  retired.add(kept);
+  closeAll(kept);
+}
+function closeAll(kept: KeptProcesses): void {
+  for (const p of kept.values()) p.close();
+  kept.clear();
 }
 
 /** A workspace hook that did not run because it is not trusted (yet). */

@@ -315,9 +315,10 @@ type Pending = (files: Map<string, string[]>, settingsOf: (env: Env) => TraceSet
 /**
  * How long recorded fires wait to be written with those that follow: a busy host (a server, a
  * persistent hook answering in a fraction of a millisecond) writes each trace file once per
- * batch rather than once per event, off its events' path.
+ * batch rather than once per event, off its events' path. Short, as a host killed outright
+ * (a default SIGTERM) loses what is still waiting.
  */
-const FLUSH_AFTER_MS = 50;
+const FLUSH_AFTER_MS = 10;
 
 const pending: Pending[] = [];
 let flushing: NodeJS.Timeout | undefined;
@@ -368,6 +369,8 @@ function later(add: Pending): void {
  */
 export function recordFire(fired: TraceFire, env: Env = process.env): void {
   if (!fired.runs.length) return;
+  // When it fired: its lines are written a moment later.
+  const now = new Date();
   const f = { ...fired, runs: fired.runs.map((r) => ({ ...r, ...failed(r) })) };
   // Now, in the caller's context: its active span is the hook spans' parent.
   try {
@@ -394,7 +397,7 @@ export function recordFire(fired: TraceFire, env: Env = process.env): void {
       const seen: InputSeen = { digest: digestNow ?? digest(f.input), ...(text !== undefined ? { text } : {}) };
       const file = path.join(s.dir, traceFileName(f.session));
       const lines = files.get(file) ?? [];
-      for (const l of traceLines(f, { inputs: s.inputs, seen })) lines.push(`${JSON.stringify(l)}\n`);
+      for (const l of traceLines(f, { inputs: s.inputs, seen, now })) lines.push(`${JSON.stringify(l)}\n`);
       files.set(file, lines);
     } catch {
       // Tracing is best effort.

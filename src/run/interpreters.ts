@@ -11,6 +11,10 @@ export interface InterpreterFamily {
   value: ReadonlySet<string>;
   /** Options after which the next word is a module to run (`python3 -m x`): found on a path, not named as a file. */
   module?: ReadonlySet<string>;
+  /** Options whose value is code loaded before the script (`node -r ./pre.cjs`), resolved as the interpreter resolves it. */
+  loads?: ReadonlySet<string>;
+  /** Short options may be run together, a value joined on (`python3 -um x`, `-mx`). */
+  clusters?: boolean;
 }
 
 export const INTERPRETER_FAMILIES: readonly InterpreterFamily[] = [
@@ -19,8 +23,15 @@ export const INTERPRETER_FAMILIES: readonly InterpreterFamily[] = [
     names: /^(node|nodejs|tsx|ts-node|bun|deno)$/,
     inline: new Set(['-e', '--eval', '-p', '--print']),
     value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']),
+    loads: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']),
   },
-  { names: /^(python[0-9.]*|pypy[0-9.]*)$/, inline: new Set(['-c', '-m']), value: new Set(['-W', '-X']), module: new Set(['-m']) },
+  {
+    names: /^(python[0-9.]*|pypy[0-9.]*)$/,
+    inline: new Set(['-c', '-m']),
+    value: new Set(['-W', '-X']),
+    module: new Set(['-m']),
+    clusters: true,
+  },
   { names: /^(ruby|perl|lua|luajit|Rscript|osascript)$/, inline: new Set(['-e', '-E']), value: new Set(['-r', '-I']) },
   { names: /^php$/, inline: new Set(['-r']), value: new Set(['-c', '-d']) },
   { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },

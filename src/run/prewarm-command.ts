@@ -75,8 +75,8 @@ export function nonLiteral(command: string): string | undefined {
   return quote ? 'an unterminated quote' : undefined;
 }
 
-/** Node's CommonJS preload, as one word (`--require=x`) or two (`-r x`, `--require x`). */
-const PRELOAD = /^(?:-r|--require)(?:=(.*))?$/;
+/** Node's CommonJS preload, as one word (`--require=x`) or two (`-r x`, `--require x`), as Node takes it. */
+const PRELOAD = /^(?:-r|--require|--require=(.+))$/;
 
 /** Programs that find what they run only when they run (a package to fetch, a compiler's loader): why each cannot wait ahead. */
 const LAUNCHERS: Array<[RegExp, string]> = [

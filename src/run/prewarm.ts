@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs';
 import type { Duplex } from 'node:stream';
-import { DEFERRED_VARS, deferredCommand, GroupRun, type SpawnOptions } from './process.js';
+import { DEFERRED_VARS, deferredCommand, GroupRun, onDrain, type SpawnOptions } from './process.js';
 import { startCommand, superviseRun, type CommandRun } from './command.js';
 import { withSlot } from './slots.js';
 import type { ProcessResult } from './result.js';
@@ -189,6 +189,7 @@ class Pool {
 
   /** While an event runs its hooks (the next one of a sequential chain may be starting) the fill waits for its end, a while at most. */
   private arm(): void {
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       if (this.busy() && Date.now() - this.dueSince < FILL_HOLD_MS) this.arm();
       else this.fill();
@@ -204,29 +205,44 @@ class Pool {
   /**
    * Starts the missing processes one per turn of the event loop: each start blocks Hookline for a
    * fork, so an event that comes meanwhile (or a host's other work) waits for one at most, and
-   * the rest wait for that event's end.
+   * the rest wait for that event's end (a while at most, as a fill that is due does).
    */
   fill(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed || this.broken) return;
     this.started = true;
-    this.startOne();
+    this.step();
   }
 
   /** Starts every missing process now (for a caller that waits for them: `PrewarmPools#ready`). */
   fillNow(): void {
-    this.fill();
-    while (this.filling && this.procs.length < this.want) {
-      clearImmediate(this.filling);
-      this.startOne(true);
-    }
+    this.halt();
+    this.started = true;
+    while (this.procs.length < this.want && this.startOne(true));
   }
 
-  private startOne(now = false): void {
+  /** Stops a fill under way or due (`drain()`: the host is done); the next use starts one again. */
+  halt(): void {
+    clearTimeout(this.timer);
+    clearImmediate(this.filling);
+    this.timer = this.filling = undefined;
+  }
+
+  /** One start of a fill, and the next at the next turn of the event loop. */
+  private readonly step = (): void => {
     this.filling = undefined;
-    if (this.closed || this.broken || this.procs.length >= this.want) return;
-    if (this.busy() && !now) return this.fillSoon();
+    if (this.startOne() && this.procs.length < this.want) (this.filling = setImmediate(this.step)).unref();
+  };
+
+  /** Starts one process; false when none is to be started (full, closed, broken, or waiting for an event's end). */
+  private startOne(now = false): boolean {
+    if (this.closed || this.broken || this.procs.length >= this.want) return false;
+    // An event runs: the rest waits for its end, counted from when the fill came due.
+    if (!now && this.busy() && Date.now() - this.dueSince < FILL_HOLD_MS) {
+      this.arm();
+      return false;
+    }
     try {
       this.procs.push(
         new Warm(
@@ -237,9 +253,9 @@ class Pool {
       );
     } catch {
       this.failures = MAX_FAILURES;
-      return;
+      return false;
     }
-    if (this.procs.length < this.want) (this.filling = setImmediate(() => this.startOne())).unref();
+    return true;
   }
 
   private onDead(w: Warm): void {
@@ -287,6 +303,9 @@ export type WarmAttempt = { result: Promise<ProcessResult>; shell?: string } | {
 let running = 0;
 const live = new Set<PrewarmPools>();
 const busy = () => running > 0;
+onDrain(() => {
+  for (const pools of live) pools.halt();
+});
 
 /** The pools of one engine. `close()` kills every waiting process; the pools refill on the next job. */
 export class PrewarmPools {
@@ -414,6 +433,11 @@ export class PrewarmPools {
     for (const p of this.pools.values()) p.close();
     this.pools.clear();
     live.delete(this);
+  }
+
+  /** Stops the fills under way or due; the pools start filling again on their next use. */
+  halt(): void {
+    for (const p of this.pools.values()) p.halt();
   }
 }
 

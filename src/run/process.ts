@@ -299,7 +299,15 @@ function sleep(ms: number): Promise<void> {
  * then SIGKILL; then the run-id reaper's pending scan runs and killed cgroups are removed. Await
  * it before exiting: timers are not run once the process exits.
  */
+/** What stops starting processes ahead (the pools' fills), called first when the host drains. */
+const whenDrained = new Set<() => void>();
+export function onDrain(stop: () => void): void {
+  whenDrained.add(stop);
+}
+
 export async function drain(graceMs = KILL_GRACE_MS): Promise<void> {
+  // Nothing is started meanwhile: a fill under way would outlive the drain.
+  for (const stop of whenDrained) stop();
   const runs = [...live];
   for (const r of runs) r.stop(graceMs);
   const end = Date.now() + graceMs;

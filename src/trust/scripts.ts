@@ -142,7 +142,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
   let interp: InterpreterFamily | null = null;
   let deno = false;
   let skip = false;
-  let optionValue: boolean | 'module' = false;
+  let optionValue: boolean | 'module' | 'loads' = false;
   let cdFrom: string | null | undefined;
   // `source x` and `. x` run x in the shell itself.
   let sourced = false;
@@ -217,20 +217,46 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
         optionValue = 'module';
         continue;
       }
+      // `python3 -um x`, `-mx`, `-uc '…'`: short options run together, a value joined on.
+      if (interp.clusters && /^-[A-Za-z]/.test(t) && !t.startsWith('--')) {
+        for (let i = 1; i < t.length; i++) {
+          const opt = `-${t[i]}`;
+          const rest = t.slice(i + 1);
+          if (interp?.module?.has(opt)) {
+            if (rest) {
+              out.push(...moduleWords(rest, base));
+              interp = null;
+            } else optionValue = 'module';
+            break;
+          }
+          if (interp?.inline.has(opt)) {
+            interp = null;
+            break;
+          }
+          if (interp?.value.has(opt)) {
+            if (!rest) optionValue = true;
+            break;
+          }
+        }
+        continue;
+      }
       // `sh -c '…'`, `node -e '…'`: the code is not parsed; the words after it are plain words.
       if (interp.inline.has(t)) {
         interp = null;
         continue;
       }
       if (optionValue) {
+        out.push(...(optionValue === 'loads' ? preloadWords(t, base) : [{ text: t, required: false, base }]));
         optionValue = false;
-        out.push({ text: t, required: false, base });
         continue;
       }
-      if (interp.value.has(t)) optionValue = true;
+      if (interp.value.has(t)) optionValue = interp.loads?.has(t) ? 'loads' : true;
       // `--require=./pre.cjs`: the value of an option written as one word.
       const eq = t.startsWith('--') ? t.indexOf('=') : -1;
-      if (eq > 0 && interp.value.has(t.slice(0, eq))) out.push({ text: t.slice(eq + 1), required: false, base });
+      if (eq > 0 && interp.value.has(t.slice(0, eq)))
+        out.push(
+          ...(interp.loads?.has(t.slice(0, eq)) ? preloadWords(t.slice(eq + 1), base) : [{ text: t.slice(eq + 1), required: false, base }]),
+        );
       if (t.startsWith('-')) continue;
       interp = null;
       out.push({ text: t, required: scriptLike(t), runs: true, base });
@@ -262,6 +288,15 @@ function moduleWords(name: string, base: string | null): Word[] {
     word(file, true),
     ...parts.slice(0, -1).map((_, i) => word(`${parts.slice(0, i + 1).join('/')}/__init__.py`, false)),
   ];
+}
+
+/**
+ * The files `node -r ./pre` may load: the path as written, with each extension Node tries, or the
+ * folder (its files). A bare name (`-r dotenv/config`) is a package, found as imports are: not followed.
+ */
+function preloadWords(value: string, base: string | null): Word[] {
+  if (!/^\.{0,2}\//.test(value)) return [];
+  return ['', '.js', '.cjs', '.mjs', '.json', '.node'].map((ext) => ({ text: `${value}${ext}`, required: false, runs: ext === '', base }));
 }
 
 /** The words of what a variable makes a program load (none for a variable that loads nothing). */

@@ -9,6 +9,7 @@ import { cmd, hook, HOOKS, makeProject, ROOT } from '../helpers.js';
 import { pidsReady, readCapture, survivors, tmpDir } from './util.js';
 import { runCommand, type CommandRun } from '../../src/run/command.js';
 import { PrewarmPools, poolsOf } from '../../src/run/prewarm.js';
+import { drain } from '../../src/run/process.js';
 import { warmCommand } from '../../src/run/prewarm-command.js';
 import { HookEngine } from '../../src/engine/index.js';
 import type { ProcessResult } from '../../src/run/result.js';
@@ -73,6 +74,8 @@ describe('which commands run pre-warmed', () => {
     const refused = [
       'node --title=x x.mjs',
       'node -r',
+      'node -r=./x.cjs y.js',
+      'node --require= y.js',
       'node -r x.cjs --no-warnings y.js',
       'node --import ./x.mjs y.mjs',
       'node --import=tsx y.mjs',
@@ -632,6 +635,41 @@ describe('pre-warming from settings', () => {
     assert.ok(seen < full, `the first turn that saw the refill saw ${seen} of ${full} shells`);
     await pools.ready();
     assert.equal(waiting(), full);
+  });
+
+  test('drain() stops a refill under way: no waiting shell starts after it', async () => {
+    const hooks = [0, 1, 2, 3, 4, 5].map((j) => cmd(`cat >/dev/null; echo '{}' # ${j}`));
+    const { e, pools, waiting } = await withWaitingShells({ hooks });
+    await e.fire('BeforeTool', bt);
+    await pools.ready();
+    assert.ok(waiting() >= 6);
+    // The event takes the shells; the refill starts right after it, one shell per turn.
+    await e.fire('BeforeTool', bt);
+    await drain();
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(waiting(), 0, 'nothing started after the drain');
+    // The next use fills again.
+    await e.fire('BeforeTool', bt);
+    await pools.ready();
+    assert.ok(waiting() > 0);
+  });
+
+  test("a pool due to refill while another engine's event runs long refills after a while (it does not wait for that event forever)", async () => {
+    const a = await withWaitingShells({ hooks: [cmd(`cat >/dev/null; echo '{}'`)] });
+    const b = await withWaitingShells({ hooks: [cmd(`cat >/dev/null; sleep 2.5; echo '{}'`)] });
+    assert.equal(a.waiting(), 2);
+    const slow = b.e.fire('BeforeTool', bt);
+    assert.ok((await a.e.fire('BeforeTool', bt)).runs[0]?.success);
+    assert.equal(a.waiting(), 1);
+    await new Promise((r) => setTimeout(r, 1800));
+    assert.equal(a.waiting(), 2, 'refilled within the hold, with the other event still running');
+    // A caller that waits for the pools gets them, whatever runs meanwhile.
+    b.pools.close();
+    const busyReady = b.e.fire('BeforeTool', bt);
+    await a.pools.ready();
+    assert.equal(a.waiting(), 2);
+    assert.ok((await slow).runs[0]?.success);
+    assert.ok((await busyReady).runs[0]?.success);
   });
 
   test("no engine's pool starts a waiting process while another engine of the process runs an event; it does once that event is done", async () => {

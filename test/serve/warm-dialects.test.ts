@@ -101,3 +101,56 @@ test('a one-shot fire (no warm state) keeps no process', async () => {
   assert.ok(pid > 0);
   assert.deepEqual(alive([pid]), []);
 });
+
+test('the warm state dropped while an event runs (a reload): the shells that event starts afterwards close at its end', async () => {
+  const p = dialectProject({
+    prefix: 'hookline-warm-reload-',
+    home: {
+      '.copilot/hooks/mine.json': {
+        version: 1,
+        hooks: {
+          preToolUse: [
+            { type: 'command', bash: `cat >/dev/null; sleep 0.4; echo '{}'` },
+            { type: 'command', bash: `cat >/dev/null; echo '{}'` },
+          ],
+        },
+      },
+    },
+  });
+  const env = { ...p.env, HOME: p.home, HOOKLINE_TRACE: '0' };
+  delete env.COPILOT_HOME;
+  const warm = new Warm();
+  const system = await systemNamed('copilot');
+  const fire = () =>
+    system.fire('preToolUse', { toolName: 'bash', toolArgs: { command: 'ls' } }, { cwd: p.dir, env, hasModel: false, warm });
+  await fire();
+  await fire();
+  const kept = warm.get(
+    `copilot\0processes\0${p.dir}`,
+    () => new Map(),
+    () => {},
+  );
+  await poolsOf(kept)!.ready();
+  const running = fire();
+  await new Promise((res) => setTimeout(res, 150));
+  warm.clear();
+  const r = await running;
+  assert.equal(r.runs.length, 2);
+  assert.equal(poolsOf(kept), undefined, 'nothing of the dropped state is kept');
+  // Whatever the event started after the drop is gone with it.
+  const mine = () =>
+    fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1] === String(process.pid);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  const deadline = Date.now() + 3000;
+  while (alive(mine()).length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+  assert.deepEqual(alive(mine()), [], 'no waiting shell is left');
+});

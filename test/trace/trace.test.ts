@@ -174,6 +174,14 @@ test('fires recorded close together are written together a moment later, in orde
     loadTrace(file).fires.map((f) => f.fire.decision),
     ['deny', 'allow', 'ask'],
   );
+  // Each fire line keeps the time it fired at, not the time it was written.
+  const before = Date.now();
+  recordFire(fire({ decision: 'allow' }), env);
+  const after = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  flushTraces();
+  const t = Date.parse(loadTrace(file).fires.at(-1)!.fire.t);
+  assert.ok(t >= before && t <= after, `fired between ${before} and ${after}, recorded as ${t}`);
 });
 
 test('concurrent processes appending to one trace never split a line', async () => {

@@ -160,6 +160,15 @@ describe('the files a command runs', () => {
     assert.deepEqual(files('node --require=./hooks/lib.sh .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs', 'hooks/lib.sh']);
     // An installed module (none of its name in the project) is not a project file.
     assert.deepEqual(files('python3 -m http.server', p), []);
+    // Short options run together, the module joined on or next; Node's preload as Node resolves it.
+    assert.deepEqual(files('python3 -um hooks.check', p), ['hooks/__init__.py', 'hooks/check.py']);
+    assert.deepEqual(files('python3 -mhooks.check', p), ['hooks/__init__.py', 'hooks/check.py']);
+    assert.deepEqual(files('python3 -uB -W ignore -m hooks.check', p), ['hooks/__init__.py', 'hooks/check.py']);
+    fs.writeFileSync(path.join(p, 'hooks', 'pre.js'), 'x');
+    assert.deepEqual(files('node -r ./hooks/pre .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs', 'hooks/pre.js']);
+    assert.deepEqual(files('node --require=./hooks/pre .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs', 'hooks/pre.js']);
+    // A package preload is found as an import is: not followed.
+    assert.deepEqual(files('node -r dotenv/config .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs']);
   });
 
   test('not followed: sh -c text, run-time values, $(…), globs, redirection targets, files outside the project', () => {

@@ -66,6 +66,13 @@ export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] 
   }));
 }
 
+/** Engines a server dropped (a reload, shutdown): one still firing closes what it started at the event's end. */
+const retiredEngines = new WeakSet<HookEngine>();
+function retireEngine(engine: HookEngine): void {
+  retiredEngines.add(engine);
+  engine.close();
+}
+
 /** A loaded context's held-back lines, worked out once: a server says them with every event of the folder (a change reloads). */
 const heldLines = new WeakMap<object, string[]>();
 function heldLinesOf(context: HookContext): string[] {
@@ -105,7 +112,7 @@ export const geminiSystem: HookSystem = {
       ? opts.warm.get(
           `gemini\0${opts.cwd}`,
           () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0, onNotice: quiet }),
-          (e) => e.close(),
+          retireEngine,
         )
       : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false, startAhead: false, onNotice: quiet });
     const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
@@ -118,7 +125,8 @@ export const geminiSystem: HookSystem = {
     const raised = engine.pendingWarnings.slice(seen);
     const context = engine.context;
     const result = await firing;
-    if (!opts.warm) engine.close();
+    // One-shot, or dropped (a reload) while this event ran: nothing it started stays.
+    if (!opts.warm || retiredEngines.has(engine)) engine.close();
     const warnings = [...context.config.problems.map(formatProblem), ...heldLinesOf(context), ...raised];
     for (const r of result.runs) {
       if (r.error) warnings.push(r.error);
