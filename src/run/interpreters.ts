@@ -22,7 +22,8 @@ export const INTERPRETER_FAMILIES: readonly InterpreterFamily[] = [
   {
     names: /^(node|nodejs|tsx|ts-node|bun|deno)$/,
     inline: new Set(['-e', '--eval', '-p', '--print']),
-    value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions']),
+    // An --env-file may set NODE_OPTIONS (a preload): the file is followed as code is.
+    value: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--env-file']),
     loads: new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']),
   },
   {

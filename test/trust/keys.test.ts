@@ -167,6 +167,8 @@ describe('the files a command runs', () => {
     fs.writeFileSync(path.join(p, 'hooks', 'pre.js'), 'x');
     assert.deepEqual(files('node -r ./hooks/pre .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs', 'hooks/pre.js']);
     assert.deepEqual(files('node --require=./hooks/pre .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs', 'hooks/pre.js']);
+    // An --env-file can set NODE_OPTIONS: it is followed.
+    assert.deepEqual(files('node --env-file=hooks/lib.sh .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs', 'hooks/lib.sh']);
     // A package preload is found as an import is: not followed.
     assert.deepEqual(files('node -r dotenv/config .gemini/hooks/x.mjs', p), ['.gemini/hooks/x.mjs']);
   });
