@@ -268,27 +268,21 @@ if __name__ == "__main__":
     for k, v in waiting.items():
         g[k] = {} if k == '__annotations__' else v
     sys.modules['__main__'] = main
-    if module:
-        import runpy
-        try:
-            runpy._run_module_as_main(module, True)
-        except (SystemExit, KeyboardInterrupt):
-            raise
-        except BaseException as e:
-            e.__traceback__ = e.__traceback__.tb_next
-            sys.excepthook(type(e), e, e.__traceback__)
-            sys.exit(1)
-        return
-    with open(script, 'rb') as f:
-        source = f.read()
-    # The interpreter joins the folder and the path as given, without normalising (./x.py stays).
-    full = script if os.path.isabs(script) else os.path.join(os.getcwd(), script)
-    g['__file__'] = full
-    g['__cached__'] = None
-    g['__loader__'] = sys.modules['_frozen_importlib_external'].SourceFileLoader('__main__', full)
+    if not module:
+        with open(script, 'rb') as f:
+            source = f.read()
+        # The interpreter joins the folder and the path as given, without normalising (./x.py stays).
+        full = script if os.path.isabs(script) else os.path.join(os.getcwd(), script)
+        g['__file__'] = full
+        g['__cached__'] = None
+        g['__loader__'] = sys.modules['_frozen_importlib_external'].SourceFileLoader('__main__', full)
     try:
-        code = compile(source, full, 'exec')
-        exec(code, g)
+        if module:
+            # As \`python3 -m\` runs it (runpy fills __main__ and puts the module's file in argv[0]).
+            import runpy
+            runpy._run_module_as_main(module, True)
+        else:
+            exec(compile(source, full, 'exec'), g)
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as e:
