@@ -4,17 +4,19 @@ import path from 'node:path';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** `path.join(dir, name)`, kept: a warm engine works out the same few settings paths before every event. */
-const joins = new Map<string, string>();
-function joined(dir: string, name: string): string {
-  const key = `${dir}\0${name}`;
-  let p = joins.get(key);
-  if (p === undefined) {
-    if (joins.size >= 256) joins.clear();
-    joins.set(key, (p = path.join(dir, name)));
+/** A value worked out once per key (a warm engine asks for the same few before every event); a few hundred are kept. */
+function remembered(cache: Map<string, string>, key: string, make: () => string): string {
+  let v = cache.get(key);
+  if (v === undefined) {
+    if (cache.size >= 256) cache.clear();
+    cache.set(key, (v = make()));
   }
-  return p;
+  return v;
 }
+
+const joins = new Map<string, string>();
+/** `path.join(dir, name)`, remembered. */
+const joined = (dir: string, name: string) => remembered(joins, `${dir}\0${name}`, () => path.join(dir, name));
 
 /** The home that holds `.gemini/`: `$GEMINI_CLI_HOME` when set, as in Gemini CLI. */
 export function geminiHome(env: Env = process.env): string {
@@ -65,20 +67,18 @@ export function samePath(a: string, b: string): boolean {
 
 const slugs = new Map<string, string>();
 
-/** Folder name for a project under `~/.gemini/tmp/`, as Gemini CLI derives it from the basename. */
+/** Folder name for a project under `~/.gemini/tmp/`, as Gemini CLI derives it from the basename (every hook run names it). */
 export function projectSlug(projectDir: string): string {
-  let slug = slugs.get(projectDir);
-  if (slug !== undefined) return slug;
-  slug =
-    path
-      .basename(projectDir)
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'project';
-  // Every hook run names its folder: worked out once per project (a few are kept).
-  if (slugs.size >= 64) slugs.clear();
-  slugs.set(projectDir, slug);
-  return slug;
+  return remembered(
+    slugs,
+    projectDir,
+    () =>
+      path
+        .basename(projectDir)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'project',
+  );
 }
 
 /** Whether `p` is `root` or under it (lexically: resolve links first where they matter). */

@@ -60,27 +60,38 @@ export async function withKeptProcesses<T>(
   fire: (processes: KeptProcesses | undefined) => Promise<T>,
 ): Promise<T> {
   if (!warm) return fire(undefined);
-  const kept = warm.get(`${system}\0processes\0${cwd}`, (): KeptProcesses => new Map(), retire);
+  const kept = warm.get(`${system}\0processes\0${cwd}`, (): KeptProcesses => new Map(), keptProcesses.drop);
   eventStarted();
   try {
     return await fire(kept);
   } finally {
     refillAfterEvent();
-    // Dropped (a reload) while this event ran: what it started since goes too.
-    if (retired.has(kept)) closeAll(kept);
+    keptProcesses.settle(kept);
   }
 }
 
-/** Processes a caller dropped; an event still running with them closes what it started at its end. */
-const retired = new WeakSet<KeptProcesses>();
-function retire(kept: KeptProcesses): void {
-  retired.add(kept);
-  closeAll(kept);
+/**
+ * The close of a value a caller keeps in its warm store, for a value an event may still be using
+ * when the store drops it (a reload): `drop` closes it, and `settle`, at that event's end, closes
+ * again what the event started with it since.
+ */
+export function droppable<T extends object>(close: (value: T) => void): { drop: (value: T) => void; settle: (value: T) => void } {
+  const dropped = new WeakSet<T>();
+  return {
+    drop: (value) => {
+      dropped.add(value);
+      close(value);
+    },
+    settle: (value) => {
+      if (dropped.has(value)) close(value);
+    },
+  };
 }
-function closeAll(kept: KeptProcesses): void {
+
+const keptProcesses = droppable((kept: KeptProcesses) => {
   for (const p of kept.values()) p.close();
   kept.clear();
-}
+});
 
 /** A workspace hook that did not run because it is not trusted (yet). */
 export interface HeldBack {

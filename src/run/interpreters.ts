@@ -38,6 +38,9 @@ export const INTERPRETER_FAMILIES: readonly InterpreterFamily[] = [
   { names: /^pwsh$/, inline: new Set(['-c', '-Command', '-command']), value: new Set([]) },
 ];
 
+/** A module `python3 -m` can run: dotted identifiers. */
+export const PYTHON_MODULE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/;
+
 /** The family of a command word (`/usr/bin/python3.12` is a python), if it is an interpreter. */
 export function interpreterFamily(word: string): InterpreterFamily | undefined {
   const name = word.slice(word.lastIndexOf('/') + 1);

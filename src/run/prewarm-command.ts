@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'shell-quote';
+import { PYTHON_MODULE } from './interpreters.js';
 
 export type InterpreterKind = 'node' | 'python';
 
@@ -76,7 +77,7 @@ export function nonLiteral(command: string): string | undefined {
 }
 
 /** Node's CommonJS preload, as one word (`--require=x`) or two (`-r x`, `--require x`), as Node takes it. */
-const PRELOAD = /^(?:-r|--require|--require=(.+))$/;
+const PRELOAD = /^(?:-r|--require|--require=.+)$/;
 
 /** Programs that find what they run only when they run (a package to fetch, a compiler's loader): why each cannot wait ahead. */
 const LAUNCHERS: Array<[RegExp, string]> = [
@@ -134,7 +135,7 @@ function readWarmCommand(command: string): WarmCommand {
     if (START_OPTIONS[kind].test(word) && !preloads.length) options.push(word);
     else if (kind === 'node' && PRELOAD.test(word)) {
       // The module named in the same word, or the next.
-      if (PRELOAD.exec(word)![1] !== undefined) preloads.push(word);
+      if (word.includes('=')) preloads.push(word);
       else if (at + 1 < rest.length) preloads.push(word, rest[++at]!);
       else return { ok: false, reason: `"${word}" names no module` };
     } else break;
@@ -143,7 +144,7 @@ function readWarmCommand(command: string): WarmCommand {
   if (script === undefined) return { ok: false, reason: 'no script file' };
   if (kind === 'python' && script === '-m') {
     const [module, ...margs] = args;
-    if (!module || !/^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$/.test(module)) return { ok: false, reason: '"-m" names no module' };
+    if (!module || !PYTHON_MODULE.test(module)) return { ok: false, reason: '"-m" names no module' };
     return { ok: true, kind, interpreter, options, preloads, argv: ['-m', module, ...margs] };
   }
   if (script.startsWith('-')) return { ok: false, reason: optionReason(kind, script) };

@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { DEFERRED_VARS, deferredCommand, GroupRun, onDrain, type SpawnOptions } from './process.js';
-import { startCommand, superviseRun, type CommandRun } from './command.js';
+import { runCommand, startCommand, superviseRun, type CommandRun } from './command.js';
 import { withSlot } from './slots.js';
 import type { ProcessResult } from './result.js';
 import { jobMessage, loaderArgs } from './prewarm-boot.js';
@@ -276,8 +276,7 @@ class Pool {
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.timer);
-    clearImmediate(this.filling);
+    this.halt();
     for (const w of this.procs.splice(0)) w.close();
   }
 }
@@ -516,6 +515,15 @@ export async function runPrewarmed(
   interpreters = true,
 ): Promise<ProcessResult> {
   return withSlot(run.signal, () => prewarmedRun(holder, run, env, name, interpreters));
+}
+
+/** A command hook in a shell started ahead of its event where the caller keeps them, else cold. */
+export function runInShell(
+  holder: Map<string, { close(): void }> | undefined,
+  run: CommandRun,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ProcessResult> {
+  return holder ? runPrewarmed(holder, run, env, run.command, false) : runCommand(run);
 }
 
 async function prewarmedRun(

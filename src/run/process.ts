@@ -294,17 +294,17 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * Stops every live run and waits until each is gone: SIGTERM, up to `graceMs` for them to exit,
- * then SIGKILL; then the run-id reaper's pending scan runs and killed cgroups are removed. Await
- * it before exiting: timers are not run once the process exits.
- */
 /** What stops starting processes ahead (the pools' fills), called first when the host drains. */
 const whenDrained = new Set<() => void>();
 export function onDrain(stop: () => void): void {
   whenDrained.add(stop);
 }
 
+/**
+ * Stops every live run and waits until each is gone: SIGTERM, up to `graceMs` for them to exit,
+ * then SIGKILL; then the run-id reaper's pending scan runs and killed cgroups are removed. Await
+ * it before exiting: timers are not run once the process exits.
+ */
 export async function drain(graceMs = KILL_GRACE_MS): Promise<void> {
   // Nothing is started meanwhile: a fill under way would outlive the drain.
   for (const stop of whenDrained) stop();

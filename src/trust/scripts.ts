@@ -31,6 +31,7 @@ import {
   CODE_LOADERS,
   FOLDER_LIST,
   interpreterFamily,
+  PYTHON_MODULE,
   SUBCOMMANDS,
   type CodeLoader,
   type InterpreterFamily,
@@ -279,7 +280,7 @@ function wordsOf(command: string, ctx: ScriptContext): Word[] {
  * module's.
  */
 function moduleWords(name: string, base: string | null): Word[] {
-  if (!/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$/.test(name)) return [];
+  if (!PYTHON_MODULE.test(name)) return [];
   const parts = name.split('.');
   const file = parts.join('/');
   const word = (text: string, runs: boolean): Word => ({ text, required: false, runs, base });

@@ -16,8 +16,7 @@
  */
 import fs from 'node:fs';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { runCommand, type CommandRun } from '../../run/command.js';
-import { runPrewarmed } from '../../run/prewarm.js';
+import { runInShell } from '../../run/prewarm.js';
 import { runHttp } from '../../run/http.js';
 import { tryExpand } from '../../run/expand.js';
 import type { ProcessResult } from '../../run/result.js';
@@ -67,11 +66,6 @@ function errored(error: string, started: number): HandlerResult {
   return { raw: { exitCode: null, stdout: '', stderr: '', error, durationMs: performance.now() - started }, reading: { error } };
 }
 
-/** In a shell started ahead of the event when the session keeps them, else cold. */
-function runShell(run: HandlerRun, c: CommandRun): Promise<ProcessResult> {
-  return run.pools ? runPrewarmed(run.pools, c, run.hostEnv, c.command, false) : runCommand(c);
-}
-
 export async function runClaudeHandler(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun): Promise<HandlerResult> {
   const r = await runOne(hook, event, run);
   if (!r.reading.error || hook.onFailure !== 'block') return r;
@@ -94,15 +88,20 @@ async function runOne(hook: ClaudeHook, event: ClaudeEvent, run: HandlerRun): Pr
     const raw =
       typeof command !== 'string'
         ? command
-        : await runShell(run, {
-            command,
-            cwd: run.projectDir,
-            env: { ...run.env, ...run.vars },
-            stdin: run.stdin,
-            timeoutMs: hook.timeoutSeconds * 1000,
-            signal: run.signal,
-            shell: 'bash',
-          });
+        : // In a shell started ahead of the event when the session keeps them, else cold.
+          await runInShell(
+            run.pools,
+            {
+              command,
+              cwd: run.projectDir,
+              env: { ...run.env, ...run.vars },
+              stdin: run.stdin,
+              timeoutMs: hook.timeoutSeconds * 1000,
+              signal: run.signal,
+              shell: 'bash',
+            },
+            run.hostEnv,
+          );
     return { raw, reading: readClaudeRun(event, raw, hook.timeoutSeconds) };
   }
   if (hook.type === 'http') {

@@ -237,6 +237,7 @@ export async function fireClaude(
   };
   if (opts.envFile && ENV_FILE_EVENTS.has(event)) env.CLAUDE_ENV_FILE = opts.envFile;
   const session = opts.session ?? new ClaudeSession();
+  const pools = opts.session?.processes ?? opts.processes;
   const hooks = claudeHooksFor(config, event, input, { projectDir, aliases: opts.aliases, everyHook: opts.everyHook });
   if (hooks.length) opts.beforeRun?.(input);
   const stdin = jsonText(input);
@@ -254,7 +255,7 @@ export async function fireClaude(
       noModel: opts.noModel,
       signal,
       // A session of the agent (or a server) keeps shells started ahead; a one-shot fire has none to keep.
-      ...(opts.session ? { pools: opts.session.processes } : opts.processes ? { pools: opts.processes } : {}),
+      ...(pools ? { pools } : {}),
       expand: opts.expand ?? expandClaudeCommand,
     });
     return {

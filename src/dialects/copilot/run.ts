@@ -15,8 +15,7 @@
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { runCommand } from '../../run/command.js';
-import { runPrewarmed } from '../../run/prewarm.js';
+import { runInShell } from '../../run/prewarm.js';
 import { runHttp } from '../../run/http.js';
 import { sanitizeEnv } from '../../run/env.js';
 import { envFrom } from '../../run/process.js';
@@ -133,8 +132,7 @@ async function runOne(hook: CopilotHook, stdin: string, env: Record<string, stri
     signal: opts.signal,
     shell: 'bash',
   };
-  // In a shell started ahead of the event when the caller keeps them (a server), else cold.
-  return opts.processes ? runPrewarmed(opts.processes, run, opts.hostEnv ?? process.env, hook.command, false) : runCommand(run);
+  return runInShell(opts.processes, run, opts.hostEnv ?? process.env);
 }
 
 /**

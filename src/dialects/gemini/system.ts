@@ -13,7 +13,7 @@ import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
-import { validationLines, type HookSystem } from '../system.js';
+import { droppable, validationLines, type HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
 import { foreignEvent } from '../foreign-event.js';
@@ -66,12 +66,8 @@ export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] 
   }));
 }
 
-/** Engines a server dropped (a reload, shutdown): one still firing closes what it started at the event's end. */
-const retiredEngines = new WeakSet<HookEngine>();
-function retireEngine(engine: HookEngine): void {
-  retiredEngines.add(engine);
-  engine.close();
-}
+/** A server's engines: one dropped (a reload) while it fires closes what it started at the event's end. */
+const engines = droppable((engine: HookEngine) => engine.close());
 
 /** A loaded context's held-back lines, worked out once: a server says them with every event of the folder (a change reloads). */
 const heldLines = new WeakMap<object, string[]>();
@@ -112,7 +108,7 @@ export const geminiSystem: HookSystem = {
       ? opts.warm.get(
           `gemini\0${opts.cwd}`,
           () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0, onNotice: quiet }),
-          retireEngine,
+          engines.drop,
         )
       : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false, startAhead: false, onNotice: quiet });
     const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
@@ -126,7 +122,8 @@ export const geminiSystem: HookSystem = {
     const context = engine.context;
     const result = await firing;
     // One-shot, or dropped (a reload) while this event ran: nothing it started stays.
-    if (!opts.warm || retiredEngines.has(engine)) engine.close();
+    if (opts.warm) engines.settle(engine);
+    else engine.close();
     const warnings = [...context.config.problems.map(formatProblem), ...heldLinesOf(context), ...raised];
     for (const r of result.runs) {
       if (r.error) warnings.push(r.error);
