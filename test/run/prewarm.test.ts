@@ -152,8 +152,11 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
   const runOf = (command: string, extra: Partial<CommandRun> = {}): CommandRun => ({ command, cwd, env: ENV, stdin: INPUT, ...extra });
 
   async function warm(run: CommandRun): Promise<ProcessResult & { poolPids: number[]; shell?: string }> {
-    // The first job starts the pool (and runs cold); the next ones find an interpreter waiting.
-    pools.run(run);
+    // The first job starts the pool; the next ones find an interpreter waiting. When a shell of
+    // this folder already waits, the first job runs in it: wait for it, as it writes where the
+    // second one does.
+    const first = pools.run(run);
+    if ('result' in first) await first.result;
     await pools.ready();
     const poolPids = pools.info().flatMap((p) => p.pids);
     const before = pools.counts.warm + pools.counts.shell;
