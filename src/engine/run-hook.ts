@@ -98,17 +98,19 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   }
   const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : deps.cwd;
   const plans = plansDir(deps.env, deps.projectDir, input.session_id);
-  const env = {
+  const ownEnv = entry.hook.env;
+  // Made when a process is started (a persistent hook's, only once).
+  const envOf = () => ({
     ...deps.baseEnv,
     GEMINI_PROJECT_DIR: deps.projectDir,
     GEMINI_PLANS_DIR: plans,
     GEMINI_CWD: cwd,
     GEMINI_SESSION_ID: input.session_id,
     CLAUDE_PROJECT_DIR: deps.projectDir,
-    ...(entry.hook.env ? expandEnvRefs(entry.hook.env, deps.env) : {}),
+    ...(ownEnv ? expandEnvRefs(ownEnv, deps.env) : {}),
     // An extension's declared settings win over the hook's own env, as in Gemini CLI.
     ...entry.extensionEnv,
-  };
+  });
   // An extension's `${extensionPath}` and friends, then the Gemini variables; a value that cannot be
   // substituted safely (e.g. into arithmetic) fails the hook before it runs.
   const written = entry.extension
@@ -122,7 +124,7 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   const command = tryExpand(expandCommand, written, { projectDir: deps.projectDir, cwd, plansDir: plans, sessionId: input.session_id });
   if (typeof command !== 'string') return command;
   if (!entry.hook.persistent) {
-    const run = { command, cwd, env, stdin: stdinFor(input, deps.env), timeoutMs: entry.hook.timeout, signal: deps.signal };
+    const run = { command, cwd, env: envOf(), stdin: stdinFor(input, deps.env), timeoutMs: entry.hook.timeout, signal: deps.signal };
     // Unless turned off, a one-shot hook runs in a shell started (and put in its cgroup) ahead of
     // the event; in an interpreter started ahead too when it asks for "prewarm": true.
     const prewarm = entry.hook.prewarm ?? entry.prewarm;
@@ -131,8 +133,10 @@ async function runEntry(entry: HookEntry, input: AnyHookInput, deps: RunDeps, tr
   }
   const key = `${entry.source}\0${entry.file ?? ''}\0${command}\0${JSON.stringify(entry.hook.env ?? {})}`;
   let proc = deps.persistent.get(key) as PersistentProcess | undefined;
-  if (!proc) deps.persistent.set(key, (proc = new PersistentProcess({ command, cwd: deps.projectDir, env })));
-  return decideRun(await proc.request(input, entry.hook.timeout, deps.signal));
+  if (!proc) deps.persistent.set(key, (proc = new PersistentProcess({ command, cwd: deps.projectDir, env: envOf() })));
+  // The input's text as other hooks of the event read it (and as the trace digests it, later).
+  const text = stdinFor(input, deps.env);
+  return decideRun(await proc.request(input, entry.hook.timeout, deps.signal, typeof text === 'string' ? text : undefined));
 }
 
 /** The run's error with its fix: a script that cannot start, a timeout in the wrong unit. */

@@ -66,11 +66,12 @@ export class PersistentProcess {
     return this.child?.pid;
   }
 
-  /** Sends one event; resolves with a ProcessResult for every outcome. */
-  request(input: unknown, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal): Promise<ProcessResult> {
+  /** Sends one event (`text`: its JSON, when already made); resolves with a ProcessResult for every outcome. */
+  request(input: unknown, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal, text?: string): Promise<ProcessResult> {
     return new Promise((resolve) => {
       const id = this.nextId++;
-      const p: Pending = { id, line: JSON.stringify({ id, input }) + '\n', started: performance.now(), timeoutMs, resolve, signal };
+      const line = text === undefined ? JSON.stringify({ id, input }) : `{"id":${id},"input":${text}}`;
+      const p: Pending = { id, line: line + '\n', started: performance.now(), timeoutMs, resolve, signal };
       // Queued first: finish() only settles requests it knows.
       this.queue.push(p);
       // Clamped: a delay above Node's timer limit would fire after 1 ms.

@@ -155,9 +155,11 @@ async function persistent(handler: Handler, concurrent: boolean, io: Io): Promis
   reply({ hookline: 'ready', concurrent });
   let buffer = '';
   let chain: Promise<void> = Promise.resolve();
-  io.stdin.setEncoding('utf8');
-  for await (const chunk of io.stdin) {
-    buffer += chunk as string;
+  const stdin = io.stdin;
+  stdin.setEncoding('utf8');
+  // 'data' rather than an async iterator: a request is handled in the turn its chunk arrives.
+  stdin.on('data', (chunk: string) => {
+    buffer += chunk;
     let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {
       const line = buffer.slice(0, nl);
@@ -173,7 +175,12 @@ async function persistent(handler: Handler, concurrent: boolean, io: Io): Promis
       if (concurrent) void handle(req.id, req.input as AnyInput);
       else chain = chain.then(() => handle(req.id, req.input as AnyInput));
     }
-  }
+  });
+  await new Promise<void>((resolve) => {
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
+    stdin.once('error', resolve);
+  });
   await chain;
   return 0;
 }

@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { HookEngine } from '../../src/engine/index.js';
-import { alive, cmd, hook, makeProject, waitUntil } from '../helpers.js';
+import { flushTraces } from '../../src/engine/trace.js';
+import { alive, cmd, hook, makeProject, trustProject, waitUntil } from '../helpers.js';
 
 const bt = (command: string) => ({ tool_name: 'run_shell_command', tool_input: { command } });
 const pidOf = (msg: unknown) => Number(/pid (\d+)/.exec(String(msg))?.[1]);
@@ -47,6 +49,48 @@ describe('persistent hook processes', () => {
     const denied = await e.fire('BeforeTool', bt('rm -rf /'));
     assert.equal(denied.output?.decision, 'deny');
     assert.equal(denied.output?.reason, `no rm -rf (pid ${[...pids][0]})`);
+  });
+
+  test('a persistent hook reads the input as the one-shot hooks beside it do, and its trace digests that text', async () => {
+    const p = makeProject();
+    const lines = path.join(p.dir, 'lines.jsonl');
+    const seen = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-pers-'));
+    const traces = path.join(p.dir, 'traces');
+    const project = {
+      hooks: {
+        BeforeTool: [
+          {
+            hooks: [
+              cmd(`python3 ${hook('pers-record.py')} '${lines}'`, { name: 'kept', persistent: true }),
+              cmd(`${hook('run-capture.sh')} '${seen}'`, { name: 'once' }),
+            ],
+          },
+        ],
+      },
+    };
+    fs.mkdirSync(path.join(p.dir, '.gemini'));
+    fs.writeFileSync(path.join(p.dir, '.gemini', 'settings.json'), JSON.stringify(project));
+    trustProject(p.dir, p.home);
+    const e = new HookEngine({ cwd: p.dir, env: { ...p.env, HOOKLINE_TRACE: '1', HOOKLINE_TRACE_DIR: traces }, sessionId: 'pers-trace' });
+    engines.push(e);
+    const r = await e.fire('BeforeTool', bt('echo "é" \\ ✓'));
+    assert.deepEqual(
+      r.runs.map((x) => x.success),
+      [true, true],
+    );
+    // The host changes the input it was handed back: the trace keeps what the hooks read.
+    (r.input.tool_input as Record<string, unknown>).command = 'changed';
+    flushTraces();
+    const line = fs.readFileSync(lines, 'utf8');
+    const text = fs.readFileSync(path.join(seen, 'stdin'), 'utf8');
+    assert.equal(line, `{"id":1,"input":${text}}\n`);
+    const fire = fs
+      .readFileSync(path.join(traces, 'pers-trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.kind === 'fire');
+    assert.equal(fire.input, `sha256:${createHash('sha256').update(text).digest('hex')}`);
   });
 
   test('a persistent hook that dies fails that event and is restarted on the next', async () => {
