@@ -87,3 +87,57 @@ test('defineHook one-shot: reads the event, prints the output; prints nothing fo
   assert.deepEqual(JSON.parse(out), { decision: 'deny', reason: 'no' });
   assert.equal(await run(() => undefined, event), '');
 });
+
+test('defineHook persistent: answers each line in order, ends with its input; a read error fails it; a paused or ended input does not hang', async () => {
+  const start = (stdin: PassThrough) => {
+    const stdout = new PassThrough();
+    const lines: unknown[] = [];
+    let buf = '';
+    stdout.on('data', (d) => {
+      buf += d;
+      for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+        lines.push(JSON.parse(buf.slice(0, nl)));
+        buf = buf.slice(nl + 1);
+      }
+    });
+    const done = sdk.defineHook(
+      async (i) => {
+        // The first answer is the slowest: order still follows the requests.
+        const n = Number((i as { n?: number }).n);
+        await new Promise((r) => setTimeout(r, n === 1 ? 30 : 0));
+        return sdk.message(`saw ${n}`);
+      },
+      { stdin, stdout, stderr: new PassThrough(), persistent: true },
+    );
+    return { done, lines };
+  };
+  const input = new PassThrough();
+  const a = start(input);
+  // Split mid-line across writes, as a pipe may deliver it.
+  input.write('{"id":1,"input":{"n":1}}\n{"id":2,"in');
+  input.end('put":{"n":2}}\n');
+  await a.done;
+  assert.deepEqual(a.lines, [
+    { hookline: 'ready', concurrent: false },
+    { id: 1, output: { systemMessage: 'saw 1' } },
+    { id: 2, output: { systemMessage: 'saw 2' } },
+  ]);
+
+  const failing = new PassThrough();
+  const b = start(failing);
+  failing.destroy(new Error('EIO: read failed'));
+  await assert.rejects(b.done, /EIO: read failed/);
+
+  const paused = new PassThrough();
+  paused.pause();
+  const c = start(paused);
+  paused.end('{"id":7,"input":{"n":7}}\n');
+  await c.done;
+  assert.deepEqual(c.lines.at(-1), { id: 7, output: { systemMessage: 'saw 7' } });
+
+  const ended = new PassThrough();
+  ended.end();
+  ended.resume();
+  await new Promise((r) => ended.once('end', r));
+  await start(ended).done;
+});

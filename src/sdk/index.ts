@@ -4,6 +4,7 @@
  * No runtime dependencies, so a hook starts fast; a one-shot hook on pipes or files reads and
  * writes its file descriptors directly, without Node's stdio streams (which load `net`).
  */
+import type { Readable } from 'node:stream';
 import fs from 'node:fs';
 import type { EventName } from '../events/names.js';
 import type { HookInput } from '../events/input.js';
@@ -176,10 +177,16 @@ async function persistent(handler: Handler, concurrent: boolean, io: Io): Promis
       else chain = chain.then(() => handle(req.id, req.input as AnyInput));
     }
   });
-  await new Promise<void>((resolve) => {
+  // Done at its end; a read error fails the hook, as it would a one-shot one. A stream already
+  // over, or paused, is taken as it is.
+  const readable = stdin as Partial<Readable>;
+  await new Promise<void>((resolve, reject) => {
+    if (readable.errored) return reject(readable.errored);
+    if (readable.readableEnded || readable.destroyed) return resolve();
     stdin.once('end', resolve);
     stdin.once('close', resolve);
-    stdin.once('error', resolve);
+    stdin.once('error', reject);
+    stdin.resume();
   });
   await chain;
   return 0;
