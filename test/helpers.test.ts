@@ -14,8 +14,13 @@ const state = (pid: number) => {
 test('alive(): a running process is alive; a zombie and a missing pid are not', {
   skip: !fs.existsSync('/proc/self/stat') && 'needs /proc',
 }, async () => {
-  // bash starts a short child, then becomes `sleep`, which never reaps it: the child stays a zombie.
-  const parent = spawn('bash', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // bash starts a child, then becomes `sleep`, which never reaps it: the child stays a zombie. The
+  // child ends only once its parent is `sleep` (were it to end first, bash could reap it).
+  const parent = spawn(
+    'bash',
+    ['-c', `sh -c 'while [ "$(cat /proc/$PPID/comm)" != sleep ]; do sleep 0.01; done' & echo $!; exec sleep 60`],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   try {
     const child = await new Promise<number>((resolve) => parent.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
     assert.ok(await waitUntil(() => state(child) === 'Z'), 'the child never became a zombie');
