@@ -8,11 +8,17 @@ let minutePrefix = '';
 const SECONDS = Array.from({ length: 60 }, (_, s) => `${s < 10 ? '0' : ''}${s}.`);
 const MILLIS = Array.from({ length: 1000 }, (_, ms) => `${String(ms).padStart(3, '0')}Z`);
 
+let lastMs = Number.NaN;
+let last = '';
+
 export function isoNow(ms: number = Date.now()): string {
+  // Events come in bursts (a streamed reply, a tool's Before and After): one text per millisecond.
+  if (ms === lastMs) return last;
+  lastMs = ms;
   const within = ((ms % 60000) + 60000) % 60000;
   if (ms - within !== minute) {
     minute = ms - within;
     minutePrefix = new Date(minute).toISOString().slice(0, -7);
   }
-  return minutePrefix + SECONDS[Math.floor(within / 1000)] + MILLIS[within % 1000];
+  return (last = minutePrefix + SECONDS[Math.floor(within / 1000)] + MILLIS[within % 1000]);
 }

@@ -225,20 +225,24 @@ export class HookEngine extends EventEmitter<EngineEvents> {
   }
 
   /** The base fields every input carries. */
-  baseInput(event: EventName, cwd = this.cwd): AnyHookInput {
+  baseInput(event: EventName, cwd = this.cwd, now = Date.now()): AnyHookInput {
     return {
       session_id: this.sessionId,
       transcript_path: this.transcriptPath,
       cwd,
       hook_event_name: event,
-      timestamp: isoNow(),
+      timestamp: isoNow(now),
     };
   }
 
   /** The plan an event would run, without running it. */
   plan(event: EventName, fields: Record<string, unknown> = {}): Plan | undefined {
+    return this.planAt(event, fields, Date.now());
+  }
+
+  /** `plan` at a time already read (`fire` reads the clock once, for this check and the timestamp). */
+  private planAt(event: EventName, fields: Record<string, unknown>, now: number): Plan | undefined {
     if (this.watch) {
-      const now = this.checkEvery ? Date.now() : 0;
       if (!this.checkEvery || now - this.lastCheck >= this.checkEvery) {
         this.lastCheck = now;
         if (isStale(this.ctx.config, { projectDir: this.projectDir, env: this.env }) || !this.verified()) this.changed = true;
@@ -269,18 +273,30 @@ export class HookEngine extends EventEmitter<EngineEvents> {
    * Fires one event: builds the input (base fields, then the event's own fields), runs the
    * matching hooks and aggregates their outputs. Never throws for hook failures.
    */
-  async fire<E extends EventName>(
+  fire<E extends EventName>(
     event: E,
     fields: FireFields<E> = {} as FireFields<E>,
-    opts: { signal?: AbortSignal; cwd?: string } = {},
+    opts?: { signal?: AbortSignal; cwd?: string },
   ): Promise<FireResult & { input: HookInput<E> }> {
-    const plan = this.plan(event, fields);
-    this.noticeHeld();
-    // The base fields, then the event's own (which may override them), then the event's name.
-    const input = withFields(this.baseInput(event, opts.cwd ?? this.cwd), fields) as AnyHookInput;
-    input.hook_event_name = event;
-    // Nothing to run: the result at once, with no runner or dependencies built for it.
-    if (!plan) return { event, input: input as HookInput<E>, runs: [], success: true, sequential: false };
+    // Not an async function: an event nobody hooks (most events of most sessions) then costs a
+    // resolved promise, not a suspended function; what it does is still never a synchronous throw.
+    try {
+      const now = Date.now();
+      const plan = this.planAt(event, fields, now);
+      if (this.ctx.held !== this.heldSeen) this.noticeHeld();
+      // The base fields, then the event's own (which may override them), then the event's name.
+      const input = withFields(this.baseInput(event, opts?.cwd ?? this.cwd, now), fields) as AnyHookInput;
+      input.hook_event_name = event;
+      // Nothing to run: the result at once, with no runner or dependencies built for it.
+      if (!plan) return Promise.resolve({ event, input: input as HookInput<E>, runs: [], success: true, sequential: false });
+      return this.run(event, plan, input, opts?.signal) as Promise<FireResult & { input: HookInput<E> }>;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Runs an event's plan on its input: the part of `fire` for an event some hook matched. */
+  private async run(event: EventName, plan: Plan, input: AnyHookInput, signal: AbortSignal | undefined): Promise<FireResult> {
     this.recordNewHooks();
     const deps = {
       cwd: this.cwd,
@@ -290,7 +306,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       sessionId: this.sessionId,
       persistent: this.persistent,
       startAhead: this.startAhead,
-      signal: opts.signal,
+      signal,
     };
     const trusted = this.trustedFolder;
     // A hook that read a rewritten input is traced with that input's digest (asked only then).
@@ -322,7 +338,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       return run;
     }).finally(refillAfterEvent);
     if (result.runs.length) recordFire(geminiTraceFire(result, starts, inputs), this.env as Env);
-    return result as FireResult & { input: HookInput<E> };
+    return result;
   }
 
   /** A workspace hook whose files changed while its event ran: not run, and held back from the next event on. */

@@ -85,5 +85,28 @@ test('event timestamps read as new Date().toISOString() would', () => {
     Date.now(),
   ];
   for (let i = 0; i < 2000; i++) instants.push(Math.floor(Math.random() * 4_102_444_800_000));
+  // Repeats, steps of a millisecond and back, across minutes, and before 1970.
+  for (const t of [...instants]) instants.push(t, t + 1, t, t - 60_000, t + 60_001);
+  instants.push(-1, -60_001, -1, -86_400_000);
   for (const t of instants) assert.equal(isoNow(t), new Date(t).toISOString(), String(t));
+});
+
+test('fire never throws where it is called: what fails while it builds the input is a rejected promise', async () => {
+  const p = makeProject({ project: {} });
+  const e = new HookEngine({ cwd: p.dir, env: p.env, sessionId: 'sess' });
+  const fields = new Proxy(
+    {},
+    {
+      getOwnPropertyDescriptor() {
+        throw new Error('unreadable fields');
+      },
+    },
+  );
+  let pending: Promise<unknown> | undefined;
+  assert.doesNotThrow(() => {
+    pending = e.fire('BeforeTool', fields);
+  });
+  assert.ok(pending instanceof Promise);
+  await assert.rejects(pending, /unreadable fields/);
+  e.close();
 });
