@@ -12,13 +12,15 @@ let lastMs = Number.NaN;
 let last = '';
 
 export function isoNow(ms: number = Date.now()): string {
-  // Events come in bursts (a streamed reply, a tool's Before and After): one text per millisecond.
+  // Events come in bursts (the chunks of a streamed reply): one text per millisecond.
   if (ms === lastMs) return last;
-  lastMs = ms;
   const within = ((ms % 60000) + 60000) % 60000;
   if (ms - within !== minute) {
     minute = ms - within;
     minutePrefix = new Date(minute).toISOString().slice(0, -7);
   }
-  return (last = minutePrefix + SECONDS[Math.floor(within / 1000)] + MILLIS[within % 1000]);
+  last = minutePrefix + SECONDS[Math.floor(within / 1000)] + MILLIS[within % 1000];
+  // Kept only once made: a time `new Date` refuses throws again on the next call too.
+  lastMs = ms;
+  return last;
 }

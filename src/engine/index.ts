@@ -278,8 +278,8 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     fields: FireFields<E> = {} as FireFields<E>,
     opts?: { signal?: AbortSignal; cwd?: string },
   ): Promise<FireResult & { input: HookInput<E> }> {
-    // Not an async function: an event nobody hooks (most events of most sessions) then costs a
-    // resolved promise, not a suspended function; what it does is still never a synchronous throw.
+    // Not an async function: an event nobody hooks (most events of most sessions) costs one
+    // resolved promise and none of an async function's machinery; it still never throws here.
     try {
       const now = Date.now();
       const plan = this.planAt(event, fields, now);

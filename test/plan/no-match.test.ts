@@ -89,6 +89,10 @@ test('event timestamps read as new Date().toISOString() would', () => {
   for (const t of [...instants]) instants.push(t, t + 1, t, t - 60_000, t + 60_001);
   instants.push(-1, -60_001, -1, -86_400_000);
   for (const t of instants) assert.equal(isoNow(t), new Date(t).toISOString(), String(t));
+  // A time Date refuses throws every time, and leaves nothing behind for the next call.
+  isoNow(1000);
+  for (let i = 0; i < 2; i++) assert.throws(() => isoNow(Number.POSITIVE_INFINITY), RangeError);
+  assert.equal(isoNow(1000), new Date(1000).toISOString());
 });
 
 test('fire never throws where it is called: what fails while it builds the input is a rejected promise', async () => {
