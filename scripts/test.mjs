@@ -33,6 +33,9 @@ if (!selected.length) {
 // compile cache is shared by every test (each has its own HOME), in a folder of this run's own.
 const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-test-cache-'));
 const env = { ...process.env, HOOKLINE_TRACE: process.env.HOOKLINE_TRACE ?? '0', XDG_CACHE_HOME: cache };
+// Node reads NODE_EXTRA_CA_CERTS's bundle at every start (a tenth of a second where a machine sets
+// one) and these tests make no TLS connection (all is on loopback); the real agents' install may.
+if (!agents) delete env.NODE_EXTRA_CA_CERTS;
 // The real agents are installed once into the user's cache, not into this run's throwaway one.
 if (agents && !env.HOOKLINE_AGENTS_CACHE)
   env.HOOKLINE_AGENTS_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'hookline', 'real-agents');
