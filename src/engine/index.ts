@@ -283,7 +283,7 @@ export class HookEngine extends EventEmitter<EngineEvents> {
     try {
       const now = Date.now();
       const plan = this.planAt(event, fields, now);
-      if (this.ctx.held !== this.heldSeen) this.noticeHeld();
+      this.noticeHeld();
       // The base fields, then the event's own (which may override them), then the event's name.
       const input = withFields(this.baseInput(event, opts?.cwd ?? this.cwd, now), fields) as AnyHookInput;
       input.hook_event_name = event;
