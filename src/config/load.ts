@@ -11,6 +11,7 @@ import {
   systemSettingsPath,
   trustedFoldersPath,
   trustedHooksPath,
+  userGeminiDir,
   userSettingsPath,
   type Env,
 } from './paths.js';
@@ -64,8 +65,34 @@ export interface LoadedConfig {
   userRedaction: RedactionSettings;
   /** The workspace's `security.environmentVariableRedaction.blocked`, as written. */
   projectRedactionBlocked: string[];
-  /** Change stamps of trustedFolders.json and trusted_hooks.json: trusting elsewhere reloads too. */
-  trustStamp: string;
+  /** What the settings were read from or looked for: a change to any of it reloads. */
+  watched: Watched;
+}
+
+/**
+ * Every file and folder loading read or looked for (trust files, settings files, extension
+ * folders, manifests and `.env` files), each stamped before it was read, and where they were
+ * looked for. A warm engine checks it before events: stats only, no path worked out or file read.
+ */
+export interface Watched {
+  places: string;
+  files: string[];
+  stamps: string[];
+}
+
+/** Where settings are looked for: the project folder and every place the environment decides. */
+function placesOf(env: Env, projectDir: string): string {
+  return `${projectDir}\0${userGeminiDir(env)}\0${systemSettingsPath(env)}\0${trustedFoldersPath(env)}`;
+}
+
+/** Stamps `file` into `watched` (when given) and returns the stamp. */
+function watch(watched: Watched | undefined, file: string): ReturnType<typeof stampOf> {
+  const s = stampOf(file);
+  if (watched) {
+    watched.files.push(file);
+    watched.stamps.push(s.stamp);
+  }
+  return s;
 }
 
 export interface LoadOptions {
@@ -105,8 +132,9 @@ function readLayer(info: SettingsFile): { layer?: LayerResult; info: SettingsFil
 }
 
 /** An installed extension's folder: where `gemini extensions link` pointed it, else its own. */
-function extensionRoot(installed: string): string {
+function extensionRoot(installed: string, watched?: Watched): string {
   try {
+    watch(watched, path.join(installed, '.gemini-extension-install.json'));
     const meta: unknown = JSON.parse(fs.readFileSync(path.join(installed, '.gemini-extension-install.json'), 'utf8'));
     const m = meta as { type?: unknown; source?: unknown };
     if (m.type === 'link' && typeof m.source === 'string' && path.isAbsolute(m.source)) return m.source;
@@ -122,22 +150,27 @@ function extensionRoot(installed: string): string {
  * reads them (a manifest's own `hooks` is not read); an extension disabled for this folder
  * (`gemini extensions disable`) is left out.
  */
-function extensionFiles(env: Env, projectDir: string): Array<{ file: string; name: string }> {
+function extensionFiles(env: Env, projectDir: string, watched?: Watched): Array<{ file: string; name: string }> {
   const dir = extensionsDir(env);
-  if (!fs.existsSync(dir)) return [];
+  // The folder's own stamp moves when an extension is added, removed or renamed.
+  if (!watch(watched, dir).exists) return [];
   let names: string[];
   try {
     names = fs.readdirSync(dir).sort();
   } catch {
     return [];
   }
+  // (The enablement file is watched by loadConfig, which reads it first.)
   const enablement = readEnablement(env);
   const out: Array<{ file: string; name: string }> = [];
   for (const name of names) {
-    const root = extensionRoot(path.join(dir, name));
+    const root = extensionRoot(path.join(dir, name), watched);
+    watch(watched, path.join(root, 'gemini-extension.json'));
     if (!extensionEnabled(enablement, manifestName(root) ?? name, projectDir)) continue;
     const file = path.join(root, 'hooks', 'hooks.json');
+    // A missing hooks file is watched too: one added later is read.
     if (fs.existsSync(file)) out.push({ file, name });
+    else watch(watched, file);
   }
   return out;
 }
@@ -148,7 +181,7 @@ function extensionFiles(env: Env, projectDir: string): Array<{ file: string; nam
  * declared names: another line of that file is not for the hooks. Values kept in the system
  * keychain (`sensitive` settings) are not read.
  */
-function extensionSettings(root: string, installed: string): Record<string, string> | undefined {
+function extensionSettings(root: string, installed: string, watched: Watched): Record<string, string> | undefined {
   const parseEnv = (util as { parseEnv?: (text: string) => Record<string, string> }).parseEnv;
   if (!parseEnv) return undefined;
   let declared: string[];
@@ -165,7 +198,9 @@ function extensionSettings(root: string, installed: string): Record<string, stri
   if (!declared.length) return undefined;
   let values: Record<string, string>;
   try {
-    values = parseEnv(readLimitedText(path.join(installed, '.env')));
+    const file = path.join(installed, '.env');
+    watch(watched, file);
+    values = parseEnv(readLimitedText(file));
   } catch {
     return undefined;
   }
@@ -179,41 +214,40 @@ function extensionSettings(root: string, installed: string): Record<string, stri
  * engine compares before every event). A project opened in the home folder would read the user
  * file twice: the same file (by device and inode) as project and user is the user's.
  */
-export function settingsFiles(opts: LoadOptions): SettingsFile[] {
+export function settingsFiles(opts: LoadOptions, watched?: Watched): SettingsFile[] {
   const env = opts.env ?? process.env;
   const user = userSettingsPath(env);
   const project = projectSettingsPath(opts.projectDir);
   const list: SettingsFile[] = [];
-  const own = stampOf(user);
-  const workspace = path.resolve(project) === path.resolve(user) ? own : stampOf(project);
+  const own = watch(watched, user);
+  const workspace = path.resolve(project) === path.resolve(user) ? own : watch(watched, project);
   if (workspace !== own && (workspace.id === undefined || workspace.id !== own.id))
     list.push({ source: 'project', file: project, exists: workspace.exists, stamp: workspace.stamp, extension: undefined });
   list.push({ source: 'user', file: user, exists: own.exists, stamp: own.stamp, extension: undefined });
   const add = (file: string, source: Source, extension?: string) => {
-    const { exists, stamp } = stampOf(file);
+    const { exists, stamp } = watch(watched, file);
     list.push({ source, file, exists, stamp, extension });
   };
   add(systemSettingsPath(env), 'system');
-  for (const ext of extensionFiles(env, opts.projectDir)) add(ext.file, 'extensions', ext.name);
+  for (const ext of extensionFiles(env, opts.projectDir, watched)) add(ext.file, 'extensions', ext.name);
   return list;
 }
 
-/** Stamps of the trust files, read before the settings so a change in between is not missed. */
-function trustStampOf(env: Env): string {
-  return [trustedFoldersPath(env), trustedHooksPath(env)].map((f) => stampOf(f).stamp).join('|');
-}
-
 export function loadConfig(opts: LoadOptions): LoadedConfig {
-  const trustStamp = trustStampOf(opts.env ?? process.env);
+  const env = opts.env ?? process.env;
+  const watched: Watched = { places: placesOf(env, opts.projectDir), files: [], stamps: [] };
+  // The trust files first: trusting elsewhere reloads too, and a change while the rest is read is not missed.
+  watch(watched, trustedFoldersPath(env));
+  watch(watched, trustedHooksPath(env));
+  watch(watched, enablementFile(env));
   const files: SettingsFile[] = [];
   const problems: ConfigProblem[] = [];
   const entries: HookEntry[] = [];
   const layers: Partial<Record<Source, LayerResult>> = {};
   const switches: LoadedConfig['switches'] = { system: { disabled: [] }, user: { disabled: [] }, project: { disabled: [] } };
-  const enablement = readEnablement(opts.env ?? process.env);
-  if (!enablement.ok)
-    problems.push({ file: enablementFile(opts.env ?? process.env), path: '', message: enablement.problem, severity: 'error' });
-  for (const settings of settingsFiles(opts)) {
+  const enablement = readEnablement(env);
+  if (!enablement.ok) problems.push({ file: enablementFile(env), path: '', message: enablement.problem, severity: 'error' });
+  for (const settings of settingsFiles(opts, watched)) {
     const { file, source, extension } = settings;
     const r = readLayer(settings);
     files.push(r.info);
@@ -221,7 +255,7 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
     if (!r.layer) continue;
     if (source !== 'extensions') layers[source] = r.layer;
     if (source === 'extensions' && extension) {
-      const settings = extensionSettings(path.dirname(path.dirname(file)), path.join(extensionsDir(opts.env ?? process.env), extension));
+      const settings = extensionSettings(path.dirname(path.dirname(file)), path.join(extensionsDir(env), extension), watched);
       if (settings) for (const e of r.layer.entries) e.extensionEnv = settings;
     }
     entries.push(...r.layer.entries);
@@ -262,7 +296,7 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
     redaction: userRedaction,
     userRedaction,
     projectRedactionBlocked: [...(prj?.security?.environmentVariableRedaction?.blocked ?? [])],
-    trustStamp,
+    watched,
   };
   // Until the caller knows the folder is trusted, the workspace's settings change nothing.
   return applyEnablement(loaded, { workspaceTrusted: false });
@@ -296,10 +330,10 @@ export function applyEnablement(config: LoadedConfig, opts: { workspaceTrusted: 
   return { ...config, entries, disabled, hooksEnabled, redaction };
 }
 
-/** True when any settings file changed since `config` was loaded. */
+/** True when anything the settings were read from changed since `config` was loaded (or they are looked for elsewhere now). */
 export function isStale(config: LoadedConfig, opts: LoadOptions): boolean {
-  if (trustStampOf(opts.env ?? process.env) !== config.trustStamp) return true;
-  const now = settingsFiles(opts);
-  if (now.length !== config.files.length) return true;
-  return now.some((f, i) => f.file !== config.files[i].file || f.stamp !== config.files[i].stamp);
+  const { places, files, stamps } = config.watched;
+  if (placesOf(opts.env ?? process.env, opts.projectDir) !== places) return true;
+  for (let i = 0; i < files.length; i++) if (stampOf(files[i]).stamp !== stamps[i]) return true;
+  return false;
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeProject, runCli, type Project } from '../helpers.js';
 import { expandExtensionCommand } from '../../src/run/extension-vars.js';
+import { HookEngine } from '../../src/engine/index.js';
 import { extensionEnabled } from '../../src/config/extension-enablement.js';
 
 const GUARD = `#!/usr/bin/env bash
@@ -131,6 +132,84 @@ describe('extension settings', () => {
     });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(out, 'utf8'), 'abc 123|abc 123|\n');
+  });
+});
+
+// A warm engine (a server, an agent) checks before each event what the settings were read from,
+// by stamps alone: every change to an extension is seen on the next event.
+describe('a warm engine sees every extension change on its next event', () => {
+  const warm = (p: Project) => {
+    const e = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0, onNotice: () => {} });
+    const names = async () => (await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name);
+    return { e, names };
+  };
+  const hooksFile = (dir: string, name: string, command = 'echo {}') =>
+    fs.writeFileSync(
+      path.join(dir, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', name, command }] }] } }),
+    );
+
+  test('installed, edited, disabled, enabled again, removed', async () => {
+    const p = makeProject();
+    const { e, names } = warm(p);
+    assert.deepEqual(await names(), []);
+    const dir = install(p, 'audit');
+    assert.deepEqual(await names(), ['guard']);
+    hooksFile(dir, 'edited');
+    assert.deepEqual(await names(), ['edited']);
+    enablement(p, { audit: { overrides: ['!/*'] } });
+    assert.deepEqual(await names(), []);
+    enablement(p, {});
+    assert.deepEqual(await names(), ['edited']);
+    fs.rmSync(dir, { recursive: true });
+    assert.deepEqual(await names(), []);
+    e.close();
+  });
+
+  test('a hooks file added to an extension that had none, and a renamed manifest', async () => {
+    const p = makeProject();
+    const dir = path.join(p.home, '.gemini', 'extensions', 'late');
+    fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name: 'late', version: '1.0.0' }));
+    enablement(p, { renamed: { overrides: ['!/*'] } });
+    const { e, names } = warm(p);
+    assert.deepEqual(await names(), []);
+    hooksFile(dir, 'late-hook');
+    assert.deepEqual(await names(), ['late-hook']);
+    // Enablement is keyed by the manifest's name: renaming it there disables it here.
+    fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name: 'renamed', version: '1.0.0' }));
+    assert.deepEqual(await names(), []);
+    e.close();
+  });
+
+  test('a linked extension: its source folder is watched', async () => {
+    const p = makeProject();
+    const source = path.join(p.dir, '..', 'ext-source');
+    fs.mkdirSync(path.join(source, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(source, 'gemini-extension.json'), JSON.stringify({ name: 'linked', version: '1.0.0' }));
+    hooksFile(source, 'from-source');
+    const installed = path.join(p.home, '.gemini', 'extensions', 'linked');
+    fs.mkdirSync(installed, { recursive: true });
+    fs.writeFileSync(path.join(installed, '.gemini-extension-install.json'), JSON.stringify({ type: 'link', source }));
+    const { e, names } = warm(p);
+    assert.deepEqual(await names(), ['from-source']);
+    hooksFile(source, 'edited-source');
+    assert.deepEqual(await names(), ['edited-source']);
+    e.close();
+  });
+
+  test("its .env: a new value of a declared setting reaches the next event's hook", async () => {
+    const p = makeProject();
+    const dir = install(p, 'settings', { settings: [{ name: 'Token', description: 'API token', envVar: 'EXT_TOKEN' }] });
+    fs.writeFileSync(path.join(dir, '.env'), 'EXT_TOKEN=first\n');
+    const out = path.join(p.dir, 'seen');
+    hooksFile(dir, 'show', `printf '%s\\n' "$EXT_TOKEN" >> '${out}'`);
+    const { e, names } = warm(p);
+    await names();
+    fs.writeFileSync(path.join(dir, '.env'), 'EXT_TOKEN=second\n');
+    await names();
+    assert.deepEqual(fs.readFileSync(out, 'utf8').split('\n'), ['first', 'second', '']);
+    e.close();
   });
 });
 
