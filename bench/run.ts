@@ -581,43 +581,69 @@ function memory(): void {
 }
 
 /** A fire through a running `hookline serve` (one open connection) beside the engine in-process: no hook, then one hook. */
+/** A `hookline serve` for the project `p`, and a no-op-answer round trip to it (a BeforeTool fire). */
+async function server(p: {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<{ call: () => Promise<void>; params: { input: Record<string, unknown> }; close: () => Promise<void> }> {
+  const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-sock-')), 's.sock');
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'bin', 'hookline.cjs'), 'serve', '--socket', socket], {
+    env: p.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', () => resolve()));
+  const conn = net.connect(socket);
+  const answers = readline.createInterface({ input: conn });
+  let waiting: (() => void) | undefined;
+  answers.on('line', () => waiting?.());
+  let id = 0;
+  const params = {
+    event: 'BeforeTool',
+    input: { tool_name: 'run_shell_command', tool_input: TOOL_INPUT },
+    cwd: p.dir,
+    sessionId: 'bench-session',
+  };
+  const call = () =>
+    new Promise<void>((resolve) => {
+      waiting = resolve;
+      conn.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'fire', params })}\n`);
+    });
+  const close = async () => {
+    conn.destroy();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('close', r));
+  };
+  return { call, params, close };
+}
+
+/** Installs `count` Gemini CLI extensions in the project's home, each with a hook for an event the rows do not fire. */
+function installExtensions(p: { env: NodeJS.ProcessEnv }, count: number): void {
+  const root = path.join(p.env.GEMINI_CLI_HOME!, '.gemini', 'extensions');
+  for (let i = 0; i < count; i++) {
+    const dir = path.join(root, `ext-${i}`);
+    fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name: `ext-${i}`, version: '1.0.0' }));
+    fs.writeFileSync(path.join(dir, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { AfterTool: [{ hooks: [cmd(ALLOW)] }] } }));
+  }
+  fs.writeFileSync(path.join(root, 'extension-enablement.json'), '{}');
+}
+
 async function served(): Promise<void> {
   for (const [label, hooks, count, target] of [
     ['no-hook', {}, 2000, 300],
     ['1-hook', { BeforeTool: [{ hooks: [cmd(ALLOW)] }] }, 60, undefined],
   ] as const) {
     const p = project(hooks);
-    const socket = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-sock-')), 's.sock');
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'bin', 'hookline.cjs'), 'serve', '--socket', socket], {
-      env: p.env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    await new Promise<void>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', () => resolve()));
-    const conn = net.connect(socket);
-    const answers = readline.createInterface({ input: conn });
-    let waiting: (() => void) | undefined;
-    answers.on('line', () => waiting?.());
-    let id = 0;
-    const params = {
-      event: 'BeforeTool',
-      input: { tool_name: 'run_shell_command', tool_input: TOOL_INPUT },
-      cwd: p.dir,
-      sessionId: 'bench-session',
-    };
-    const viaServer = () =>
-      new Promise<void>((resolve) => {
-        waiting = resolve;
-        conn.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'fire', params })}\n`);
-      });
+    const s = await server(p);
     const e = new HookEngine({ cwd: p.dir, env: p.env });
     e.on('warning', () => {});
     engines.push(e);
     const us = label === 'no-hook';
     // No hook: the round trip beside the engine in-process. One hook: beside what the hook costs
     // with nothing around it, a raw `bash -c` spawn of it, every call timed on its own.
-    const stdin = JSON.stringify({ ...e.baseInput('BeforeTool'), ...params.input });
-    const baseline = us ? () => e.fire('BeforeTool', params.input) : () => rawSpawn(ALLOW, stdin, p.dir);
-    const [a, b] = await pair(n(count), baseline, viaServer, us ? 50 : 3);
+    const stdin = JSON.stringify({ ...e.baseInput('BeforeTool'), ...s.params.input });
+    const baseline = us ? () => e.fire('BeforeTool', s.params.input) : () => rawSpawn(ALLOW, stdin, p.dir);
+    const [a, b] = await pair(n(count), baseline, s.call, us ? 50 : 3);
     rows.push({
       case: `${label} fire through \`hookline serve\` (Unix socket)`,
       baseline: us ? 'the engine in-process' : 'raw `bash -c` spawn of the hook',
@@ -628,10 +654,26 @@ async function served(): Promise<void> {
         ? { target: `≤ ${target} µs`, met: median(b) * 1000 <= target }
         : { target: '≤ 1.15×', met: median(b) / median(a) <= 1.15 }),
     });
-    conn.destroy();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.on('close', r));
+    await s.close();
   }
+  // Installed extensions are checked before every event (a stat of each file they were read
+  // from): three of them, with hooks for another event, beside a server with none.
+  const plain = await server(project({}));
+  const withExtensions = project({});
+  installExtensions(withExtensions, 3);
+  const extended = await server(withExtensions);
+  const [a, b] = await pair(n(2000), plain.call, extended.call, 50);
+  rows.push({
+    case: 'no-hook fire through `hookline serve`, 3 Gemini CLI extensions installed',
+    baseline: 'the same with none installed',
+    base: a.map((x) => x * 1000),
+    subject: b.map((x) => x * 1000),
+    unit: 'µs',
+    target: '≤ 1.3×',
+    met: median(b) / median(a) <= 1.3,
+  });
+  await plain.close();
+  await extended.close();
 }
 
 /** A tools/call through `hookline mcp-proxy` (no hook; one BeforeTool hook) beside the same call made to the server directly. */

@@ -156,7 +156,12 @@ function extensionFiles(env: Env, projectDir: string, watched?: Watched): Array<
   if (!watch(watched, dir).exists) return [];
   let names: string[];
   try {
-    names = fs.readdirSync(dir).sort();
+    // Folders (or links to them): the enablement file beside them is no extension.
+    names = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() || d.isSymbolicLink())
+      .map((d) => d.name)
+      .sort();
   } catch {
     return [];
   }
