@@ -17,6 +17,9 @@ import {
 } from './paths.js';
 import { displayName, type HookEntry, type Source } from './entry.js';
 import type { ConfigProblem } from './problems.js';
+import { newWatched, record, stampOf, watchedChanged, type Watched } from './watched.js';
+
+export type { Watched };
 
 export interface SettingsFile {
   source: Source;
@@ -70,30 +73,14 @@ export interface LoadedConfig {
 }
 
 /**
- * Every file and folder loading read or looked for (trust files, settings files, extension
- * folders, manifests and `.env` files), each stamped before it was read, and where they were
- * looked for. A warm engine checks it before events: stats only, no path worked out or file read.
+ * Where settings are looked for: the project folder, every place the environment decides, and the
+ * variables folder trust reads (src/trust/folders.ts), which decide what the workspace may run.
  */
-export interface Watched {
-  places: string;
-  files: string[];
-  stamps: string[];
-}
-
-/** Where settings are looked for: the project folder and every place the environment decides. */
 function placesOf(env: Env, projectDir: string): string {
-  return `${projectDir}\0${userGeminiDir(env)}\0${systemSettingsPath(env)}\0${trustedFoldersPath(env)}`;
+  return `${projectDir}\0${userGeminiDir(env)}\0${systemSettingsPath(env)}\0${trustedFoldersPath(env)}\0${env.GEMINI_CLI_TRUST_WORKSPACE}\0${env.GEMINI_RESTRICTED_MODE}`;
 }
 
-/** Stamps `file` into `watched` (when given) and returns the stamp. */
-function watch(watched: Watched | undefined, file: string): ReturnType<typeof stampOf> {
-  const s = stampOf(file);
-  if (watched) {
-    watched.files.push(file);
-    watched.stamps.push(s.stamp);
-  }
-  return s;
-}
+const watch = (watched: Watched | undefined, file: string) => record(watched, file);
 
 export interface LoadOptions {
   /** The project (workspace) folder; `.gemini/settings.json` is read from here. */
@@ -101,17 +88,7 @@ export interface LoadOptions {
   env?: Env;
 }
 
-export function stampOf(file: string): { exists: boolean; stamp: string; id?: string } {
-  try {
-    // Checked on every fire of a warm engine: a missing file must not cost an exception.
-    const st = fs.statSync(file, { throwIfNoEntry: false });
-    if (!st) return { exists: false, stamp: 'missing' };
-    // The change time too: a rewrite that puts the old size and modification time back moves it.
-    return { exists: true, stamp: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}`, id: `${st.dev}:${st.ino}` };
-  } catch {
-    return { exists: false, stamp: 'missing' };
-  }
-}
+export { stampOf };
 
 function readLayer(info: SettingsFile): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
   const { file, source, extension } = info;
@@ -173,9 +150,10 @@ function extensionFiles(env: Env, projectDir: string, watched?: Watched): Array<
     watch(watched, path.join(root, 'gemini-extension.json'));
     if (!extensionEnabled(enablement, manifestName(root) ?? name, projectDir)) continue;
     const file = path.join(root, 'hooks', 'hooks.json');
-    // A missing hooks file is watched too: one added later is read.
-    if (fs.existsSync(file)) out.push({ file, name });
-    else watch(watched, file);
+    // A missing hooks file is watched too (stamped before it is looked at): one added later is read.
+    const found = stampOf(file);
+    if (found.exists) out.push({ file, name });
+    else record(watched, file, found);
   }
   return out;
 }
@@ -240,7 +218,7 @@ export function settingsFiles(opts: LoadOptions, watched?: Watched): SettingsFil
 
 export function loadConfig(opts: LoadOptions): LoadedConfig {
   const env = opts.env ?? process.env;
-  const watched: Watched = { places: placesOf(env, opts.projectDir), files: [], stamps: [] };
+  const watched = newWatched(placesOf(env, opts.projectDir));
   // The trust files first: trusting elsewhere reloads too, and a change while the rest is read is not missed.
   watch(watched, trustedFoldersPath(env));
   watch(watched, trustedHooksPath(env));
@@ -337,8 +315,6 @@ export function applyEnablement(config: LoadedConfig, opts: { workspaceTrusted: 
 
 /** True when anything the settings were read from changed since `config` was loaded (or they are looked for elsewhere now). */
 export function isStale(config: LoadedConfig, opts: LoadOptions): boolean {
-  const { places, files, stamps } = config.watched;
-  if (placesOf(opts.env ?? process.env, opts.projectDir) !== places) return true;
-  for (let i = 0; i < files.length; i++) if (stampOf(files[i]).stamp !== stamps[i]) return true;
-  return false;
+  if (placesOf(opts.env ?? process.env, opts.projectDir) !== config.watched.places) return true;
+  return watchedChanged(config.watched);
 }

@@ -198,6 +198,94 @@ describe('a warm engine sees every extension change on its next event', () => {
     e.close();
   });
 
+  test('a hooks file that appears just after loading found none is read at the next event', async () => {
+    const p = makeProject();
+    const dir = path.join(p.home, '.gemini', 'extensions', 'late');
+    fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name: 'late', version: '1.0.0' }));
+    const file = path.join(dir, 'hooks', 'hooks.json');
+    // Written (an install, an editor) in the instant after loading first looked for it, however it looked.
+    const { statSync, existsSync } = fs;
+    let written = false;
+    const then = <T>(f: fs.PathLike, found: T): T => {
+      if (!found && !written && String(f) === file) {
+        written = true;
+        hooksFile(dir, 'late-hook');
+      }
+      return found;
+    };
+    fs.statSync = ((f: fs.PathLike, o?: fs.StatSyncOptions) => then(f, statSync(f, o as fs.StatSyncOptions))) as typeof fs.statSync;
+    fs.existsSync = (f: fs.PathLike) => then(f, existsSync(f));
+    let engine: ReturnType<typeof warm>;
+    try {
+      engine = warm(p);
+    } finally {
+      Object.assign(fs, { statSync, existsSync });
+    }
+    assert.ok(written);
+    assert.deepEqual(await engine.names(), ['late-hook']);
+    engine.e.close();
+  });
+
+  // File times that tick by the second (FAT, HFS+, ext4 with small inodes; a jiffy on Linux
+  // before 6.13): a second change in the tick of the first keeps its stamp, so what changed
+  // within a tick of being stamped is compared by content until the tick is over.
+  const coarse = async (steps: (p: Project, names: () => Promise<string[]>) => Promise<void>) => {
+    const realStat = fs.statSync;
+    const floor = (t: number) => Math.floor(t / 1000) * 1000;
+    fs.statSync = ((f: fs.PathLike, o?: fs.StatSyncOptions) => {
+      const st = realStat(f, o as fs.StatSyncOptions) as fs.Stats | undefined;
+      if (st) {
+        st.mtimeMs = floor(st.mtimeMs);
+        st.ctimeMs = floor(st.ctimeMs);
+      }
+      return st;
+    }) as typeof fs.statSync;
+    try {
+      // Early in a second, so the steps fall in one (a busy machine may need another try).
+      for (let attempt = 0; attempt < 10; attempt++) {
+        while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 5));
+        const second = Math.floor(Date.now() / 1000);
+        const p = makeProject();
+        const { e, names } = warm(p);
+        try {
+          await steps(p, names);
+          return;
+        } catch (err) {
+          if (Math.floor(Date.now() / 1000) === second) throw err;
+        } finally {
+          e.close();
+        }
+      }
+      assert.fail('the steps never fell within one second');
+    } finally {
+      fs.statSync = realStat;
+    }
+  };
+
+  test('times by the second: an extension installed in the tick of the one before is still found', async () => {
+    await coarse(async (p, names) => {
+      const add = (name: string) => hooksFile(install(p, name), name, `echo {} # ${name}`);
+      assert.deepEqual(await names(), []);
+      add('first');
+      assert.deepEqual(await names(), ['first']);
+      add('second');
+      assert.deepEqual(await names(), ['first', 'second']);
+    });
+  });
+
+  test('times by the second: a settings file rewritten to the same size in one tick is read again', async () => {
+    await coarse(async (p, names) => {
+      const file = path.join(p.home, '.gemini', 'settings.json');
+      const settings = (name: string) =>
+        fs.writeFileSync(file, JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', name, command: 'echo {}' }] }] } }));
+      settings('aaaa');
+      assert.deepEqual(await names(), ['aaaa']);
+      settings('bbbb');
+      assert.deepEqual(await names(), ['bbbb']);
+    });
+  });
+
   test("its .env: a new value of a declared setting reaches the next event's hook", async () => {
     const p = makeProject();
     const dir = install(p, 'settings', { settings: [{ name: 'Token', description: 'API token', envVar: 'EXT_TOKEN' }] });
@@ -234,5 +322,19 @@ describe('extension variables and rules', () => {
     assert.equal(extensionEnabled(en(['!/a/b/']), 'x', '/a/b/c'), true);
     assert.equal(extensionEnabled(en(['!/a/*', '/a/b/']), 'x', '/a/b'), true);
     assert.equal(extensionEnabled({ ok: false, problem: '' }, 'x', '/a'), false);
+  });
+});
+
+describe('a warm engine and the variables folder trust reads', () => {
+  test('GEMINI_CLI_TRUST_WORKSPACE=false set on its live environment holds the workspace hooks back at the next event', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } } });
+    const e = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0, onNotice: () => {} });
+    const names = async () => (await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name);
+    assert.deepEqual(await names(), ['ws']);
+    p.env.GEMINI_CLI_TRUST_WORKSPACE = 'false';
+    assert.deepEqual(await names(), []);
+    delete p.env.GEMINI_CLI_TRUST_WORKSPACE;
+    assert.deepEqual(await names(), ['ws']);
+    e.close();
   });
 });
