@@ -143,6 +143,13 @@ describe('a warm engine sees every extension change on its next event', () => {
     const names = async () => (await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name);
     return { e, names };
   };
+  /** An installed extension with its manifest and no hooks file yet. */
+  const bare = (p: Project, name: string) => {
+    const dir = path.join(p.home, '.gemini', 'extensions', name);
+    fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name, version: '1.0.0' }));
+    return dir;
+  };
   const hooksFile = (dir: string, name: string, command = 'echo {}') =>
     fs.writeFileSync(
       path.join(dir, 'hooks', 'hooks.json'),
@@ -168,9 +175,7 @@ describe('a warm engine sees every extension change on its next event', () => {
 
   test('a hooks file added to an extension that had none, and a renamed manifest', async () => {
     const p = makeProject();
-    const dir = path.join(p.home, '.gemini', 'extensions', 'late');
-    fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name: 'late', version: '1.0.0' }));
+    const dir = bare(p, 'late');
     enablement(p, { renamed: { overrides: ['!/*'] } });
     const { e, names } = warm(p);
     assert.deepEqual(await names(), []);
@@ -200,9 +205,7 @@ describe('a warm engine sees every extension change on its next event', () => {
 
   test('a hooks file that appears just after loading found none is read at the next event', async () => {
     const p = makeProject();
-    const dir = path.join(p.home, '.gemini', 'extensions', 'late');
-    fs.mkdirSync(path.join(dir, 'hooks'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'gemini-extension.json'), JSON.stringify({ name: 'late', version: '1.0.0' }));
+    const dir = bare(p, 'late');
     const file = path.join(dir, 'hooks', 'hooks.json');
     // Written (an install, an editor) in the instant after loading first looked for it, however it looked.
     const { statSync, existsSync } = fs;
