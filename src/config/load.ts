@@ -17,9 +17,7 @@ import {
 } from './paths.js';
 import { displayName, type HookEntry, type Source } from './entry.js';
 import type { ConfigProblem } from './problems.js';
-import { newWatched, record, stampOf, watchedChanged, type Watched } from './watched.js';
-
-export type { Watched };
+import { newWatched, record, stampOf, watchedChanged, type Stamp, type Watched } from './watched.js';
 
 export interface SettingsFile {
   source: Source;
@@ -80,15 +78,11 @@ function placesOf(env: Env, projectDir: string): string {
   return `${projectDir}\0${userGeminiDir(env)}\0${systemSettingsPath(env)}\0${trustedFoldersPath(env)}\0${env.GEMINI_CLI_TRUST_WORKSPACE}\0${env.GEMINI_RESTRICTED_MODE}`;
 }
 
-const watch = (watched: Watched | undefined, file: string) => record(watched, file);
-
 export interface LoadOptions {
   /** The project (workspace) folder; `.gemini/settings.json` is read from here. */
   projectDir: string;
   env?: Env;
 }
-
-export { stampOf };
 
 function readLayer(info: SettingsFile): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
   const { file, source, extension } = info;
@@ -109,10 +103,11 @@ function readLayer(info: SettingsFile): { layer?: LayerResult; info: SettingsFil
 }
 
 /** An installed extension's folder: where `gemini extensions link` pointed it, else its own. */
-function extensionRoot(installed: string, watched?: Watched): string {
+function extensionRoot(installed: string, watched: Watched): string {
   try {
-    watch(watched, path.join(installed, '.gemini-extension-install.json'));
-    const meta: unknown = JSON.parse(fs.readFileSync(path.join(installed, '.gemini-extension-install.json'), 'utf8'));
+    const file = path.join(installed, '.gemini-extension-install.json');
+    record(watched, file);
+    const meta: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
     const m = meta as { type?: unknown; source?: unknown };
     if (m.type === 'link' && typeof m.source === 'string' && path.isAbsolute(m.source)) return m.source;
   } catch {
@@ -127,10 +122,10 @@ function extensionRoot(installed: string, watched?: Watched): string {
  * reads them (a manifest's own `hooks` is not read); an extension disabled for this folder
  * (`gemini extensions disable`) is left out.
  */
-function extensionFiles(env: Env, projectDir: string, watched?: Watched): Array<{ file: string; name: string }> {
+function extensionFiles(env: Env, projectDir: string, watched: Watched): Array<{ file: string; name: string; found: Stamp }> {
   const dir = extensionsDir(env);
   // The folder's own stamp moves when an extension is added, removed or renamed.
-  if (!watch(watched, dir).exists) return [];
+  if (!record(watched, dir).exists) return [];
   let names: string[];
   try {
     // Folders (or links to them): the enablement file beside them is no extension.
@@ -144,15 +139,15 @@ function extensionFiles(env: Env, projectDir: string, watched?: Watched): Array<
   }
   // (The enablement file is watched by loadConfig, which reads it first.)
   const enablement = readEnablement(env);
-  const out: Array<{ file: string; name: string }> = [];
+  const out: Array<{ file: string; name: string; found: Stamp }> = [];
   for (const name of names) {
     const root = extensionRoot(path.join(dir, name), watched);
-    watch(watched, path.join(root, 'gemini-extension.json'));
+    record(watched, path.join(root, 'gemini-extension.json'));
     if (!extensionEnabled(enablement, manifestName(root) ?? name, projectDir)) continue;
     const file = path.join(root, 'hooks', 'hooks.json');
-    // A missing hooks file is watched too (stamped before it is looked at): one added later is read.
+    // Stamped before it is looked at; a missing one is watched too, so one added later is read.
     const found = stampOf(file);
-    if (found.exists) out.push({ file, name });
+    if (found.exists) out.push({ file, name, found });
     else record(watched, file, found);
   }
   return out;
@@ -182,7 +177,7 @@ function extensionSettings(root: string, installed: string, watched: Watched): R
   let values: Record<string, string>;
   try {
     const file = path.join(installed, '.env');
-    watch(watched, file);
+    record(watched, file);
     values = parseEnv(readLimitedText(file));
   } catch {
     return undefined;
@@ -197,22 +192,22 @@ function extensionSettings(root: string, installed: string, watched: Watched): R
  * engine compares before every event). A project opened in the home folder would read the user
  * file twice: the same file (by device and inode) as project and user is the user's.
  */
-export function settingsFiles(opts: LoadOptions, watched?: Watched): SettingsFile[] {
+function settingsFiles(opts: LoadOptions, watched: Watched): SettingsFile[] {
   const env = opts.env ?? process.env;
   const user = userSettingsPath(env);
   const project = projectSettingsPath(opts.projectDir);
   const list: SettingsFile[] = [];
-  const own = watch(watched, user);
-  const workspace = path.resolve(project) === path.resolve(user) ? own : watch(watched, project);
+  const own = record(watched, user);
+  const workspace = path.resolve(project) === path.resolve(user) ? own : record(watched, project);
   if (workspace !== own && (workspace.id === undefined || workspace.id !== own.id))
     list.push({ source: 'project', file: project, exists: workspace.exists, stamp: workspace.stamp, extension: undefined });
   list.push({ source: 'user', file: user, exists: own.exists, stamp: own.stamp, extension: undefined });
-  const add = (file: string, source: Source, extension?: string) => {
-    const { exists, stamp } = watch(watched, file);
+  const add = (file: string, source: Source, extension?: string, found?: Stamp) => {
+    const { exists, stamp } = record(watched, file, found);
     list.push({ source, file, exists, stamp, extension });
   };
   add(systemSettingsPath(env), 'system');
-  for (const ext of extensionFiles(env, opts.projectDir, watched)) add(ext.file, 'extensions', ext.name);
+  for (const ext of extensionFiles(env, opts.projectDir, watched)) add(ext.file, 'extensions', ext.name, ext.found);
   return list;
 }
 
@@ -220,9 +215,9 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const env = opts.env ?? process.env;
   const watched = newWatched(placesOf(env, opts.projectDir));
   // The trust files first: trusting elsewhere reloads too, and a change while the rest is read is not missed.
-  watch(watched, trustedFoldersPath(env));
-  watch(watched, trustedHooksPath(env));
-  watch(watched, enablementFile(env));
+  record(watched, trustedFoldersPath(env));
+  record(watched, trustedHooksPath(env));
+  record(watched, enablementFile(env));
   const files: SettingsFile[] = [];
   const problems: ConfigProblem[] = [];
   const entries: HookEntry[] = [];

@@ -27,22 +27,28 @@ export interface Stamp {
   folder?: boolean;
 }
 
-export function stampOf(file: string): Stamp {
+function statOf(file: string): fs.Stats | undefined {
   try {
     // Checked before every event of a warm engine: a missing file must not cost an exception.
-    const st = fs.statSync(file, { throwIfNoEntry: false });
-    if (!st) return { exists: false, stamp: 'missing' };
-    // The change time too: a rewrite that puts the old size and modification time back moves it.
-    return {
-      exists: true,
-      stamp: `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}`,
-      id: `${st.dev}:${st.ino}`,
-      changedMs: Math.max(st.mtimeMs, st.ctimeMs),
-      folder: st.isDirectory(),
-    };
+    return fs.statSync(file, { throwIfNoEntry: false });
   } catch {
-    return { exists: false, stamp: 'missing' };
+    return undefined;
   }
+}
+
+/** The change time too: a rewrite that puts the old size and modification time back moves it. */
+const stampText = (st: fs.Stats | undefined) => (st ? `${st.mtimeMs}:${st.ctimeMs}:${st.size}:${st.ino}` : 'missing');
+
+export function stampOf(file: string): Stamp {
+  const st = statOf(file);
+  if (!st) return { exists: false, stamp: 'missing' };
+  return {
+    exists: true,
+    stamp: stampText(st),
+    id: `${st.dev}:${st.ino}`,
+    changedMs: Math.max(st.mtimeMs, st.ctimeMs),
+    folder: st.isDirectory(),
+  };
 }
 
 export interface Watched {
@@ -69,8 +75,7 @@ function contentOf(file: string, folder: boolean): string {
 }
 
 /** Records `file` with the stamp taken of it (before it was read), and returns the stamp. */
-export function record(watched: Watched | undefined, file: string, s: Stamp = stampOf(file)): Stamp {
-  if (!watched) return s;
+export function record(watched: Watched, file: string, s: Stamp = stampOf(file)): Stamp {
   const i = watched.files.push(file) - 1;
   watched.stamps.push(s.stamp);
   // Read after the stat: a change in between shows as a difference at the next check (a reload).
@@ -82,7 +87,7 @@ export function record(watched: Watched | undefined, file: string, s: Stamp = st
 /** True when any watched entry changed since it was recorded. */
 export function watchedChanged(watched: Watched): boolean {
   const { files, stamps, unsettled } = watched;
-  for (let i = 0; i < files.length; i++) if (stampOf(files[i]).stamp !== stamps[i]) return true;
+  for (let i = 0; i < files.length; i++) if (stampText(statOf(files[i])) !== stamps[i]) return true;
   if (!unsettled.size) return false;
   const now = Date.now();
   for (const [i, u] of unsettled) {

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseJsonc } from '../config/jsonc.js';
 import { readLimitedText } from '../config/limits.js';
-import { stampOf } from '../config/load.js';
+import { stampOf } from '../config/watched.js';
 import { systemSettingsPath, userGeminiDir, userSettingsPath, type Env } from '../config/paths.js';
 import { sessionIdProblem } from '../events/session-id.js';
 import { looksSecret } from '../run/env.js';
