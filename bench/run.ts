@@ -580,8 +580,7 @@ function memory(): void {
   }
 }
 
-/** A fire through a running `hookline serve` (one open connection) beside the engine in-process: no hook, then one hook. */
-/** A `hookline serve` for the project `p`, and a no-op-answer round trip to it (a BeforeTool fire). */
+/** A `hookline serve` for the project `p` (one open connection), and a round trip to it: a BeforeTool fire. */
 async function server(p: {
   dir: string;
   env: NodeJS.ProcessEnv;
@@ -628,6 +627,10 @@ function installExtensions(p: { env: NodeJS.ProcessEnv }, count: number): void {
   fs.writeFileSync(path.join(root, 'extension-enablement.json'), '{}');
 }
 
+/**
+ * A fire through a running `hookline serve` beside the engine in-process (no hook) or a raw spawn
+ * (one hook); then a server with extensions installed beside one with none.
+ */
 async function served(): Promise<void> {
   for (const [label, hooks, count, target] of [
     ['no-hook', {}, 2000, 300],
