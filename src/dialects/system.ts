@@ -38,7 +38,7 @@ export interface SystemFireOptions {
   leave?: ReadonlySet<string>;
 }
 
-/** What a long-running caller keeps for the systems: e.g. one engine per folder, with its persistent hooks. */
+/** What a long-running caller keeps for the systems: e.g. one engine per folder and environment, with its persistent hooks. */
 export interface WarmStore {
   /** The value kept under `key`, made by `make` on first use; `close` is called when the store drops it. */
   get<T>(key: string, make: () => T, close: (value: T) => void): T;

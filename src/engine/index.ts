@@ -16,6 +16,7 @@ import { Planner, type Plan } from '../plan/plan.js';
 import { matchValue } from '../plan/matcher.js';
 import type { PersistentProcess } from '../run/persistent.js';
 import { eventStarted, refillAfterEvent } from '../run/prewarm.js';
+import { sanitizeEnv } from '../run/env.js';
 import type { FolderTrust } from '../trust/folders.js';
 import { geminiReviewed, recordRan } from '../trust/fingerprints.js';
 import type { HookEndEvent, HookStartEvent } from '../telemetry.js';
@@ -271,12 +272,14 @@ export class HookEngine extends EventEmitter<EngineEvents> {
 
   /**
    * Fires one event: builds the input (base fields, then the event's own fields), runs the
-   * matching hooks and aggregates their outputs. Never throws for hook failures.
+   * matching hooks and aggregates their outputs. Never throws for hook failures. `env`: this
+   * event's environment, when it is not the engine's (a server's client), for the hooks to start
+   * from (secrets removed as from the engine's); settings and trust are still found from the engine's.
    */
   fire<E extends EventName>(
     event: E,
     fields: FireFields<E> = {} as FireFields<E>,
-    opts?: { signal?: AbortSignal; cwd?: string },
+    opts?: { signal?: AbortSignal; cwd?: string; env?: NodeJS.ProcessEnv },
   ): Promise<FireResult & { input: HookInput<E> }> {
     // Not an async function: an event nobody hooks (most events of most sessions) costs one
     // resolved promise and none of an async function's machinery; it still never throws here.
@@ -289,20 +292,27 @@ export class HookEngine extends EventEmitter<EngineEvents> {
       input.hook_event_name = event;
       // Nothing to run: the result at once, with no runner or dependencies built for it.
       if (!plan) return Promise.resolve({ event, input: input as HookInput<E>, runs: [], success: true, sequential: false });
-      return this.run(event, plan, input, opts?.signal) as Promise<FireResult & { input: HookInput<E> }>;
+      const env = opts?.env === this.env ? undefined : opts?.env;
+      return this.run(event, plan, input, opts?.signal, env) as Promise<FireResult & { input: HookInput<E> }>;
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
   /** Runs an event's plan on its input: the part of `fire` for an event some hook matched. */
-  private async run(event: EventName, plan: Plan, input: AnyHookInput, signal: AbortSignal | undefined): Promise<FireResult> {
+  private async run(
+    event: EventName,
+    plan: Plan,
+    input: AnyHookInput,
+    signal: AbortSignal | undefined,
+    env: NodeJS.ProcessEnv | undefined,
+  ): Promise<FireResult> {
     this.recordNewHooks();
     const deps = {
       cwd: this.cwd,
       projectDir: this.projectDir,
-      env: this.env as Env,
-      baseEnv: this.ctx.baseEnv,
+      env: (env ?? this.env) as Env,
+      baseEnv: env ? sanitizeEnv(env, this.ctx.config.redaction) : this.ctx.baseEnv,
       sessionId: this.sessionId,
       persistent: this.persistent,
       startAhead: this.startAhead,

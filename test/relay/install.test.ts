@@ -332,24 +332,26 @@ describe('the relay an entry runs', () => {
       // Before any command entry ran, nothing listens.
       await assert.rejects(post(postToolUse));
       const prompt = promptEvent(b.project);
-      const started = await runEntry(entryOf(b.claude, 'UserPromptSubmit'), prompt, { ...b.env, HK_MARK: 'from-claude' }, b.project);
+      // Claude Code starts every hook of a session with its own environment.
+      const session = { ...b.env, HK_MARK: 'from-claude' };
+      const started = await runEntry(entryOf(b.claude, 'UserPromptSubmit'), prompt, session, b.project);
       assert.equal(started.code, 0, started.stderr);
       assert.equal(started.stdout, '');
       // The guard through the shell client, in Claude Code's words.
-      const denied = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'rm -rf build'), b.env, b.project);
+      const denied = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'rm -rf build'), session, b.project);
       assert.equal(denied.code, 0, denied.stderr);
       assert.deepEqual(JSON.parse(denied.stdout).hookSpecificOutput, {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
         permissionDecisionReason: 'no rm -rf here',
       });
-      const ok = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'ls'), b.env, b.project);
+      const ok = await runEntry(entryOf(b.claude, 'PreToolUse'), preToolUse(b.project, 'ls'), session, b.project);
       assert.equal(JSON.parse(ok.stdout).hookSpecificOutput.additionalContext, 'checked by ht-guard');
       // An unreadable input of a guard is refused, not passed.
       const garbled = await runEntry(
         entryOf(b.claude, 'PreToolUse'),
         RAW('{"hook_event_name": "PreToolUse", "tool_input": {"comm'),
-        b.env,
+        session,
         b.project,
       );
       assert.equal(JSON.parse(garbled.stdout).hookSpecificOutput.permissionDecision, 'deny');

@@ -68,6 +68,22 @@ describe('hook environment', () => {
     assert.ok(env.GEMINI_PLANS_DIR.includes('sess-123'));
   });
 
+  test("an event's own environment (a server's client): its hooks start from it, secrets removed as from the engine's", async () => {
+    const out = tmpDir();
+    const p = makeProject({ user: { hooks: { BeforeAgent: [{ hooks: [cmd(fixture('run-capture.sh', q(out)), { timeout: 1500 })] }] } } });
+    const engine = engineFor(p, { env: { HARMLESS_VAR: 'the engine' } });
+    const own = { ...p.env, ...SECRETS, HARMLESS_VAR: 'the event', ONLY_THIS_EVENT: 'yes' };
+    const res = await engine.fire('BeforeAgent', { prompt: 'p' }, { env: own });
+    assert.equal(res.runs[0]?.success, true, res.runs[0]?.error);
+    const env = readCapture(out).env;
+    assert.equal(env.HARMLESS_VAR, 'the event');
+    assert.equal(env.ONLY_THIS_EVENT, 'yes');
+    assertNoSecrets(env);
+    assert.equal(env.GEMINI_PROJECT_DIR, p.dir);
+    await engine.fire('BeforeAgent', { prompt: 'p' });
+    assert.equal(readCapture(out).env.HARMLESS_VAR, 'the engine', "without one, the engine's");
+  });
+
   test("the hook's own env wins and can pass a secret explicitly", async () => {
     const { env } = await hookEnv({ hookEnv: { MY_API_KEY: 'given-on-purpose', GEMINI_SESSION_ID: 'overridden' }, sessionId: 'real' });
     assert.equal(env.MY_API_KEY, 'given-on-purpose');

@@ -163,3 +163,62 @@ test('the warm state dropped while an event runs (a reload): the shells that eve
   });
   assert.deepEqual(left, [], 'no waiting shell is left');
 });
+
+test("a server's Gemini CLI hooks run with each event's own environment, and its settings are found from it", async () => {
+  const hooks = (said: string) => ({
+    hooks: {
+      BeforeTool: [
+        { hooks: [{ type: 'command', command: `cat >/dev/null; echo "{\\"systemMessage\\": \\"${said} $GREETING$TRACEPARENT\\"}"` }] },
+      ],
+    },
+  });
+  const p = dialectProject({ prefix: 'hookline-warm-env-', home: { '.gemini/settings.json': hooks('first home') } });
+  const otherHome = `${p.base}/other-home`;
+  p.write(`${otherHome}/.gemini/settings.json`, hooks('second home'));
+  const warm = new Warm();
+  const system = await systemNamed('gemini');
+  const fire = (env: NodeJS.ProcessEnv) =>
+    system.fire(
+      'BeforeTool',
+      { tool_name: 'run_shell_command', tool_input: { command: 'ls' } },
+      { cwd: p.dir, env, hasModel: false, warm },
+    );
+  const first = { ...p.env, GREETING: 'hello', HOOKLINE_TRACE: '0' };
+  const second = { ...p.env, HOME: otherHome, GEMINI_CLI_HOME: otherHome, GREETING: 'bonjour', HOOKLINE_TRACE: '0' };
+  try {
+    assert.equal((await fire(first)).output?.systemMessage, 'first home hello');
+    assert.equal(
+      (await fire(second)).output?.systemMessage,
+      'second home bonjour',
+      "the second client's event is not run with the first's",
+    );
+    assert.equal((await fire({ ...first })).output?.systemMessage, 'first home hello');
+    assert.equal(warm.size, 2, 'one engine for each environment, kept for the next event with it');
+    // What a host sets afresh for each hook it starts reaches that event's hooks, in the same engine.
+    assert.equal((await fire({ ...first, TRACEPARENT: ' 00-trace-a' })).output?.systemMessage, 'first home hello 00-trace-a');
+    assert.equal((await fire({ ...first, TRACEPARENT: ' 00-trace-b' })).output?.systemMessage, 'first home hello 00-trace-b');
+    assert.equal(warm.size, 2);
+  } finally {
+    warm.clear();
+  }
+});
+
+test('the warm state keeps the most recently used entries and closes the one it drops', () => {
+  const closed: string[] = [];
+  const warm = new Warm(2);
+  const get = (key: string) =>
+    warm.get(
+      key,
+      () => ({ key }),
+      (v) => closed.push(v.key),
+    );
+  const a = get('a');
+  get('b');
+  assert.equal(get('a'), a, 'kept: the same value again');
+  get('c');
+  assert.deepEqual(closed, ['b'], 'the least recently used goes, and is closed');
+  assert.equal(warm.size, 2);
+  assert.equal(get('a'), a);
+  assert.equal(warm.clear(), 2);
+  assert.deepEqual(closed.sort(), ['a', 'b', 'c']);
+});

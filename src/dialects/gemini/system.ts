@@ -69,6 +69,24 @@ export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] 
 /** A server's engines: one dropped (a reload) while it fires closes what it started at the event's end. */
 const engines = droppable((engine: HookEngine) => engine.close());
 
+/**
+ * An environment as a key: a server keeps one engine per folder and environment, since the
+ * environment says where settings and trust are read from and what the hooks start from (each
+ * event's own: see `fire`). Left out: what a host sets afresh for each hook it starts (a trace's
+ * context, the terminal's size), which would otherwise make each event's engine a new one. The
+ * server's own environment (one object) is written out once; a client's comes with each of its
+ * events, and a live process.env may change between them.
+ */
+const PER_EVENT = new Set(['TRACEPARENT', 'TRACESTATE', 'COLUMNS', 'LINES']);
+const envKeys = new WeakMap<NodeJS.ProcessEnv, string>();
+function envKey(env: NodeJS.ProcessEnv): string {
+  let key = env === process.env ? undefined : envKeys.get(env);
+  if (key !== undefined) return key;
+  key = JSON.stringify(Object.entries(env).filter(([k]) => !PER_EVENT.has(k)));
+  if (env !== process.env) envKeys.set(env, key);
+  return key;
+}
+
 /** A loaded context's held-back lines, worked out once: a server says them with every event of the folder (a change reloads). */
 const heldLines = new WeakMap<object, string[]>();
 function heldLinesOf(context: HookContext): string[] {
@@ -100,13 +118,13 @@ export const geminiSystem: HookSystem = {
     checkFields(event, fields);
     const sessionId = opts.sessionId ?? (typeof fields.session_id === 'string' ? fields.session_id : undefined);
     const transcriptPath = opts.transcriptPath ?? (typeof fields.transcript_path === 'string' ? fields.transcript_path : undefined);
-    // A server keeps one engine per folder (settings re-read when they change, persistent hooks
-    // kept); the session is then the event's, not the engine's. Held hooks and warnings are
+    // A server keeps one engine per folder and environment (settings re-read when they change,
+    // persistent hooks kept); the session is then the event's, not the engine's. Held hooks and warnings are
     // returned with every fire, so the engine itself says nothing.
     const quiet = () => {};
     const engine = opts.warm
       ? opts.warm.get(
-          `gemini\0${opts.cwd}`,
+          `gemini\0${opts.cwd}\0${envKey(opts.env)}`,
           () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0, onNotice: quiet }),
           engines.drop,
         )
@@ -116,7 +134,7 @@ export const geminiSystem: HookSystem = {
     if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
     const session = opts.warm ? { session_id: sessionId ?? randomUUID(), transcript_path: transcriptPath ?? '' } : {};
     const seen = engine.pendingWarnings.length;
-    const firing = engine.fire(event, { ...session, ...own }, { signal: opts.signal });
+    const firing = engine.fire(event, { ...session, ...own }, { signal: opts.signal, env: opts.env });
     // Taken before the first await: the warnings this fire raised, not a concurrent one's.
     const raised = engine.pendingWarnings.slice(seen);
     const context = engine.context;
