@@ -56,12 +56,15 @@ export interface Watched {
   places: string;
   files: string[];
   stamps: string[];
+  /** Paths a decision rests on by what they name (a trust rule's link), and what each named: see `identityOf`. */
+  named: string[];
+  identities: string[];
   /** Entries stamped within a tick of a change, by index: their content when stamped, and when that tick is over. */
   unsettled: Map<number, { content: string; until: number; folder: boolean }>;
 }
 
 export function newWatched(places: string): Watched {
-  return { places, files: [], stamps: [], unsettled: new Map() };
+  return { places, files: [], stamps: [], named: [], identities: [], unsettled: new Map() };
 }
 
 /** A file's bytes (digested) or a folder's names, as a check compares them. */
@@ -84,10 +87,23 @@ export function record(watched: Watched, file: string, s: Stamp = stampOf(file))
   return s;
 }
 
+/** What a path names, links followed: device and inode, or `missing`. Not its times: a folder's change with its contents. */
+export function identityOf(file: string): string {
+  const st = statOf(file);
+  return st ? `${st.dev}:${st.ino}` : 'missing';
+}
+
+/** Records `file` by what it named when the decision resting on it was taken (`identity`, taken before). */
+export function recordIdentity(watched: Watched, file: string, identity: string): void {
+  watched.named.push(file);
+  watched.identities.push(identity);
+}
+
 /** True when any watched entry changed since it was recorded. */
 export function watchedChanged(watched: Watched): boolean {
-  const { files, stamps, unsettled } = watched;
+  const { files, stamps, named, identities, unsettled } = watched;
   for (let i = 0; i < files.length; i++) if (stampText(statOf(files[i])) !== stamps[i]) return true;
+  for (let i = 0; i < named.length; i++) if (identityOf(named[i]) !== identities[i]) return true;
   if (!unsettled.size) return false;
   const now = Date.now();
   for (const [i, u] of unsettled) {

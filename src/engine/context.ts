@@ -9,7 +9,8 @@ import { trustedFoldersPath, trustedHooksPath, type Env } from '../config/paths.
 import type { HookEntry } from '../config/schema.js';
 import { sanitizeEnv } from '../run/env.js';
 import { checkHooks, geminiFingerprint } from '../trust/fingerprints.js';
-import { folderTrust, type FolderTrust } from '../trust/folders.js';
+import { folderTrust, trustPaths, type FolderTrust } from '../trust/folders.js';
+import { identityOf, recordIdentity } from '../config/watched.js';
 import { gate, type HoldReason } from '../trust/gate.js';
 import type { Probe } from '../trust/scripts.js';
 import { trustFileProblem } from '../trust/store.js';
@@ -62,7 +63,10 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
   const projectDir = path.resolve(opts.projectDir ?? cwd);
   const env = opts.env ?? process.env;
   const loaded = loadConfig({ projectDir, env });
+  // What the trust rules named, taken before they are read: a link pointed elsewhere since reloads a warm engine.
+  const named = trustPaths(projectDir, loaded.folderTrustEnabled, env as Env).map((p) => [p, identityOf(p)] as const);
   const trust = folderTrust(projectDir, loaded.folderTrustEnabled, env as Env);
+  for (const [p, id] of named) recordIdentity(loaded.watched, p, id);
   // An untrusted workspace's settings change nothing: not the user's hooks, not the redaction.
   const config = applyEnablement(loaded, { workspaceTrusted: trust !== 'untrusted' });
   const check = trust === 'untrusted' ? undefined : checkHooks(projectDir, config.entries, env as Env);

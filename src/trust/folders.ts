@@ -49,6 +49,21 @@ export function isFolderTrusted(dir: string, env: Env = process.env): boolean {
   return best?.trusted ?? false;
 }
 
+/**
+ * The paths a decision on `dir`'s trust rests on besides the trust file, for a warm engine to
+ * watch: the folder and the rules that name a link (pointed elsewhere, or at `dir`, it moves the
+ * decision). What counts is what each names (device and inode), not its contents, which change
+ * all the time. A path with no link in it names another folder only when that folder's own files
+ * (its settings) change too, which reloads already. None when no rule is consulted.
+ */
+export function trustPaths(dir: string, folderTrustEnabled: boolean, env: Env = process.env): string[] {
+  if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return [];
+  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true' || !folderTrustEnabled) return [];
+  const rules = Object.keys(readTrustedFolders(env));
+  if (!rules.length) return [];
+  return [dir, ...rules].filter((p) => real(p) !== path.resolve(p));
+}
+
 /** How a folder is trusted: `trusted` by the user's trustedFolders.json; `assumed` from the environment or with folder trust off. */
 export type FolderTrust = 'trusted' | 'assumed' | 'untrusted';
 

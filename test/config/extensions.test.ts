@@ -340,4 +340,53 @@ describe('a warm engine and the variables folder trust reads', () => {
     assert.deepEqual(await names(), ['ws']);
     e.close();
   });
+
+  test('a trust rule naming a link: pointed elsewhere, the workspace hooks are held back at the next event; pointed back, they run', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } } });
+    const link = path.join(path.dirname(p.dir), 'current');
+    const other = fs.mkdtempSync(path.join(path.dirname(p.dir), 'other-'));
+    fs.symlinkSync(p.dir, link);
+    fs.writeFileSync(path.join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [link]: 'TRUST_FOLDER' }));
+    const e = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0, onNotice: () => {} });
+    const names = async () => (await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name);
+    const point = (to: string) => {
+      fs.rmSync(link);
+      fs.symlinkSync(to, link);
+    };
+    try {
+      assert.equal(e.folderTrust, 'trusted');
+      assert.deepEqual(await names(), ['ws']);
+      point(other);
+      assert.deepEqual(await names(), [], 'the rule no longer covers the folder');
+      assert.equal(e.folderTrust, 'untrusted');
+      point(p.dir);
+      assert.deepEqual(await names(), ['ws']);
+    } finally {
+      e.close();
+    }
+  });
+
+  test('files written in a trusted folder do not reload a warm engine: its trust rests on what the folder is, not on what is in it', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } } });
+    let reloads = 0;
+    const e = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0, onNotice: () => {} });
+    const reload = e.reload.bind(e);
+    e.reload = () => {
+      reloads++;
+      reload();
+    };
+    try {
+      await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} });
+      // The trusted folder itself is among what trust rests on: files written in it are not a change of trust.
+      fs.writeFileSync(path.join(p.dir, 'notes.txt'), 'x');
+      fs.mkdirSync(path.join(p.dir, 'build'));
+      assert.deepEqual(
+        (await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name),
+        ['ws'],
+      );
+      assert.equal(reloads, 0);
+    } finally {
+      e.close();
+    }
+  });
 });
