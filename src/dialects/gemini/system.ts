@@ -78,13 +78,22 @@ const engines = droppable((engine: HookEngine) => engine.close());
  * events, and a live process.env may change between them.
  */
 const PER_EVENT = new Set(['TRACEPARENT', 'TRACESTATE', 'COLUMNS', 'LINES']);
-const envKeys = new WeakMap<NodeJS.ProcessEnv, string>();
-function envKey(env: NodeJS.ProcessEnv): string {
-  let key = env === process.env ? undefined : envKeys.get(env);
-  if (key !== undefined) return key;
-  key = JSON.stringify(Object.entries(env).filter(([k]) => !PER_EVENT.has(k)));
-  if (env !== process.env) envKeys.set(env, key);
-  return key;
+/** Each environment written out, by a short number for the key: the key is built for every event. */
+const envIds = new Map<string, number>();
+let lastEnvId = 0;
+const envIdOf = new WeakMap<NodeJS.ProcessEnv, number>();
+function envKey(env: NodeJS.ProcessEnv): number {
+  let id = env === process.env ? undefined : envIdOf.get(env);
+  if (id !== undefined) return id;
+  const text = JSON.stringify(Object.entries(env).filter(([k]) => !PER_EVENT.has(k)));
+  id = envIds.get(text);
+  if (id === undefined) {
+    // Forgotten past a bound: an environment seen before then gets a new number (and engine).
+    if (envIds.size >= 1024) envIds.clear();
+    envIds.set(text, (id = ++lastEnvId));
+  }
+  if (env !== process.env) envIdOf.set(env, id);
+  return id;
 }
 
 /** A loaded context's held-back lines, worked out once: a server says them with every event of the folder (a change reloads). */
