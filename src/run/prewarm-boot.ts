@@ -283,7 +283,22 @@ if __name__ == "__main__":
             runpy._run_module_as_main(module, True)
         else:
             exec(compile(source, full, 'exec'), g)
-    except (SystemExit, KeyboardInterrupt):
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        # Left to the interpreter, which ends as on a cold run's interrupt (the traceback, then
+        # the signal); the traceback is shown without this loader's frames. It is the one the
+        # exception carries that is printed, whatever the hook is given.
+        shown = sys.excepthook
+        own = (sys._getframe().f_code, sys._getframe(1).f_code)
+        def excepthook(kind, value, tb):
+            tb = getattr(value, '__traceback__', None) or tb
+            while tb is not None and tb.tb_frame.f_code in own:
+                tb = tb.tb_next
+            if isinstance(value, BaseException):
+                value.__traceback__ = tb
+            shown(kind, value, tb)
+        sys.excepthook = excepthook
         raise
     except BaseException as e:
         e.__traceback__ = e.__traceback__.tb_next

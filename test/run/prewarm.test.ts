@@ -264,6 +264,22 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     assert.match(hot.stderr, /^Traceback \(most recent call last\):\n {2}File ".*\/\.\/pw-report\.py", line \d+, in <module>\n/);
   });
 
+  test('python: an interrupt (KeyboardInterrupt) in a script or a -m module ends as cold: the same traceback, no loader frame, the same exit', async () => {
+    const pkg = path.join(cwd, 'pwint');
+    fs.mkdirSync(pkg, { recursive: true });
+    fs.writeFileSync(path.join(pkg, '__init__.py'), '');
+    const body = ['import sys', 'sys.stdin.read()', 'def wait():', '    raise KeyboardInterrupt', 'wait()', ''].join('\n');
+    fs.writeFileSync(path.join(pkg, 'stop.py'), body);
+    for (const command of [`python3 ${path.join(pkg, 'stop.py')}`, 'python3 -m pwint.stop']) {
+      const cold = await runCommand(runOf(command));
+      const hot = await warm(runOf(command));
+      assert.equal(hot.shell, undefined, 'ran in a waiting interpreter');
+      assert.match(cold.stderr, /KeyboardInterrupt/);
+      assert.doesNotMatch(hot.stderr, /File "<string>"/, 'no frame of the loader');
+      assert.deepEqual([hot.exitCode, hot.stderr], [cold.exitCode, cold.stderr], command);
+    }
+  });
+
   test('python: a json.py in the working folder is not imported, cold or warm (a workspace cannot run code that way)', async () => {
     const ws = path.join(dir, 'hostile');
     fs.mkdirSync(ws, { recursive: true });
