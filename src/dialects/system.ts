@@ -40,8 +40,11 @@ export interface SystemFireOptions {
 
 /** What a long-running caller keeps for the systems: e.g. one engine per folder and environment, with its persistent hooks. */
 export interface WarmStore {
-  /** The value kept under `key`, made by `make` on first use; `close` is called when the store drops it. */
-  get<T>(key: string, make: () => T, close: (value: T) => void): T;
+  /**
+   * The value kept under `key`, made by `make` on first use, held by one event until `release`:
+   * `close` is called when the store drops it and no event holds it.
+   */
+  hold<T>(key: string, make: () => T, close: (value: T) => void): { value: T; release: () => void };
 }
 
 /** Processes a caller keeps for a system's hooks between events (the shells started ahead of them). */
@@ -60,38 +63,20 @@ export async function withKeptProcesses<T>(
   fire: (processes: KeptProcesses | undefined) => Promise<T>,
 ): Promise<T> {
   if (!warm) return fire(undefined);
-  const kept = warm.get(`${system}\0processes\0${cwd}`, (): KeptProcesses => new Map(), keptProcesses.drop);
+  const kept = warm.hold(`${system}\0processes\0${cwd}`, (): KeptProcesses => new Map(), closeKept);
   eventStarted();
   try {
-    return await fire(kept);
+    return await fire(kept.value);
   } finally {
     refillAfterEvent();
-    keptProcesses.settle(kept);
+    kept.release();
   }
 }
 
-/**
- * The close of a value a caller keeps in its warm store, for a value an event may still be using
- * when the store drops it (a reload): `drop` closes it, and `settle`, at that event's end, closes
- * again what the event started with it since.
- */
-export function droppable<T extends object>(close: (value: T) => void): { drop: (value: T) => void; settle: (value: T) => void } {
-  const dropped = new WeakSet<T>();
-  return {
-    drop: (value) => {
-      dropped.add(value);
-      close(value);
-    },
-    settle: (value) => {
-      if (dropped.has(value)) close(value);
-    },
-  };
-}
-
-const keptProcesses = droppable((kept: KeptProcesses) => {
+function closeKept(kept: KeptProcesses): void {
   for (const p of kept.values()) p.close();
   kept.clear();
-});
+}
 
 /** A workspace hook that did not run because it is not trusted (yet). */
 export interface HeldBack {

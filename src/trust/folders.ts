@@ -51,17 +51,29 @@ export function isFolderTrusted(dir: string, env: Env = process.env): boolean {
 
 /**
  * The paths a decision on `dir`'s trust rests on besides the trust file, for a warm engine to
- * watch: the folder and the rules that name a link (pointed elsewhere, or at `dir`, it moves the
- * decision). What counts is what each names (device and inode), not its contents, which change
- * all the time. A path with no link in it names another folder only when that folder's own files
- * (its settings) change too, which reloads already. None when no rule is consulted.
+ * watch by what each names (device and inode, or that it names nothing), not by its contents,
+ * which change all the time. Those that could take trust away: each rule that covers the folder
+ * (for a TRUST_PARENT rule, its parent too, as the kernel finds it through a link), and each
+ * DO_NOT_TRUST rule, missing ones included (made, or made a link, it may come to cover the
+ * folder); and the folder and any rule whose path goes through a link. A rule that could only
+ * give trust is left: a fresh engine sees it. None when no rule is consulted.
  */
 export function trustPaths(dir: string, folderTrustEnabled: boolean, env: Env = process.env): string[] {
   if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return [];
   if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true' || !folderTrustEnabled) return [];
-  const rules = Object.keys(readTrustedFolders(env));
+  const rules = Object.entries(readTrustedFolders(env));
   if (!rules.length) return [];
-  return [dir, ...rules].filter((p) => real(p) !== path.resolve(p));
+  const target = real(dir);
+  const out = target !== path.resolve(dir) ? [dir] : [];
+  for (const [p, level] of rules) {
+    const named = real(p);
+    const covers = isWithin(target, level === 'TRUST_PARENT' ? path.dirname(named) : named);
+    if (!covers && level !== 'DO_NOT_TRUST' && named === path.resolve(p)) continue;
+    out.push(p);
+    // Not path.join, which would take `..` away before the link is followed.
+    if (covers && level === 'TRUST_PARENT') out.push(`${p}${path.sep}..`);
+  }
+  return out;
 }
 
 /** How a folder is trusted: `trusted` by the user's trustedFolders.json; `assumed` from the environment or with folder trust off. */

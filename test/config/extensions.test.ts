@@ -366,6 +366,47 @@ describe('a warm engine and the variables folder trust reads', () => {
     }
   });
 
+  test('a DO_NOT_TRUST rule missing at load, then made a link to the folder: the workspace hooks are held back at the next event', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } } });
+    const quarantine = path.join(path.dirname(p.dir), 'quarantine');
+    fs.writeFileSync(
+      path.join(p.home, '.gemini', 'trustedFolders.json'),
+      JSON.stringify({ [fs.realpathSync(p.dir)]: 'TRUST_FOLDER', [quarantine]: 'DO_NOT_TRUST' }),
+    );
+    const e = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0, onNotice: () => {} });
+    const names = async () => (await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name);
+    try {
+      assert.deepEqual(await names(), ['ws']);
+      fs.symlinkSync(p.dir, quarantine);
+      assert.deepEqual(await names(), [], 'the folder is now the quarantined one');
+    } finally {
+      e.close();
+    }
+  });
+
+  test('a TRUST_PARENT rule through a link, its folder moved under another parent and the link pointed there: held back at the next event', async () => {
+    const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } } });
+    const root = path.dirname(p.dir);
+    const sibling = path.join(root, 'sibling');
+    fs.mkdirSync(sibling);
+    const elsewhere = fs.mkdtempSync(path.join(root, 'elsewhere-'));
+    const link = path.join(root, 'current');
+    fs.symlinkSync(sibling, link);
+    fs.writeFileSync(path.join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [link]: 'TRUST_PARENT' }));
+    const e = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0, onNotice: () => {} });
+    const names = async () => (await e.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name);
+    try {
+      assert.deepEqual(await names(), ['ws'], "the sibling's parent covers the folder");
+      const moved = path.join(elsewhere, 'sibling');
+      fs.renameSync(sibling, moved);
+      fs.rmSync(link);
+      fs.symlinkSync(moved, link);
+      assert.deepEqual(await names(), [], 'the same folder, under another parent');
+    } finally {
+      e.close();
+    }
+  });
+
   test('files written in a trusted folder do not reload a warm engine: its trust rests on what the folder is, not on what is in it', async () => {
     const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } } });
     let reloads = 0;

@@ -198,6 +198,10 @@ test("a server's Gemini CLI hooks run with each event's own environment, and its
     assert.equal((await fire({ ...first, TRACEPARENT: ' 00-trace-a' })).output?.systemMessage, 'first home hello 00-trace-a');
     assert.equal((await fire({ ...first, TRACEPARENT: ' 00-trace-b' })).output?.systemMessage, 'first home hello 00-trace-b');
     assert.equal(warm.size, 2);
+    // An engine first made for an event that had one: the next event without it does not get it.
+    assert.equal((await fire({ ...first, GREETING: 'hi', TRACEPARENT: ' 00-trace-c' })).output?.systemMessage, 'first home hi 00-trace-c');
+    assert.equal((await fire({ ...first, GREETING: 'hi' })).output?.systemMessage, 'first home hi');
+    assert.equal(warm.size, 3);
   } finally {
     warm.clear();
   }
@@ -221,4 +225,63 @@ test('the warm state keeps the most recently used entries and closes the one it 
   assert.equal(get('a'), a);
   assert.equal(warm.clear(), 2);
   assert.deepEqual(closed.sort(), ['a', 'b', 'c']);
+  // An entry an event holds is neither dropped to make room nor closed by a clear until released.
+  closed.length = 0;
+  const held = warm.hold(
+    'd',
+    () => ({ key: 'd' }),
+    (v) => closed.push(v.key),
+  );
+  get('e');
+  get('f');
+  assert.deepEqual(closed, ['e'], 'the idle one went, not the held one');
+  warm.clear();
+  assert.deepEqual(closed.sort(), ['e', 'f']);
+  held.release();
+  held.release();
+  assert.deepEqual(closed.sort(), ['d', 'e', 'f'], 'closed once, when released');
+});
+
+test("an engine an event is using is not closed to make room for another client's, nor by a reload: its persistent guard's deny stands", async () => {
+  const p = dialectProject({ prefix: 'hookline-warm-busy-' });
+  const guard = `${p.base}/guard.mjs`;
+  fs.writeFileSync(
+    guard,
+    [
+      "import readline from 'node:readline';",
+      "console.log(JSON.stringify({ hookline: 'ready', concurrent: true }));",
+      "readline.createInterface({ input: process.stdin }).on('line', (l) => {",
+      '  const { id } = JSON.parse(l);',
+      "  setTimeout(() => console.log(JSON.stringify({ id, output: { decision: 'deny', reason: 'guard says no' } })), 400);",
+      '});',
+      '',
+    ].join('\n'),
+  );
+  p.write(`${p.home}/.gemini/settings.json`, {
+    hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: `node ${guard}`, persistent: true, timeout: 5000 }] }] },
+  });
+  const warm = new Warm(1);
+  const system = await systemNamed('gemini');
+  const fire = (env: NodeJS.ProcessEnv) =>
+    system.fire(
+      'BeforeTool',
+      { tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } },
+      { cwd: p.dir, env, hasModel: false, warm },
+    );
+  const base = { ...p.env, HOOKLINE_TRACE: '0' };
+  try {
+    assert.equal((await fire(base)).output?.decision, 'deny');
+    const running = fire({ ...base });
+    await new Promise((res) => setTimeout(res, 100));
+    // Another client's event needs room (the store keeps one), and a reload drops everything.
+    const other = fire({ ...base, OTHER_SESSION: '1' });
+    await new Promise((res) => setTimeout(res, 50));
+    warm.clear();
+    const r = await running;
+    assert.equal(r.output?.decision, 'deny', JSON.stringify(r.runs[0]));
+    assert.equal(r.runs[0]?.error ?? null, null);
+    assert.equal((await other).output?.decision, 'deny');
+  } finally {
+    warm.clear();
+  }
 });

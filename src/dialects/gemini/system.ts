@@ -13,7 +13,7 @@ import { shadowRunLine } from '../../engine/trace-gemini.js';
 import type { DialectHook } from '../../trust/dialects.js';
 import type { HookControl, ListedHook } from '../list.js';
 import { disableHook, enableHook } from '../../config/write.js';
-import { droppable, validationLines, type HookSystem } from '../system.js';
+import { validationLines, type HookSystem } from '../system.js';
 import { geminiAdapter } from './agent.js';
 import { settingsHints } from './hints.js';
 import { foreignEvent } from '../foreign-event.js';
@@ -66,34 +66,67 @@ export function listGeminiHooks(ctx: HookContext, runtime: readonly HookEntry[] 
   }));
 }
 
-/** A server's engines: one dropped (a reload) while it fires closes what it started at the event's end. */
-const engines = droppable((engine: HookEngine) => engine.close());
-
 /**
  * An environment as a key: a server keeps one engine per folder and environment, since the
  * environment says where settings and trust are read from and what the hooks start from (each
  * event's own: see `fire`). Left out: what a host sets afresh for each hook it starts (a trace's
- * context, the terminal's size), which would otherwise make each event's engine a new one. The
- * server's own environment (one object) is written out once; a client's comes with each of its
- * events, and a live process.env may change between them.
+ * context, the terminal's size), which would otherwise make each event's engine a new one.
  */
-const PER_EVENT = new Set(['TRACEPARENT', 'TRACESTATE', 'COLUMNS', 'LINES']);
-/** Each environment written out, by a short number for the key: the key is built for every event. */
-const envIds = new Map<string, number>();
+const perEvent = (k: string) => k === 'TRACEPARENT' || k === 'TRACESTATE' || k === 'COLUMNS' || k === 'LINES';
+
+/**
+ * Environments seen lately, most recent first: a copy of each (with how many names it has, what
+ * a host sets for each hook left out), the object it last came as and whether that one set any
+ * of those, and its number. A client's comes as a new object with each of its events: compared
+ * key by key, which costs far less than writing it out. One gone from the list gets a new number
+ * (and engine) if it comes back.
+ */
+interface Seen {
+  env: NodeJS.ProcessEnv;
+  names: number;
+  last: NodeJS.ProcessEnv;
+  lastPerEvent: boolean;
+  id: number;
+}
+const recent: Seen[] = [];
+const RECENT = 64;
 let lastEnvId = 0;
-const envIdOf = new WeakMap<NodeJS.ProcessEnv, number>();
-function envKey(env: NodeJS.ProcessEnv): number {
-  let id = env === process.env ? undefined : envIdOf.get(env);
-  if (id !== undefined) return id;
-  const text = JSON.stringify(Object.entries(env).filter(([k]) => !PER_EVENT.has(k)));
-  id = envIds.get(text);
-  if (id === undefined) {
-    // Forgotten past a bound: an environment seen before then gets a new number (and engine).
-    if (envIds.size >= 1024) envIds.clear();
-    envIds.set(text, (id = ++lastEnvId));
+
+/** Whether `env` is `seen`'s environment; `found.perEvent` says whether it sets what a host sets per hook. */
+function sameEnv(env: NodeJS.ProcessEnv, seen: Seen, found: { perEvent: boolean }): boolean {
+  const copy = seen.env;
+  let n = 0;
+  found.perEvent = false;
+  for (const k in env) {
+    if (perEvent(k)) {
+      found.perEvent = true;
+      continue;
+    }
+    const v = copy[k];
+    if (v !== env[k] || (v === undefined && !(k in copy))) return false;
+    n++;
   }
-  if (env !== process.env) envIdOf.set(env, id);
-  return id;
+  return n === seen.names;
+}
+
+function envKey(env: NodeJS.ProcessEnv): Seen {
+  // The object last seen again (the server's own; a session's kept one), unless a live process.env.
+  let i = env === process.env ? -1 : recent.findIndex((s) => s.last === env);
+  const found = { perEvent: i >= 0 && recent[i]!.lastPerEvent };
+  if (i < 0) i = recent.findIndex((s) => sameEnv(env, s, found));
+  if (i < 0) {
+    const copy = { ...env };
+    const names = Object.keys(copy).filter((k) => !perEvent(k));
+    const seen = { env: copy, names: names.length, last: env, lastPerEvent: names.length < Object.keys(copy).length, id: ++lastEnvId };
+    recent.unshift(seen);
+    if (recent.length > RECENT) recent.pop();
+    return seen;
+  }
+  const [seen] = recent.splice(i, 1);
+  seen!.last = env;
+  seen!.lastPerEvent = found.perEvent;
+  recent.unshift(seen!);
+  return seen!;
 }
 
 /** A loaded context's held-back lines, worked out once: a server says them with every event of the folder (a change reloads). */
@@ -131,26 +164,42 @@ export const geminiSystem: HookSystem = {
     // persistent hooks kept); the session is then the event's, not the engine's. Held hooks and warnings are
     // returned with every fire, so the engine itself says nothing.
     const quiet = () => {};
-    const engine = opts.warm
-      ? opts.warm.get(
-          `gemini\0${opts.cwd}\0${envKey(opts.env)}`,
-          () => new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0, onNotice: quiet }),
-          engines.drop,
+    // Held through the event: a reload, or making room for another, closes it only once it is done.
+    const known = opts.warm ? envKey(opts.env) : undefined;
+    const held = known
+      ? opts.warm?.hold(
+          `gemini\0${opts.cwd}\0${known.id}`,
+          () => ({
+            engine: new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0, onNotice: quiet }),
+            perEvent: known.lastPerEvent,
+          }),
+          (kept) => kept.engine.close(),
         )
-      : new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false, startAhead: false, onNotice: quiet });
+      : undefined;
+    const engine =
+      held?.value.engine ??
+      new HookEngine({ cwd: opts.cwd, env: opts.env, sessionId, transcriptPath, watchConfig: false, startAhead: false, onNotice: quiet });
     const { session_id: _s, transcript_path: _t, cwd: _c, hook_event_name: _h, timestamp: _ts, ...own } = fields;
     // As Gemini CLI fires it: an AfterAgent outside a retry has `stop_hook_active: false`.
     if (event === 'AfterAgent' && own.stop_hook_active === undefined) own.stop_hook_active = false;
     const session = opts.warm ? { session_id: sessionId ?? randomUUID(), transcript_path: transcriptPath ?? '' } : {};
     const seen = engine.pendingWarnings.length;
-    const firing = engine.fire(event, { ...session, ...own }, { signal: opts.signal, env: opts.env });
-    // Taken before the first await: the warnings this fire raised, not a concurrent one's.
-    const raised = engine.pendingWarnings.slice(seen);
-    const context = engine.context;
-    const result = await firing;
-    // One-shot, or dropped (a reload) while this event ran: nothing it started stays.
-    if (opts.warm) engines.settle(engine);
-    else engine.close();
+    let raised: string[];
+    let context: HookContext;
+    let result: Awaited<ReturnType<HookEngine['fire']>>;
+    try {
+      // This event's own values of what the key leaves out reach its hooks (the rest is the engine's).
+      const env = known?.lastPerEvent || held?.value.perEvent ? opts.env : undefined;
+      const firing = engine.fire(event, { ...session, ...own }, { signal: opts.signal, env });
+      // Taken before the first await: the warnings this fire raised, not a concurrent one's.
+      raised = engine.pendingWarnings.slice(seen);
+      context = engine.context;
+      result = await firing;
+    } finally {
+      // One-shot: nothing it started stays.
+      if (held) held.release();
+      else engine.close();
+    }
     const warnings = [...context.config.problems.map(formatProblem), ...heldLinesOf(context), ...raised];
     for (const r of result.runs) {
       if (r.error) warnings.push(r.error);
