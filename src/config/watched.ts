@@ -59,12 +59,15 @@ export interface Watched {
   /** Paths a decision rests on by what they name (a trust rule's link), and what each named: see `identityOf`. */
   named: string[];
   identities: string[];
+  /** Paths a decision rests on by where they lead (the folder trust was decided for), and where each led: see `realOf`. */
+  followed: string[];
+  reals: string[];
   /** Entries stamped within a tick of a change, by index: their content when stamped, and when that tick is over. */
   unsettled: Map<number, { content: string; until: number; folder: boolean }>;
 }
 
 export function newWatched(places: string): Watched {
-  return { places, files: [], stamps: [], named: [], identities: [], unsettled: new Map() };
+  return { places, files: [], stamps: [], named: [], identities: [], followed: [], reals: [], unsettled: new Map() };
 }
 
 /** A file's bytes (digested) or a folder's names, as a check compares them. */
@@ -99,11 +102,27 @@ export function recordIdentity(watched: Watched, file: string, identity: string)
   watched.identities.push(identity);
 }
 
+/** Where a path leads, every link followed: `missing` when it leads nowhere. A folder moved keeps what it names, not this. */
+export function realOf(file: string): string {
+  try {
+    return fs.realpathSync.native(file);
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Records `file` by where it led when the decision resting on it was taken (`real`, taken before). */
+export function recordRealPath(watched: Watched, file: string, real: string): void {
+  watched.followed.push(file);
+  watched.reals.push(real);
+}
+
 /** True when any watched entry changed since it was recorded. */
 export function watchedChanged(watched: Watched): boolean {
-  const { files, stamps, named, identities, unsettled } = watched;
+  const { files, stamps, named, identities, followed, reals, unsettled } = watched;
   for (let i = 0; i < files.length; i++) if (stampText(statOf(files[i])) !== stamps[i]) return true;
   for (let i = 0; i < named.length; i++) if (identityOf(named[i]) !== identities[i]) return true;
+  for (let i = 0; i < followed.length; i++) if (realOf(followed[i]) !== reals[i]) return true;
   if (!unsettled.size) return false;
   const now = Date.now();
   for (const [i, u] of unsettled) {

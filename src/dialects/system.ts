@@ -29,6 +29,10 @@ export interface SystemFireOptions {
   model?: () => Promise<LanguageModelV3 | undefined>;
   /** True when a model was given. */
   hasModel: boolean;
+  /**
+   * The event's environment. With `warm`, an object is known again by its identity: one given
+   * is not changed afterwards (a new object for new values; a live process.env is compared each time).
+   */
   env: NodeJS.ProcessEnv;
   /** Cancels the hooks still running (a server's client went away). */
   signal?: AbortSignal;

@@ -10,7 +10,7 @@ import type { HookEntry } from '../config/schema.js';
 import { sanitizeEnv } from '../run/env.js';
 import { checkHooks, geminiFingerprint } from '../trust/fingerprints.js';
 import { folderTrust, trustPaths, type FolderTrust } from '../trust/folders.js';
-import { identityOf, recordIdentity } from '../config/watched.js';
+import { identityOf, realOf, recordIdentity, recordRealPath } from '../config/watched.js';
 import { gate, type HoldReason } from '../trust/gate.js';
 import type { Probe } from '../trust/scripts.js';
 import { trustFileProblem } from '../trust/store.js';
@@ -63,10 +63,14 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
   const projectDir = path.resolve(opts.projectDir ?? cwd);
   const env = opts.env ?? process.env;
   const loaded = loadConfig({ projectDir, env });
-  // What the trust rules named, taken before they are read: a link pointed elsewhere since reloads a warm engine.
-  const named = trustPaths(projectDir, loaded.folderTrustEnabled, env as Env).map((p) => [p, identityOf(p)] as const);
+  // What the trust rules named and where the folder leads, taken before the rules are read: a
+  // link pointed elsewhere, or the folder moved, reloads a warm engine.
+  const paths = trustPaths(projectDir, loaded.folderTrustEnabled, env as Env);
+  const named = (paths ?? []).map((p) => [p, identityOf(p)] as const);
+  const leads = paths ? realOf(projectDir) : undefined;
   const trust = folderTrust(projectDir, loaded.folderTrustEnabled, env as Env);
   for (const [p, id] of named) recordIdentity(loaded.watched, p, id);
+  if (leads !== undefined) recordRealPath(loaded.watched, projectDir, leads);
   // An untrusted workspace's settings change nothing: not the user's hooks, not the redaction.
   const config = applyEnablement(loaded, { workspaceTrusted: trust !== 'untrusted' });
   const check = trust === 'untrusted' ? undefined : checkHooks(projectDir, config.entries, env as Env);

@@ -288,16 +288,23 @@ if __name__ == "__main__":
     except KeyboardInterrupt:
         # Left to the interpreter, which ends as on a cold run's interrupt (the traceback, then
         # the signal); the traceback is shown without this loader's frames. It is the one the
-        # exception carries that is printed, whatever the hook is given.
+        # exception carries that is printed, whatever the hook is given. The script's own hook
+        # is put back first, and what sys keeps of the error is the trimmed traceback.
         shown = sys.excepthook
         own = (sys._getframe().f_code, sys._getframe(1).f_code)
         def excepthook(kind, value, tb):
+            sys.excepthook = shown
             tb = getattr(value, '__traceback__', None) or tb
             while tb is not None and tb.tb_frame.f_code in own:
                 tb = tb.tb_next
             if isinstance(value, BaseException):
                 value.__traceback__ = tb
-            shown(kind, value, tb)
+            sys.last_traceback = tb
+            if shown is None:
+                sys.stderr.write('sys.excepthook is missing\\n')
+                sys.__excepthook__(kind, value, tb)
+            else:
+                shown(kind, value, tb)
         sys.excepthook = excepthook
         raise
     except BaseException as e:

@@ -17,6 +17,15 @@ interface Kept {
   dropped: boolean;
 }
 
+/** Closing one entry never stops the store: the others are still closed, the caller's event still answered. */
+function closeQuietly(k: Kept): void {
+  try {
+    k.close(k.value);
+  } catch {
+    // what it held is gone with it as far as the store goes
+  }
+}
+
 export class Warm implements WarmStore {
   private readonly kept = new Map<string, Kept>();
   /** The key last in `kept`, which a hit need not move. */
@@ -48,8 +57,10 @@ export class Warm implements WarmStore {
         if (released) return;
         released = true;
         held.users--;
-        // Closed now, with whatever the event started meanwhile.
-        if (held.dropped && !held.users) held.close(held.value);
+        if (held.users) return;
+        // Closed now, with whatever the event started meanwhile; or, idle again, made room for.
+        if (held.dropped) closeQuietly(held);
+        else this.evict();
       },
     };
   }
@@ -71,7 +82,7 @@ export class Warm implements WarmStore {
       if (this.kept.size <= this.max) return;
       if (k.users) continue;
       this.kept.delete(key);
-      k.close(k.value);
+      closeQuietly(k);
     }
   }
 
@@ -83,7 +94,7 @@ export class Warm implements WarmStore {
     const n = this.kept.size;
     for (const k of this.kept.values()) {
       if (k.users) k.dropped = true;
-      else k.close(k.value);
+      else closeQuietly(k);
     }
     this.kept.clear();
     this.newest = undefined;

@@ -56,13 +56,14 @@ export function isFolderTrusted(dir: string, env: Env = process.env): boolean {
  * (for a TRUST_PARENT rule, its parent too, as the kernel finds it through a link), and each
  * DO_NOT_TRUST rule, missing ones included (made, or made a link, it may come to cover the
  * folder); and the folder and any rule whose path goes through a link. A rule that could only
- * give trust is left: a fresh engine sees it. None when no rule is consulted.
+ * give trust is left: a fresh engine sees it. Undefined when no rule is consulted (nor is the
+ * folder's real path then, which the caller watches otherwise: a folder moved keeps what it names).
  */
-export function trustPaths(dir: string, folderTrustEnabled: boolean, env: Env = process.env): string[] {
-  if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return [];
-  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true' || !folderTrustEnabled) return [];
+export function trustPaths(dir: string, folderTrustEnabled: boolean, env: Env = process.env): string[] | undefined {
+  if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return undefined;
+  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true' || !folderTrustEnabled) return undefined;
   const rules = Object.entries(readTrustedFolders(env));
-  if (!rules.length) return [];
+  if (!rules.length) return undefined;
   const target = real(dir);
   const out = target !== path.resolve(dir) ? [dir] : [];
   for (const [p, level] of rules) {

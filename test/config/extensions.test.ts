@@ -407,6 +407,35 @@ describe('a warm engine and the variables folder trust reads', () => {
     }
   });
 
+  for (const into of ['a DO_NOT_TRUST folder', 'a folder no rule covers'])
+    test(`the folder moved into ${into}, a link left at its old path: held back at the next event, as a fresh engine holds it`, async () => {
+      const p = makeProject({
+        name: 'w/proj',
+        project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } },
+      });
+      const base = fs.realpathSync(path.dirname(path.dirname(p.dir)));
+      const target = path.join(base, into.startsWith('a DO') ? 'quarantine' : 'elsewhere');
+      fs.mkdirSync(target);
+      const rules = { [path.join(base, 'w')]: 'TRUST_FOLDER', ...(into.startsWith('a DO') ? { [target]: 'DO_NOT_TRUST' } : {}) };
+      fs.writeFileSync(path.join(p.home, '.gemini', 'trustedFolders.json'), JSON.stringify(rules));
+      const e = new HookEngine({ cwd: p.dir, env: p.env, configCheckIntervalMs: 0, onNotice: () => {} });
+      const names = async (engine: HookEngine) =>
+        (await engine.fire('BeforeTool', { tool_name: 'x', tool_input: {} })).runs.map((r) => r.name);
+      try {
+        assert.deepEqual(await names(e), ['ws']);
+        // Moved: the folder and its files keep their device, inode and times.
+        fs.renameSync(p.dir, path.join(target, 'proj'));
+        fs.symlinkSync(path.join(target, 'proj'), p.dir);
+        const fresh = new HookEngine({ cwd: p.dir, env: p.env, onNotice: () => {} });
+        assert.equal(fresh.folderTrust, 'untrusted');
+        fresh.close();
+        assert.deepEqual(await names(e), []);
+        assert.equal(e.folderTrust, 'untrusted');
+      } finally {
+        e.close();
+      }
+    });
+
   test('files written in a trusted folder do not reload a warm engine: its trust rests on what the folder is, not on what is in it', async () => {
     const p = makeProject({ project: { hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'ws', command: 'echo {}' }] }] } } });
     let reloads = 0;

@@ -270,13 +270,29 @@ describe('pre-warmed interpreters run a hook as a fresh process would', () => {
     fs.writeFileSync(path.join(pkg, '__init__.py'), '');
     const body = ['import sys', 'sys.stdin.read()', 'def wait():', '    raise KeyboardInterrupt', 'wait()', ''].join('\n');
     fs.writeFileSync(path.join(pkg, 'stop.py'), body);
-    for (const command of [`python3 ${path.join(pkg, 'stop.py')}`, 'python3 -m pwint.stop']) {
+    // A script with its own hook, which its exit handler checks, with what sys kept of the error.
+    const own = [
+      'import atexit, sys, traceback',
+      'sys.stdin.read()',
+      'def mine(kind, value, tb):',
+      '    print("mine:", kind.__name__, file=sys.stderr)',
+      '    sys.__excepthook__(kind, value, tb)',
+      'sys.excepthook = mine',
+      'def bye():',
+      '    names = [f.name for f in traceback.extract_tb(getattr(sys, "last_traceback", None))]',
+      '    print("still mine:", sys.excepthook is mine, "frames:", names, flush=True)',
+      'atexit.register(bye)',
+      'raise KeyboardInterrupt',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(pkg, 'own.py'), own);
+    for (const command of [`python3 ${path.join(pkg, 'stop.py')}`, 'python3 -m pwint.stop', `python3 ${path.join(pkg, 'own.py')}`]) {
       const cold = await runCommand(runOf(command));
       const hot = await warm(runOf(command));
       assert.equal(hot.shell, undefined, 'ran in a waiting interpreter');
       assert.match(cold.stderr, /KeyboardInterrupt/);
       assert.doesNotMatch(hot.stderr, /File "<string>"/, 'no frame of the loader');
-      assert.deepEqual([hot.exitCode, hot.stderr], [cold.exitCode, cold.stderr], command);
+      assert.deepEqual([hot.exitCode, hot.stdout, hot.stderr], [cold.exitCode, cold.stdout, cold.stderr], command);
     }
   });
 

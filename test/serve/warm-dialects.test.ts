@@ -240,6 +240,19 @@ test('the warm state keeps the most recently used entries and closes the one it 
   held.release();
   held.release();
   assert.deepEqual(closed.sort(), ['d', 'e', 'f'], 'closed once, when released');
+  // All held: the store goes past its bound, and comes back to it as they are released.
+  closed.length = 0;
+  const all = ['g', 'h', 'i'].map((key) =>
+    warm.hold(
+      key,
+      () => ({ key }),
+      (v) => closed.push(v.key),
+    ),
+  );
+  assert.equal(warm.size, 3);
+  for (const h of all) h.release();
+  assert.equal(warm.size, 2);
+  assert.deepEqual(closed, ['g']);
 });
 
 test("an engine an event is using is not closed to make room for another client's, nor by a reload: its persistent guard's deny stands", async () => {
