@@ -78,6 +78,7 @@ export class Warm implements WarmStore {
 
   /** Beyond the bound, the least recently used entries no event is using are closed; in use, they stay until a later call. */
   private evict(): void {
+    if (this.kept.size <= this.max) return;
     for (const [key, k] of this.kept) {
       if (this.kept.size <= this.max) return;
       if (k.users) continue;

@@ -109,8 +109,12 @@ function sameEnv(env: NodeJS.ProcessEnv, seen: Seen, found: { perEvent: boolean 
   return n === seen.names;
 }
 
+const closeKept = (kept: { engine: HookEngine }) => kept.engine.close();
+
 function envKey(env: NodeJS.ProcessEnv): Seen {
   // The object last seen again (the server's own; a session's kept one), unless a live process.env.
+  const newest = recent[0];
+  if (newest?.last === env && env !== process.env) return newest;
   let i = env === process.env ? -1 : recent.findIndex((s) => s.last === env);
   const found = { perEvent: i >= 0 && recent[i]!.lastPerEvent };
   if (i < 0) i = recent.findIndex((s) => sameEnv(env, s, found));
@@ -173,7 +177,7 @@ export const geminiSystem: HookSystem = {
             engine: new HookEngine({ cwd: opts.cwd, env: opts.env, watchConfig: true, configCheckIntervalMs: 0, onNotice: quiet }),
             perEvent: known.lastPerEvent,
           }),
-          (kept) => kept.engine.close(),
+          closeKept,
         )
       : undefined;
     const engine =
