@@ -164,6 +164,13 @@ test('the warm state dropped while an event runs (a reload): the shells that eve
   assert.deepEqual(left, [], 'no waiting shell is left');
 });
 
+/** A BeforeTool of Gemini CLI's shell tool, fired through the warm store with the environment given. */
+async function geminiShellEvent(cwd: string, warm: Warm, command: string) {
+  const system = await systemNamed('gemini');
+  return (env: NodeJS.ProcessEnv) =>
+    system.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: { command } }, { cwd, env, hasModel: false, warm });
+}
+
 test("a server's Gemini CLI hooks run with each event's own environment, and its settings are found from it", async () => {
   const hooks = (said: string) => ({
     hooks: {
@@ -176,13 +183,7 @@ test("a server's Gemini CLI hooks run with each event's own environment, and its
   const otherHome = `${p.base}/other-home`;
   p.write(`${otherHome}/.gemini/settings.json`, hooks('second home'));
   const warm = new Warm();
-  const system = await systemNamed('gemini');
-  const fire = (env: NodeJS.ProcessEnv) =>
-    system.fire(
-      'BeforeTool',
-      { tool_name: 'run_shell_command', tool_input: { command: 'ls' } },
-      { cwd: p.dir, env, hasModel: false, warm },
-    );
+  const fire = await geminiShellEvent(p.dir, warm, 'ls');
   const first = { ...p.env, GREETING: 'hello', HOOKLINE_TRACE: '0' };
   const second = { ...p.env, HOME: otherHome, GEMINI_CLI_HOME: otherHome, GREETING: 'bonjour', HOOKLINE_TRACE: '0' };
   try {
@@ -274,13 +275,7 @@ test("an engine an event is using is not closed to make room for another client'
     hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: `node ${guard}`, persistent: true, timeout: 5000 }] }] },
   });
   const warm = new Warm(1);
-  const system = await systemNamed('gemini');
-  const fire = (env: NodeJS.ProcessEnv) =>
-    system.fire(
-      'BeforeTool',
-      { tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } },
-      { cwd: p.dir, env, hasModel: false, warm },
-    );
+  const fire = await geminiShellEvent(p.dir, warm, 'rm -rf /');
   const base = { ...p.env, HOOKLINE_TRACE: '0' };
   try {
     assert.equal((await fire(base)).output?.decision, 'deny');
