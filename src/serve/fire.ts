@@ -58,6 +58,8 @@ export async function fireThroughServer(socket: string, event: string, input: Re
     ...(opts.transcriptPath !== undefined ? { transcriptPath: opts.transcriptPath } : {}),
     ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}),
     ...(opts.config !== undefined ? { config: path.resolve(opts.config) } : {}),
+    // The hooks run with this command's environment, as they would in-process.
+    env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
   };
   let answer: Awaited<ReturnType<typeof call>>;
   try {

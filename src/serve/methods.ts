@@ -60,6 +60,17 @@ function folder(params: Record<string, unknown>, required: boolean): string | un
   return path.resolve(cwd);
 }
 
+/** `env`: the caller's environment for this event (its hooks get it, as the caller's own would), else the server's. */
+function envParam(params: Record<string, unknown>, ctx: MethodContext): NodeJS.ProcessEnv {
+  const given = params.env;
+  if (
+    given !== undefined &&
+    (typeof given !== 'object' || given === null || Array.isArray(given) || Object.values(given).some((v) => typeof v !== 'string'))
+  )
+    throw invalid('"env" must be an object of strings');
+  return (given as NodeJS.ProcessEnv | undefined) ?? ctx.env;
+}
+
 /** A system's usage error (unknown event, bad input field) is a bad parameter. */
 async function asParams<T>(work: () => Promise<T> | T): Promise<T> {
   try {
@@ -82,6 +93,7 @@ async function fire(params: Record<string, unknown>, ctx: MethodContext): Promis
   const config = optionalString(params, 'config');
   const badId = sessionIdsProblem(sessionId, input as Record<string, unknown>);
   if (badId) throw invalid(badId, badId);
+  const env = envParam(params, ctx);
   const r = await asParams(async () =>
     (await systemNamed(dialect)).fire(event, input as Record<string, unknown>, {
       cwd,
@@ -90,7 +102,7 @@ async function fire(params: Record<string, unknown>, ctx: MethodContext): Promis
       transcriptPath,
       config: config === undefined ? undefined : path.resolve(cwd, config),
       hasModel: false,
-      env: ctx.env,
+      env,
       signal: ctx.signal,
       warm: ctx.warm,
     }),
@@ -132,14 +144,7 @@ async function relayEvent(params: Record<string, unknown>, ctx: MethodContext): 
   if ('problem' in parsed) throw invalid(parsed.problem, parsed.problem);
   const deadline = params.deadlineMs;
   const deadlineMs = typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0 ? deadline : 55_000;
-  // The host's environment for this event (its hooks get it, as the host's own would), else the server's.
-  const given = params.env;
-  if (
-    given !== undefined &&
-    (typeof given !== 'object' || given === null || Array.isArray(given) || Object.values(given).some((v) => typeof v !== 'string'))
-  )
-    throw invalid('"env" must be an object of strings');
-  const env = (given as NodeJS.ProcessEnv | undefined) ?? ctx.env;
+  const env = envParam(params, ctx);
   const hookEvent = optionalString(params, 'hookEvent');
   // A Claude Code install's command entries (SessionStart, UserPromptSubmit) make sure its http entries' port is served.
   const port = params.httpPort;

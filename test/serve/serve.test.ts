@@ -130,7 +130,8 @@ describe('hookline serve', () => {
     fs.writeFileSync(settings, JSON.stringify({ hooks: { BeforeTool: [{ hooks: [cmd(`${ALLOW} '${base.marker}' second`)] }] } }));
     const again = await c.call('fire', { event: 'BeforeTool', input, cwd: p.dir }, 2);
     assert.equal(again.result.output.systemMessage, 'ran second');
-    assert.deepEqual((await c.call('reload', {}, 3)).result, { reloaded: 1 });
+    // Two engines: one for the calls made with the server's environment, one for `hookline fire`'s own.
+    assert.deepEqual((await c.call('reload', {}, 3)).result, { reloaded: 2 });
     assert.equal((await c.call('fire', { event: 'BeforeTool', input, cwd: p.dir }, 4)).result.output.systemMessage, 'ran second');
     c.close();
 
@@ -141,6 +142,20 @@ describe('hookline serve', () => {
     assert.equal(down.code, 0);
     assert.match(down.stderr, /^hookline: HOOKLINE_SOCKET=.*none\.sock is not reachable \(ENOENT\); firing in-process\n$/);
     assert.equal(down.json().output.systemMessage, 'ran second');
+  });
+
+  test("hookline fire through a server runs the hooks with the caller's environment, as in-process", async () => {
+    const p = project({ BeforeTool: [{ hooks: [cmd(`cat >/dev/null; echo "{\\"systemMessage\\": \\"hi $GREETING\\"}"`)] }] });
+    const server = await startServer(p);
+    const fire = (greeting: string) =>
+      runCli(['fire', 'BeforeTool', '--cwd', p.dir, '--input', '-'], {
+        env: { ...p.env, HOOKLINE_SOCKET: server.socket, GREETING: greeting },
+        input: JSON.stringify({ tool_name: 'run_shell_command', tool_input: { command: 'ls' } }),
+      });
+    const first = await fire('there');
+    assert.equal(first.stderr, '');
+    assert.equal(first.json().output.systemMessage, 'hi there');
+    assert.equal((await fire('again')).json().output.systemMessage, 'hi again', "not the first caller's");
   });
 
   test('other dialects: Claude Code hooks fire the same through the socket; an mm configuration error is refused with its lines', async () => {
