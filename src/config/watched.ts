@@ -56,18 +56,14 @@ export interface Watched {
   places: string;
   files: string[];
   stamps: string[];
-  /** Paths a decision rests on by what they name (a trust rule's link), and what each named: see `identityOf`. */
-  named: string[];
-  identities: string[];
-  /** Paths a decision rests on by where they lead (the folder trust was decided for), and where each led: see `realOf`. */
-  followed: string[];
-  reals: string[];
+  /** Paths a decision rests on by what they name or where they lead (folder trust), each read as it was when recorded: see `recordBy`. */
+  reads: Array<{ file: string; by: (file: string) => string; was: string }>;
   /** Entries stamped within a tick of a change, by index: their content when stamped, and when that tick is over. */
   unsettled: Map<number, { content: string; until: number; folder: boolean }>;
 }
 
 export function newWatched(places: string): Watched {
-  return { places, files: [], stamps: [], named: [], identities: [], followed: [], reals: [], unsettled: new Map() };
+  return { places, files: [], stamps: [], reads: [], unsettled: new Map() };
 }
 
 /** A file's bytes (digested) or a folder's names, as a check compares them. */
@@ -96,12 +92,6 @@ export function identityOf(file: string): string {
   return st ? `${st.dev}:${st.ino}` : 'missing';
 }
 
-/** Records `file` by what it named when the decision resting on it was taken (`identity`, taken before). */
-export function recordIdentity(watched: Watched, file: string, identity: string): void {
-  watched.named.push(file);
-  watched.identities.push(identity);
-}
-
 /** Where a path leads, every link followed: `missing` when it leads nowhere. A folder moved keeps what it names, not this. */
 export function realOf(file: string): string {
   try {
@@ -111,18 +101,16 @@ export function realOf(file: string): string {
   }
 }
 
-/** Records `file` by where it led when the decision resting on it was taken (`real`, taken before). */
-export function recordRealPath(watched: Watched, file: string, real: string): void {
-  watched.followed.push(file);
-  watched.reals.push(real);
+/** Records `file` read by `by` (`identityOf`, `realOf`) now, before the decision resting on it is taken. */
+export function recordBy(watched: Watched, file: string, by: (file: string) => string): void {
+  watched.reads.push({ file, by, was: by(file) });
 }
 
 /** True when any watched entry changed since it was recorded. */
 export function watchedChanged(watched: Watched): boolean {
-  const { files, stamps, named, identities, followed, reals, unsettled } = watched;
+  const { files, stamps, reads, unsettled } = watched;
   for (let i = 0; i < files.length; i++) if (stampText(statOf(files[i])) !== stamps[i]) return true;
-  for (let i = 0; i < named.length; i++) if (identityOf(named[i]) !== identities[i]) return true;
-  for (let i = 0; i < followed.length; i++) if (realOf(followed[i]) !== reals[i]) return true;
+  for (const r of reads) if (r.by(r.file) !== r.was) return true;
   if (!unsettled.size) return false;
   const now = Date.now();
   for (const [i, u] of unsettled) {

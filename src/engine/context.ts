@@ -9,8 +9,7 @@ import { trustedFoldersPath, trustedHooksPath, type Env } from '../config/paths.
 import type { HookEntry } from '../config/schema.js';
 import { sanitizeEnv } from '../run/env.js';
 import { checkHooks, geminiFingerprint } from '../trust/fingerprints.js';
-import { folderTrust, trustPaths, type FolderTrust } from '../trust/folders.js';
-import { identityOf, realOf, recordIdentity, recordRealPath } from '../config/watched.js';
+import { folderTrust, type FolderTrust } from '../trust/folders.js';
 import { gate, type HoldReason } from '../trust/gate.js';
 import type { Probe } from '../trust/scripts.js';
 import { trustFileProblem } from '../trust/store.js';
@@ -63,14 +62,9 @@ export function loadContext(opts: ContextOptions = {}): HookContext {
   const projectDir = path.resolve(opts.projectDir ?? cwd);
   const env = opts.env ?? process.env;
   const loaded = loadConfig({ projectDir, env });
-  // What the trust rules named and where the folder leads, taken before the rules are read: a
-  // link pointed elsewhere, or the folder moved, reloads a warm engine.
-  const paths = trustPaths(projectDir, loaded.folderTrustEnabled, env as Env);
-  const named = (paths ?? []).map((p) => [p, identityOf(p)] as const);
-  const leads = paths ? realOf(projectDir) : undefined;
-  const trust = folderTrust(projectDir, loaded.folderTrustEnabled, env as Env);
-  for (const [p, id] of named) recordIdentity(loaded.watched, p, id);
-  if (leads !== undefined) recordRealPath(loaded.watched, projectDir, leads);
+  // What the decision rests on is recorded with the settings: a trust rule's link pointed
+  // elsewhere, or the folder moved, reloads a warm engine.
+  const trust = folderTrust(projectDir, loaded.folderTrustEnabled, env as Env, loaded.watched);
   // An untrusted workspace's settings change nothing: not the user's hooks, not the redaction.
   const config = applyEnablement(loaded, { workspaceTrusted: trust !== 'untrusted' });
   const check = trust === 'untrusted' ? undefined : checkHooks(projectDir, config.entries, env as Env);

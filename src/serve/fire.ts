@@ -3,6 +3,7 @@ import path from 'node:path';
 import { UsageError } from '../config/problems.js';
 import { visibleLines } from '../config/display.js';
 import { DEFAULT_TIMEOUT_MS } from '../run/command.js';
+import { envFrom } from '../run/process.js';
 import { error, printJson, warn } from '../cli/io.js';
 import { call, Refused, Unreachable } from './client.js';
 
@@ -59,7 +60,7 @@ export async function fireThroughServer(socket: string, event: string, input: Re
     ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}),
     ...(opts.config !== undefined ? { config: path.resolve(opts.config) } : {}),
     // The hooks run with this command's environment, as they would in-process.
-    env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    env: envFrom(process.env),
   };
   let answer: Awaited<ReturnType<typeof call>>;
   try {

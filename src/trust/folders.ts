@@ -4,6 +4,7 @@ import { trustedFoldersPath, type Env } from '../config/paths.js';
 import { setJsoncValue } from '../config/jsonc.js';
 import { readTrustFile } from './store.js';
 import { updateFile } from '../config/write.js';
+import { identityOf, realOf, recordBy, type Watched } from '../config/watched.js';
 
 /** Trust levels as Gemini CLI writes them in trustedFolders.json. */
 export type TrustLevel = 'TRUST_FOLDER' | 'TRUST_PARENT' | 'DO_NOT_TRUST';
@@ -38,9 +39,13 @@ function real(p: string): string {
  * TRUST_FOLDER covers the folder and everything below; TRUST_PARENT covers its parent's tree.
  */
 export function isFolderTrusted(dir: string, env: Env = process.env): boolean {
+  return decide(dir, readTrustedFolders(env));
+}
+
+function decide(dir: string, rules: Record<string, TrustLevel>): boolean {
   const target = real(dir);
   let best: { len: number; trusted: boolean } | undefined;
-  for (const [p, level] of Object.entries(readTrustedFolders(env))) {
+  for (const [p, level] of Object.entries(rules)) {
     const root = level === 'TRUST_PARENT' ? path.dirname(real(p)) : real(p);
     if (!isWithin(target, root)) continue;
     const len = root.length;
@@ -50,41 +55,42 @@ export function isFolderTrusted(dir: string, env: Env = process.env): boolean {
 }
 
 /**
- * The paths a decision on `dir`'s trust rests on besides the trust file, for a warm engine to
- * watch by what each names (device and inode, or that it names nothing), not by its contents,
- * which change all the time. Those that could take trust away: each rule that covers the folder
- * (for a TRUST_PARENT rule, its parent too, as the kernel finds it through a link), and each
- * DO_NOT_TRUST rule, missing ones included (made, or made a link, it may come to cover the
- * folder); and the folder and any rule whose path goes through a link. A rule that could only
- * give trust is left: a fresh engine sees it. Undefined when no rule is consulted (nor is the
- * folder's real path then, which the caller watches otherwise: a folder moved keeps what it names).
+ * Records in `watched` what a decision on `dir`'s trust by `rules` rests on besides the trust
+ * file, read before the decision: by what each names (device and inode, or that it names
+ * nothing), not by its contents, which change all the time, the paths that could take trust
+ * away: each rule that covers the folder (for a TRUST_PARENT rule, its parent too, as the kernel
+ * finds it through a link), each DO_NOT_TRUST rule, missing ones included (made, or made a link,
+ * it may come to cover the folder), and the folder and any rule whose path goes through a link;
+ * and where the folder leads, since a folder moved keeps what it names. A rule that could only
+ * give trust is left: a fresh engine sees it.
  */
-export function trustPaths(dir: string, folderTrustEnabled: boolean, env: Env = process.env): string[] | undefined {
-  if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return undefined;
-  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true' || !folderTrustEnabled) return undefined;
-  const rules = Object.entries(readTrustedFolders(env));
-  if (!rules.length) return undefined;
+function watchRules(dir: string, rules: Record<string, TrustLevel>, watched: Watched): void {
+  const entries = Object.entries(rules);
+  if (!entries.length) return;
   const target = real(dir);
-  const out = target !== path.resolve(dir) ? [dir] : [];
-  for (const [p, level] of rules) {
+  if (target !== path.resolve(dir)) recordBy(watched, dir, identityOf);
+  for (const [p, level] of entries) {
     const named = real(p);
     const covers = isWithin(target, level === 'TRUST_PARENT' ? path.dirname(named) : named);
     if (!covers && level !== 'DO_NOT_TRUST' && named === path.resolve(p)) continue;
-    out.push(p);
+    recordBy(watched, p, identityOf);
     // Not path.join, which would take `..` away before the link is followed.
-    if (covers && level === 'TRUST_PARENT') out.push(`${p}${path.sep}..`);
+    if (covers && level === 'TRUST_PARENT') recordBy(watched, `${p}${path.sep}..`, identityOf);
   }
-  return out;
+  recordBy(watched, dir, realOf);
 }
 
 /** How a folder is trusted: `trusted` by the user's trustedFolders.json; `assumed` from the environment or with folder trust off. */
 export type FolderTrust = 'trusted' | 'assumed' | 'untrusted';
 
-export function folderTrust(dir: string, folderTrustEnabled: boolean, env: Env = process.env): FolderTrust {
+/** With `watched` (a warm engine's), what the decision rests on is recorded there first (see `watchRules`). */
+export function folderTrust(dir: string, folderTrustEnabled: boolean, env: Env = process.env, watched?: Watched): FolderTrust {
   if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') return 'untrusted';
   if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true') return 'assumed';
   if (!folderTrustEnabled) return 'assumed';
-  return isFolderTrusted(dir, env) ? 'trusted' : 'untrusted';
+  const rules = readTrustedFolders(env);
+  if (watched) watchRules(dir, rules, watched);
+  return decide(dir, rules) ? 'trusted' : 'untrusted';
 }
 
 export function writeTrustedFolder(dir: string, level: TrustLevel, env: Env = process.env): void {
