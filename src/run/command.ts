@@ -130,8 +130,11 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       if (why && !failure) failure = why;
       group.stop();
       // Whatever still holds the pipes, the run is over shortly after SIGKILL.
-      timers.push(setTimeout(finish, KILL_GRACE_MS + DRAIN_MS + 50));
+      timers.push(setTimeout(finishAfterReads, KILL_GRACE_MS + DRAIN_MS + 50));
     };
+    // A timer can fire late, after the loop was busy (other hooks starting): what the hook wrote
+    // before it exited may still sit in the pipe. One turn of the loop reads it, then the run ends.
+    const finishAfterReads = () => setImmediate(finish);
 
     function finish(): void {
       if (done) return;
@@ -223,7 +226,7 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       if (closedStreams === streams) return finish();
       // Background children must not outlive the hook nor hold its pipes open.
       group.shellExited();
-      timers.push(setTimeout(finish, DRAIN_MS));
+      timers.push(setTimeout(finishAfterReads, DRAIN_MS));
     };
     // A run handed over after its process ended (a pre-started one) still ends here.
     if (child.exitCode !== null || child.signalCode !== null) setImmediate(() => onExit(child.exitCode, child.signalCode));

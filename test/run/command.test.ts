@@ -180,3 +180,53 @@ describe('engine: exit codes and aggregation', () => {
     assert.equal(res.success, true, 'a non-zero exit is not an error of the aggregate');
   });
 });
+
+describe('output written before the exit is never lost', () => {
+  test('when the loop was busy past the drain time after the exit (other hooks starting), what is in the pipe is still read', async () => {
+    const { superviseRun } = await import('../../src/run/command.js');
+    const { EventEmitter } = await import('node:events');
+    const { PassThrough } = await import('node:stream');
+    // A process that exited with its answer still in the pipe, not yet read by the loop.
+    const child = Object.assign(new EventEmitter(), {
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdin: null,
+      exitCode: null,
+      signalCode: null,
+    });
+    const group = { child, stop() {}, shellExited() {}, end() {} };
+    const done = superviseRun(
+      group as unknown as Parameters<typeof superviseRun>[0],
+      { command: 'guard', cwd: process.cwd(), env: {}, stdin: '', timeoutMs: 5000 },
+      { started: performance.now() },
+    );
+    child.emit('exit', 0, null);
+    // The loop is busy well past the drain time; the pipe becomes readable in the turn the timer fires in.
+    setImmediate(() => {
+      child.stdout.end('{"decision":"deny","reason":"guard"}\n');
+      child.stderr.end();
+    });
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // busy
+    }
+    const r = await done;
+    assert.equal(r.stdout, '{"decision":"deny","reason":"guard"}\n');
+  });
+
+  test('64 hooks at once, more than the run slots: every deny arrives', async () => {
+    const hooks = Array.from({ length: 64 }, (_, i) =>
+      cmd(`cat >/dev/null; printf '{"decision":"deny","reason":"r${i}"}'`, { name: `g${i}` }),
+    );
+    const p = makeProject({ user: { hooks: { BeforeTool: [{ hooks }] } } });
+    const e = engineFor(p);
+    const r = await e.fire('BeforeTool', { tool_name: 'run_shell_command', tool_input: { command: 'ls' } });
+    assert.equal(r.runs.length, 64);
+    assert.deepEqual(
+      r.runs.filter((x) => !x.stdout).map((x) => x.name),
+      [],
+    );
+    assert.equal(r.output?.decision, 'deny');
+    e.close();
+  });
+});
