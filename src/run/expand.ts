@@ -17,9 +17,10 @@
  * So are the places where bash reads a value as a variable name, and evaluates a subscript in it
  * (`[[ -v X ]]`, `test -v X`, `printf -v X`, the names given to `declare`, `local`, `export`,
  * `read`, `unset`, `mapfile`, `kill`, `jobs`, `wait`, `declare -n`, and `${!X}`), or as code
- * (`eval`, the text after `sh -c`): there only a plain word (no brackets, quotes, `$` or spaces)
- * is substituted; in a single-quoted `sh -c '…'` any other value is left to the inner shell,
- * which reads it from its environment as data.
+ * (anywhere after `eval` or a shell given `-c`, however wrapped, or another interpreter's `-c` or
+ * `-e`): there only a plain word (no brackets, quotes, `$` or spaces) is substituted; in a
+ * single-quoted `sh -c '…'` any other value is left to the inner shell, which reads it from its
+ * environment as data.
  */
 import type { RunResult } from './result.js';
 
@@ -87,16 +88,28 @@ const NAME_TESTS = /^(?:\[\[?|test)\s(?:.*\s)?-[vR]\s+["']?$/s;
 const PRINTF_NAME = /^printf\s+(?:--\s+)?-v\s*["']?$/;
 const NAME_COMMANDS = /^(?:declare|typeset|local|export|readonly|unset|read|mapfile|readarray|kill|jobs|wait)\s/;
 const DECLARING = /^(?:declare|typeset|local|export|readonly)\s/;
-const SHELL_CODE = /^(?:\S*\/)?(?:ba|z|da|k|mk)?sh\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*c[A-Za-z]*\s+(?:"[^"]*|'[^']*|\S*)$/s;
+/**
+ * A shell given code to run, anywhere before the value: `bash -c`, whatever wraps it (`timeout 5`,
+ * `env X=1`, `nohup`, `xargs`, `find -exec`, `su -c`) and whatever options come first (`--norc`,
+ * `-o pipefail`), and `eval`. The quotes a value was written into for the outer shell are gone by
+ * the time the inner one reads it.
+ */
+const SHELL_CODE =
+  /(?:^|[\s;&|(){}`'"/=])(?:(?:(?:ba|z|da|k|mk|fi)?sh|su|runuser)(?:\s+\S+){0,8}?\s+-[A-Za-z]*c[A-Za-z]*|eval)(?=[\s'"]|$)/;
+/** Another interpreter given code on its command line (`python3 -c`, `node -e`, `perl -e`…): a value in it is code too. */
+const OTHER_CODE =
+  /(?:^|[\s;&|(){}`'"/=])(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|lua[0-9.]*|Rscript|osascript|pwsh|powershell)(?:\s+\S+){0,8}?\s+(?:-[A-Za-z]*[ceE]|-p|--eval|--print|-Command)(?=[\s'"]|$)/;
 const COMPOUND_KEY = /[A-Za-z_][A-Za-z0-9_]*\+?=\((?:[^()]*\s)?\[["']?$/;
 
-const SH_C = 'code (the text after sh -c)';
+const SH_C = 'code (the text given to a shell: sh -c, eval)';
 
 /** Where a value substituted after `before` is read as a name or as code (see the module comment), if it is. */
 function nameOrCode(before: string): string | undefined {
   const cmd = currentCommand(before);
-  if (/^eval\s/.test(cmd)) return 'code (eval)';
-  if (SHELL_CODE.test(cmd)) return SH_C;
+  // Code is looked for in all the text before the value: `bash -c "ls; cd $X"` splits where the
+  // outer shell does not, and a wrapper may stand before the shell.
+  if (SHELL_CODE.test(before)) return SH_C;
+  if (OTHER_CODE.test(before)) return 'code (an interpreter given code with -c or -e)';
   if (NAME_TESTS.test(cmd) || PRINTF_NAME.test(cmd) || /\[\[(?:(?!\]\])[\s\S])*\s-[vR]\s+["']?$/.test(before.slice(-300)))
     return 'a variable name (-v)';
   if (NAME_COMMANDS.test(cmd)) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ExpansionError } from '../../src/run/expand.js';
+import { ExpansionError, expandCommand } from '../../src/run/expand.js';
 import { expandShell } from '../../src/dialects/spatialagent/variables.js';
 import { tmpDir } from './util.js';
 
@@ -24,6 +24,15 @@ const NAME_FORMS: Record<string, string> = {
   indirect: 'echo "${!V}"',
   eval: 'eval ": $V"',
   shC: 'bash -c ": $V"',
+  // However the shell is wrapped or started, and wherever in its code the value lands.
+  shCTimeout: 'timeout 5 bash -c ": $V"',
+  shCNorc: 'bash --norc -c ": $V"',
+  shCPipefail: 'bash -o pipefail -c ": $V"',
+  shCEnv: 'env FOO=1 sh -c ": $V"',
+  shCXargs: 'echo x | xargs sh -c ": $V"',
+  shCFind: 'find . -maxdepth 0 -exec sh -c ": $V" \\;',
+  shCAfterSemicolon: 'bash -c "true; : $V"',
+  evalLater: 'true && eval ": $V"',
 };
 
 const forms = (name: string) =>
@@ -54,6 +63,31 @@ describe('a value read as a name or as code is not substituted unless it is a pl
     }
   });
 
+  test('another interpreter given code (python3 -c, node -e, perl -e): a value other than a plain word stops the hook', () => {
+    const dir = tmpDir();
+    const marker = path.join(dir, 'py');
+    const value = `x'); import os; os.system('touch ${marker}'); print('`;
+    for (const form of [`python3 -c "print('$QUERY')"`, `node -e "console.log('$QUERY')"`, `timeout 5 perl -e "print '$QUERY'"`]) {
+      assert.throws(() => expandShell(form, { QUERY: value }), ExpansionError, form);
+      assert.ok(!expandShell(form, { QUERY: 'plain_word' }).includes('$QUERY'), form);
+    }
+    assert.equal(fs.existsSync(marker), false);
+  });
+
+  test('a project folder whose name holds shell code, wrapped in an inner shell: not substituted, the hook does not run', () => {
+    const dir = tmpDir();
+    const projectDir = path.join(dir, 'a$(touch pwned)b');
+    const values = { projectDir, cwd: projectDir, plansDir: projectDir, sessionId: 's' };
+    for (const form of ['timeout 5 bash -c "cd $GEMINI_PROJECT_DIR; echo {}"', 'bash -o pipefail -c "cd ${CLAUDE_PROJECT_DIR} && ls"']) {
+      assert.throws(() => expandCommand(form, values), ExpansionError, form);
+    }
+    // As a plain argument it is one literal word, whatever it holds.
+    const text = expandCommand('printf %s "$GEMINI_PROJECT_DIR" $GEMINI_PROJECT_DIR', values);
+    const r = spawnSync('bash', ['-c', text], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.stdout, `${projectDir}${projectDir}`);
+    assert.equal(fs.existsSync(path.join(dir, 'pwned')), false);
+  });
+
   test("no false alarm: a path with a space as data, a declaration’s value, sh -c '…' left to the inner shell", () => {
     const dir = tmpDir();
     const out = path.join(dir, 'out');
@@ -68,10 +102,20 @@ describe('a value read as a name or as code is not substituted unless it is a pl
       spawnSync('bash', ['-c', text], { cwd: dir, stdio: 'ignore' });
       assert.equal(fs.readFileSync(out, 'utf8'), `${value}\n`, form);
     }
-    const inner = expandShell(`bash -c 'echo "$QUERY" > ${out}'`, { QUERY: value });
-    assert.ok(inner.includes('$QUERY'), 'left to the inner shell');
-    spawnSync('bash', ['-c', inner], { cwd: dir, stdio: 'ignore', env: { ...process.env, QUERY: value } });
-    assert.equal(fs.readFileSync(out, 'utf8'), `${value}\n`);
-    assert.equal(fs.existsSync(path.join(dir, 'x')), false);
+    for (const shell of ['bash -c', 'timeout 5 bash --norc -c']) {
+      const inner = expandShell(`${shell} 'echo "$QUERY" > ${out}'`, { QUERY: value });
+      assert.ok(inner.includes('$QUERY'), 'left to the inner shell');
+      spawnSync('bash', ['-c', inner], { cwd: dir, stdio: 'ignore', env: { ...process.env, QUERY: value } });
+      assert.equal(fs.readFileSync(out, 'utf8'), `${value}\n`);
+      assert.equal(fs.existsSync(path.join(dir, 'x')), false);
+    }
+    // A project path with spaces, given to a plain command: one word, no refusal.
+    const spaced = expandCommand('printf "[%s]" "$GEMINI_PROJECT_DIR"/hooks', {
+      projectDir: '/My Projects/app',
+      cwd: '/',
+      plansDir: '/',
+      sessionId: 's',
+    });
+    assert.equal(spawnSync('bash', ['-c', spaced], { encoding: 'utf8' }).stdout, '[/My Projects/app/hooks]');
   });
 });
