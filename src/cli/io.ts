@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
 import { parseJson } from '../config/jsonc.js';
-import { textNestsDeeper, tooDeep } from '../config/limits.js';
+import { FileTooLargeError, readCappedText, textNestsDeeper, tooDeep } from '../config/limits.js';
 import { jsonText, Painted, terminalText, visibleLines } from '../config/display.js';
 
 export { UsageError } from '../config/problems.js';
@@ -21,9 +21,10 @@ export function readInput(source: string | undefined): Record<string, unknown> {
   const label = source === '-' ? 'input (stdin)' : `input file ${source}`;
   let text: string;
   try {
-    text = source === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(source, 'utf8');
+    text = readCappedText(source === '-' ? 0 : source);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
+    if (err instanceof FileTooLargeError) throw new UsageError(`${label} is ${err.message} — give one event's fields`);
     if (e.code === 'ENOENT')
       throw new UsageError(`${label} not found (${path.resolve(source)}) — check the path, or use --input - to read stdin`);
     if (e.code === 'EISDIR') throw new UsageError(`${label} is a folder — name a JSON file`);

@@ -21,8 +21,10 @@ export const tooDeep = (what: string): string => `${what} is nested deeper than 
  * those in `//` and `/* *\/` comments. Unbalanced text counts what is open, so 200,000 `[` is deep.
  */
 export function textNestsDeeper(text: string, max = MAX_JSON_DEPTH, comments = false): boolean {
-  let depth = 0;
+  // Each level takes at least one character: a shorter text cannot be deeper (most events).
   const n = text.length;
+  if (n <= max) return false;
+  let depth = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
@@ -152,3 +154,45 @@ export function readLimitedText(file: string, limit = MAX_CONFIG_BYTES): string 
 
 /** An `http` hook's response body larger than this is not read: no decision needs a megabyte. */
 export const MAX_HTTP_RESPONSE_BYTES = 1024 * 1024;
+
+/** Why a path a read found missing is there after all, as a link to nothing (the user meant a file there); undefined when it is absent. */
+export function danglingLink(file: string): string | undefined {
+  try {
+    return `it is a link to ${fs.readlinkSync(file)}, which does not exist`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An event given to `hookline fire` larger than this is refused: no event needs more, and /dev/zero must not fill the memory. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a file or an open descriptor (stdin, a FIFO, /dev/stdin) to its end as UTF-8, refusing
+ * it once it passes `limit` bytes. A descriptor that would block is waited on, not an error.
+ */
+export function readCappedText(source: string | number, limit = MAX_INPUT_BYTES): string {
+  const fd = typeof source === 'number' ? source : fs.openSync(source, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buf = Buffer.alloc(64 * 1024);
+    for (;;) {
+      let got: number;
+      try {
+        got = fs.readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if (got === 0) break;
+      total += got;
+      if (total > limit) throw new FileTooLargeError(`larger than the ${mib(limit)} limit`);
+      chunks.push(Buffer.from(buf.subarray(0, got)));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    if (typeof source !== 'number') fs.closeSync(fd);
+  }
+}

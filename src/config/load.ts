@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
 import { parseJsonc } from './jsonc.js';
-import { readLimitedText, textNestsDeeper, tooDeep } from './limits.js';
+import { danglingLink, readLimitedText, textNestsDeeper, tooDeep } from './limits.js';
 import { validateLayer, type LayerResult } from './validate.js';
 import { enablementFile, extensionEnabled, manifestName, readEnablement } from './extension-enablement.js';
 import {
@@ -84,9 +84,28 @@ export interface LoadOptions {
   env?: Env;
 }
 
+/**
+ * Why a settings file a stat did not find is not simply absent, if it is not: a link to nothing,
+ * a link loop, a folder that cannot be entered. Its hooks cannot load, and that is said.
+ */
+function unreachable(file: string): string | undefined {
+  try {
+    fs.statSync(file);
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return undefined;
+    if (code !== 'ENOENT') return (e as Error).message;
+  }
+  return danglingLink(file);
+}
+
 function readLayer(info: SettingsFile): { layer?: LayerResult; info: SettingsFile; problems: ConfigProblem[] } {
   const { file, source, extension } = info;
-  if (!info.exists) return { info, problems: [] };
+  if (!info.exists) {
+    const why = unreachable(file);
+    return { info, problems: why ? [{ file, path: '', message: `cannot read: ${why}`, severity: 'error' }] : [] };
+  }
   let text: string;
   try {
     text = readLimitedText(file);

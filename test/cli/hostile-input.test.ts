@@ -191,6 +191,37 @@ describe('a deep event given to fire', () => {
   }
 });
 
+describe('an endless event given to fire', () => {
+  test('/dev/zero as the input file or as stdin: a one-line usage error naming the limit, no crash, no hang', async () => {
+    const p = makeProject({});
+    for (const args of [
+      ['--input', '/dev/zero'],
+      ['--input', '-'],
+    ]) {
+      const r = spawnSync(
+        'bash',
+        [
+          '-c',
+          `exec "$0" "$@" < /dev/zero`,
+          process.execPath,
+          path.resolve('dist/cli/main.js'),
+          'fire',
+          'BeforeTool',
+          '--cwd',
+          p.dir,
+          ...args,
+        ],
+        { env: p.env, encoding: 'utf8', timeout: 60_000 },
+      );
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        /^hookline: input (file \/dev\/zero|\(stdin\)) is larger than the 64\.0 MiB limit — give one event's fields\n$/,
+      );
+    }
+  });
+});
+
 describe('mm configuration: alias bomb, deep and oversized YAML', () => {
   const bomb = [
     'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',

@@ -27,6 +27,10 @@ describe('textNestsDeeper', () => {
     assert.equal(textNestsDeeper('{"a":'.repeat(MAX_JSON_DEPTH + 1)), true, 'unclosed objects count');
     assert.equal(textNestsDeeper('['.repeat(200_000)), true);
     assert.equal(textNestsDeeper('[]'.repeat(200_000)), false, 'wide is not deep');
+    // A text no longer than the bound is read at its length; one character more is counted.
+    assert.equal(textNestsDeeper('[[', 2), false);
+    assert.equal(textNestsDeeper('[[[', 2), true);
+    assert.equal(textNestsDeeper('[[]', 2), false);
   });
 
   test('brackets inside strings, escaped quotes included, do not count', () => {

@@ -11,7 +11,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseJson } from '../../config/jsonc.js';
-import { FileTooLargeError, readLimitedText, textNestsDeeper, tooDeep } from '../../config/limits.js';
+import { danglingLink, FileTooLargeError, readLimitedText, textNestsDeeper, tooDeep } from '../../config/limits.js';
 import { jsonPath, type ConfigProblem } from '../../config/problems.js';
 import { CLAUDE_CATALOG, CLAUDE_EVENTS, UNSUPPORTED_CLAUDE_EVENTS, closestClaudeEvent, isClaudeEvent, type ClaudeEvent } from './events.js';
 import { compileClaudeMatcher, type ClaudeMatcher } from './matcher.js';
@@ -228,7 +228,16 @@ export function loadClaudeSettingsFile(file: string, source: ClaudeSource): Pars
     text = readLimitedText(file);
   } catch (e) {
     const x = e as NodeJS.ErrnoException;
-    if (x.code === 'ENOENT') return { exists: false, ...EMPTY };
+    if (x.code === 'ENOENT') {
+      const link = danglingLink(file);
+      return link
+        ? {
+            exists: false,
+            ...EMPTY,
+            problems: [{ file, path: '', message: `cannot read: ${link} (no hook from this file is loaded)`, severity: 'error' }],
+          }
+        : { exists: false, ...EMPTY };
+    }
     // Like invalid JSON: this file's hooks are left out, the other files' still run.
     if (e instanceof FileTooLargeError)
       return {
