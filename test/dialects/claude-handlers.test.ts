@@ -316,25 +316,79 @@ describe('Claude Code once, async, asyncRewake, statusMessage', () => {
     assert.deepEqual(shown, ['Saving…', 'Saving…']);
   });
 
-  test('async: runs in the background, its block is not honoured; asyncRewake exit 2 leaves its stderr for the next turn', async () => {
+  test('async: runs in the background, its block is not honoured; in an interactive session asyncRewake exit 2 leaves its stderr for the next turn', async () => {
     const dir = tmpDir();
     const go = path.join(dir, 'go');
     const bg = (name: string, extra: Record<string, unknown>, code: number, say: string) =>
       cmd(`${fx('cc-bg.sh')} ${q(path.join(dir, name))} ${q(go)} ${q(say)} ${code}`, extra);
     const config = configOf({
-      PostToolUse: [{ hooks: [bg('a', { async: true }, 2, 'ignored'), bg('b', { asyncRewake: true }, 2, 'lint failed: 3 errors')] }],
+      PostToolUse: [
+        {
+          hooks: [
+            bg('a', { async: true }, 2, 'ignored'),
+            bg('b', { asyncRewake: true }, 2, 'lint failed: 3 errors'),
+            bg(
+              'c',
+              { asyncRewake: true, rewakeMessage: 'Security review of the commit:', rewakeSummary: 'Review found issues' },
+              2,
+              'key in diff',
+            ),
+          ],
+        },
+      ],
     });
     const session = new ClaudeSession();
-    const r = await fireClaude(config, 'PostToolUse', { ...bash('ls'), tool_response: {} }, { projectDir: dir, session });
-    // The fire returned while both still wait for the go-ahead.
+    const r = await fireClaude(
+      config,
+      'PostToolUse',
+      { ...bash('ls'), tool_response: {} },
+      { projectDir: dir, session, rewakeInBackground: true },
+    );
+    // The fire returned while all three still wait for the go-ahead.
     assert.equal(r.runs.length, 0);
     assert.equal(r.output.decision, undefined);
     assert.equal(session.pending, 0);
     fs.writeFileSync(go, '');
     await session.settle();
     assert.ok(fs.existsSync(path.join(dir, 'a')) && fs.existsSync(path.join(dir, 'b')));
-    assert.deepEqual(session.drain(), ['lint failed: 3 errors']);
+    // Claude Code's words: its own prefix naming the hook, or the hook's rewakeMessage, then what the hook said.
+    assert.deepEqual(
+      session.drain().sort((x, y) => x.text.localeCompare(y.text)),
+      [
+        { text: 'Security review of the commit: key in diff', summary: 'Review found issues' },
+        { text: 'Stop hook blocking error from command "PostToolUse:Bash": lint failed: 3 errors', summary: 'Stop hook feedback' },
+      ],
+    );
     assert.deepEqual(session.drain(), []);
+  });
+
+  test('asyncRewake outside an interactive session (-p, a fire) is an ordinary hook, as Claude Code runs it: its exit 2 blocks', async () => {
+    const dir = tmpDir();
+    const config = configOf({
+      PostToolUse: [{ hooks: [cmd(`echo 'HK-finding' >&2; exit 2`, { asyncRewake: true, rewakeMessage: 'Review:' })] }],
+    });
+    const session = new ClaudeSession();
+    const r = await fireClaude(config, 'PostToolUse', { ...bash('ls'), tool_response: {} }, { projectDir: dir, session });
+    assert.equal(r.runs.length, 1);
+    assert.equal(r.runs[0].background, undefined);
+    assert.equal(r.output.decision, 'block');
+    assert.match(r.output.blocks.map((b) => b.reason).join('\n'), /HK-finding/);
+    assert.equal(session.pending, 0);
+  });
+
+  test('rewakeMessage and rewakeSummary: read as Claude Code reads them, with a warning where they do nothing', () => {
+    assert.deepEqual(
+      problems({ PostToolUse: [{ hooks: [cmd('true', { asyncRewake: true, rewakeMessage: 'R:', rewakeSummary: 'S' })] }] }),
+      [],
+    );
+    assert.match(
+      problems({ PostToolUse: [{ hooks: [cmd('true', { rewakeMessage: 'R:' })] }] }).join('\n'),
+      /^warning .*rewakeMessage: "rewakeMessage" is used only with "asyncRewake": true/m,
+    );
+    assert.match(
+      problems({ PostToolUse: [{ hooks: [cmd('true', { asyncRewake: true, rewakeSummary: '' })] }] }).join('\n'),
+      /rewakeSummary: "rewakeSummary" must be a non-empty string, got an empty string/,
+    );
   });
 
   test('without a session, background hooks are awaited and reported, deciding nothing', async () => {
@@ -436,7 +490,7 @@ describe('Claude Code handlers through the system and the adapter', () => {
     adapter.close?.();
   });
 
-  test('the adapter shows statusMessage, and an asyncRewake hook that exits 2 wakes the agent at the end of the turn', async () => {
+  test('the adapter shows statusMessage, and in an interactive session an asyncRewake hook that exits 2 wakes the agent at the end of the turn', async () => {
     const { claudeAdapter } = await import('../../src/dialects/claude/agent.js');
     const dir = tmpDir();
     const config = configOf({
@@ -461,6 +515,7 @@ describe('Claude Code handlers through the system and the adapter', () => {
         displayHooks: false,
         counter: { next: 1 },
         depth: 0,
+        interactive: true,
       },
     );
     try {
@@ -482,7 +537,11 @@ describe('Claude Code handlers through the system and the adapter', () => {
         effect = await adapter.turnEnd!(end);
       }
       assert.equal(effect.action, 'retry');
-      assert.equal((effect as { prompt: string }).prompt, 'An asynchronous hook reported:\nlint: 2 errors in a.ts');
+      assert.equal(
+        (effect as { prompt: string }).prompt,
+        'Stop hook blocking error from command "PostToolUse:Bash": lint: 2 errors in a.ts',
+      );
+      assert.equal((effect as { systemMessage?: string }).systemMessage, 'Stop hook feedback');
       assert.equal((await adapter.turnEnd!(end)).action, 'accept');
     } finally {
       adapter.close?.();

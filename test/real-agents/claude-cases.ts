@@ -366,6 +366,18 @@ CLAUDE_CASES.push(
     },
   },
   {
+    name: 'an asyncRewake hook under -p: an ordinary hook, its exit 2 blocks',
+    // Claude Code backgrounds asyncRewake hooks only where a session waits for the user.
+    turns: [bash(1), { text: 'first' }],
+    hooks: {
+      PostToolUse: group('Bash', {
+        label: 'bg',
+        handler: { asyncRewake: true, rewakeMessage: 'HK-prefix:', rewakeSummary: 'HK-summary' },
+        replies: [{ err: 'HK-rewake-finding', exit: 2, sleepMs: 300 }],
+      }),
+    },
+  },
+  {
     name: 'a plugin hook with CLAUDE_PLUGIN_ROOT',
     turns: [bash(1), done],
     plugin: { name: 'guard', hooks: { PreToolUse: group('Bash', { label: 'plug', command: '{hook} "${CLAUDE_PLUGIN_ROOT}"' }) } },

@@ -95,7 +95,11 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
   let promptId: string | undefined;
   // `once` hooks, background (async) runs and the asyncRewake messages for the next turn.
   const session = new ClaudeSession();
-  const woken = () => session.drain().map((m) => `An asynchronous hook reported:\n${m}`);
+  /** What asyncRewake hooks left: their texts for the model, their summaries for the user. */
+  const woken = () => {
+    const wakes = session.drain();
+    return { texts: wakes.map((w) => w.text), shown: wakes.length ? [...new Set(wakes.map((w) => w.summary))].join('\n') : undefined };
+  };
   /** What finished `async` hooks said: their context and messages for the model, their messages for the user. */
   const asyncNotes = () => {
     const notes = session.drainNotes();
@@ -162,6 +166,7 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       hostEnv,
       model: opts.model,
       session,
+      rewakeInBackground: ctx.interactive,
       onStart: (h) => h.statusMessage && ctx.io.notice(`  ⏳ ${visible(h.statusMessage)}`),
     });
     for (const one of r.runs) {
@@ -294,8 +299,9 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
         return { action: 'block', reason, notice: CLAUDE_TEXTS.promptBlocked(reason, prompt), systemMessage: shown };
       }
       const notes = asyncNotes();
-      const blocks = [...woken(), ...notes.blocks].map(promptBlock);
-      const systemMessage = [notes.systemMessage, shown].filter(Boolean).join('\n') || undefined;
+      const wakes = woken();
+      const blocks = [...wakes.texts, ...notes.blocks].map(promptBlock);
+      const systemMessage = [wakes.shown, notes.systemMessage, shown].filter(Boolean).join('\n') || undefined;
       return { action: 'proceed', blocks, notes: contextNotes(o, 'UserPromptSubmit'), systemMessage };
     },
     async beforeTool({ id, name, args, signal }): Promise<BeforeToolEffect> {
@@ -395,8 +401,11 @@ export function claudeAdapter(opts: ClaudeAdapterOptions, ctx: AdapterContext): 
       );
       const effect = turnDecision(r.output, 'Stop', retries, cap);
       // An asyncRewake hook that finished during the turn wakes the agent with what it said.
-      if (effect.action === 'accept' && session.pending && retries < cap)
-        return { action: 'retry', prompt: woken().join('\n\n'), clearContext: false, systemMessage: effect.systemMessage };
+      if (effect.action === 'accept' && session.pending && retries < cap) {
+        const wakes = woken();
+        const systemMessage = [effect.systemMessage, wakes.shown].filter(Boolean).join('\n') || undefined;
+        return { action: 'retry', prompt: wakes.texts.join('\n\n'), clearContext: false, systemMessage };
+      }
       return effect;
     },
     async permissionRequest({ name, args, signal }) {

@@ -13,9 +13,15 @@ export interface AsyncNote {
   systemMessage?: string;
 }
 
+/** What an asyncRewake hook that exited 2 left: the text for the model, the line for the user. */
+export interface Wake {
+  text: string;
+  summary: string;
+}
+
 export class ClaudeSession {
   private readonly running = new Set<Promise<unknown>>();
-  private readonly messages: string[] = [];
+  private readonly messages: Wake[] = [];
   private readonly notes: AsyncNote[] = [];
   private readonly stop = new AbortController();
   /** Processes kept for the session's hooks (the shells started ahead of events); closed with it. */
@@ -33,12 +39,12 @@ export class ClaudeSession {
   }
 
   /** A message for the agent's next turn. */
-  wake(message: string): void {
+  wake(message: Wake): void {
     this.messages.push(message);
   }
 
   /** The messages waiting, oldest first; the queue is emptied. */
-  drain(): string[] {
+  drain(): Wake[] {
     return this.messages.splice(0);
   }
 

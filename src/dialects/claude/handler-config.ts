@@ -52,6 +52,10 @@ export interface ClaudeHandler {
 
   async?: boolean;
   asyncRewake?: boolean;
+  /** What the model reads before an asyncRewake hook's output (Claude Code's default names the hook). */
+  rewakeMessage?: string;
+  /** The line the user is shown when an asyncRewake hook wakes the agent (default "Stop hook feedback"). */
+  rewakeSummary?: string;
   /** `block`: an error or a timeout blocks, as exit code 2 would (fail closed). */
   onFailure?: 'block';
   http?: { url: string; headers: Record<string, string>; allowedEnvVars: string[] };
@@ -66,7 +70,7 @@ type Problem = (at: ReadonlyArray<string | number>, message: string, severity?: 
 
 const COMMON_KEYS = ['type', 'if', 'timeout', 'statusMessage', 'once', 'onFailure'];
 const TYPE_KEYS: Record<ClaudeHandlerType, string[]> = {
-  command: ['command', 'args', 'async', 'asyncRewake', 'shell'],
+  command: ['command', 'args', 'async', 'asyncRewake', 'rewakeMessage', 'rewakeSummary', 'shell'],
   http: ['url', 'headers', 'allowedEnvVars'],
   prompt: ['prompt', 'model', 'continueOnBlock'],
   agent: ['prompt', 'model'],
@@ -299,11 +303,22 @@ export function readClaudeHandler(
   }
   let async: boolean | undefined;
   let asyncRewake: boolean | undefined;
+  const rewake: { rewakeMessage?: string; rewakeSummary?: string } = {};
   if (type === 'command') {
     async = flag('async');
     asyncRewake = flag('asyncRewake');
     if ((async || asyncRewake) && onFailure === 'block')
       problem([...at, 'onFailure'], 'a background (async) hook cannot block: "onFailure": "block" has no effect here', 'warning');
+    for (const key of ['rewakeMessage', 'rewakeSummary'] as const) {
+      const v = raw[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || !v)
+        fail(key, `"${key}" must be a non-empty string, got ${typeof v === 'string' ? 'an empty string' : kind(v)}`);
+      else {
+        rewake[key] = v;
+        if (!asyncRewake) problem([...at, key], `"${key}" is used only with "asyncRewake": true; here it has no effect`, 'warning');
+      }
+    }
   }
   let rule: IfRule | undefined;
   if (raw.if !== undefined) {
@@ -328,7 +343,7 @@ export function readClaudeHandler(
     ...(rule ? { if: rule } : {}),
 
     ...(async ? { async } : {}),
-    ...(asyncRewake ? { asyncRewake } : {}),
+    ...(asyncRewake ? { asyncRewake, ...rewake } : {}),
     ...(onFailure ? { onFailure } : {}),
     handler,
   };

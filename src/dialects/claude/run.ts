@@ -2,9 +2,10 @@
  * Fires one Claude Code event: every matching hook at once (handlers.ts runs each type: a command
  * with `bash -c` in the project folder and the input as JSON on stdin, an http POST, a model's
  * judgement), identical hooks once, each stopped at its timeout; then the runs are read and
- * aggregated (output.ts). A hook's `if` filter decides whether it runs at all; `async`
- * and `asyncRewake` hooks run in the background (their output is not honoured; an asyncRewake
- * hook that exits 2 leaves its output for the agent's next turn, see background.ts).
+ * aggregated (output.ts). A hook's `if` filter decides whether it runs at all; `async` hooks
+ * run in the background (their output is not honoured), and so do `asyncRewake` hooks in an
+ * interactive session (one that exits 2 leaves its output for the agent's next turn, see
+ * background.ts); elsewhere, as under Claude Code's -p, an asyncRewake hook is an ordinary hook.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -46,6 +47,8 @@ export interface ClaudeFireOptions {
    * (and reaped) before it returns.
    */
   session?: ClaudeSession;
+  /** An interactive session: asyncRewake hooks run in the background and wake the agent (with -p or a fire, they run as ordinary hooks). */
+  rewakeInBackground?: boolean;
   /** Without a session: where a long-running caller keeps the shells started ahead of its events. */
   processes?: Map<string, { close(): void }>;
   /** Called as each hook starts (e.g. to show its `statusMessage`). */
@@ -275,7 +278,9 @@ export async function fireClaude(
       outcome: outcomeOf(event, reading),
     };
   };
-  const background = hooks.filter((h) => h.async || h.asyncRewake);
+  // asyncRewake hooks go to the background only where a session waits for the user (Claude Code
+  // runs them as ordinary hooks under -p, where nobody would be woken).
+  const background = hooks.filter((h) => h.async || (h.asyncRewake && opts.rewakeInBackground));
   const backgroundRuns: Array<Promise<ClaudeRun>> = [];
   for (const hook of background) {
     // Not stopped with the event: a background hook outlives it, until the session closes (a
@@ -283,7 +288,10 @@ export async function fireClaude(
     const p = runOne(hook, opts.session ? session.signal : opts.signal).then((run) => {
       if (hook.asyncRewake && run.exitCode === 2) {
         const said = (run.stderr.trim() || run.stdout.trim() || `${hook.command} exited 2`).slice(0, 10_000);
-        session.wake(said);
+        // Claude Code's words: the hook's prefix, or its own naming the hook, then what the hook said.
+        const name = typeof input.tool_name === 'string' ? `${event}:${input.tool_name}` : event;
+        const prefix = hook.rewakeMessage ?? `Stop hook blocking error from command "${name}":`;
+        session.wake({ text: `${prefix} ${said}`, summary: hook.rewakeSummary ?? 'Stop hook feedback' });
       } else if (run.exitCode === 0 && run.response) {
         // Decides nothing, but what it says reaches the next turn, as in Claude Code.
         const context = (run.response.hookSpecificOutput as { additionalContext?: unknown } | undefined)?.additionalContext;
@@ -300,7 +308,7 @@ export async function fireClaude(
     session.track(p);
     backgroundRuns.push(p);
   }
-  const runs = await Promise.all(hooks.filter((h) => !h.async && !h.asyncRewake).map((h) => runOne(h, opts.signal)));
+  const runs = await Promise.all(hooks.filter((h) => !background.includes(h)).map((h) => runOne(h, opts.signal)));
   // A fire that is its own session waits for its background runs: every process is reaped.
   if (!opts.session) runs.push(...(await Promise.all(backgroundRuns)));
   const { output, warnings } = aggregateClaude(
