@@ -101,6 +101,28 @@ const requireAsImport = {
   },
 };
 
+/**
+ * esbuild gives every module that imports a Node builtin by default (`import fs from 'node:fs'`)
+ * a namespace of its own: a getter per export, all made at start-up (about 2,500 for one event).
+ * A builtin's exports are complete once it is required, so each builtin's calls share one
+ * namespace (made by esbuild's own helper, the first time). Fails the build if the helper changed shape.
+ */
+function oneNamespacePerBuiltin(code) {
+  const calls = /\(require\("node:[\w/]+"\),\s*1\)/;
+  const helper = /([\w$]+)\s*=\s*\((\w+),\s*(\w+),\s*(\w+)\)\s*=>\s*\(\s*\4\s*=\s*\2\s*!=\s*null\s*\?[^;]{0,400}?\.__esModule\s*\?/.exec(
+    code,
+  );
+  if (!helper) {
+    if (calls.test(code)) throw new Error("scripts/bundle.mjs: esbuild's __toESM helper not found; update oneNamespacePerBuiltin");
+    return code;
+  }
+  const name = helper[1].replaceAll('$', '\\$');
+  const wrapped = new RegExp(`(?<![\\w$.])${name}\\(require\\(("node:[\\w/]+")\\),\\s*1\\)`, 'g');
+  const out = code.replace(wrapped, (_, spec) => `__hooklineBuiltin(${helper[1]},${spec})`);
+  if (calls.test(out)) throw new Error('scripts/bundle.mjs: a builtin import left unshared; update oneNamespacePerBuiltin');
+  return out;
+}
+
 fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT, { recursive: true });
 
@@ -122,7 +144,7 @@ async function bundle(entry, outName, extra = {}) {
     keepNames: false,
     legalComments: 'none',
     banner: {
-      js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;const __hooklineBundleUrl=require("node:url").pathToFileURL(__filename).href;`,
+      js: `const __hooklineDistUrl=(p)=>require("node:url").pathToFileURL(require("node:path").join(__dirname,"..",p)).href;const __hooklineBundleUrl=require("node:url").pathToFileURL(__filename).href;const __hooklineBuiltins=new Map();const __hooklineBuiltin=(h,s)=>{let n=__hooklineBuiltins.get(s);if(n===undefined)__hooklineBuiltins.set(s,(n=h(require(s),1)));return n};`,
     },
     // A package's own import.meta.url (e.g. for createRequire) is the bundle's: it resolves from here.
     define: { 'import.meta.url': '__hooklineBundleUrl' },
@@ -142,7 +164,7 @@ async function bundle(entry, outName, extra = {}) {
   // The launcher compiles this file itself (vm.Script takes no hashbang line).
   // What esbuild leaves unescaped (inside regular expression literals) is escaped here, so the file
   // is all ASCII and the launcher reads it as one-byte text, with no UTF-8 decoding.
-  const code = result.outputFiles[0].text
+  const code = oneNamespacePerBuiltin(result.outputFiles[0].text)
     .replace(/^#!.*\n/, '')
     .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   fs.writeFileSync(path.join(OUT, outName), code);

@@ -11,13 +11,25 @@
  * are: the escapes only ever add what was hidden.
  */
 const HIDDEN =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u115f\u1160\u3164\uffa0]/u;
-const MARK = /\p{M}/u;
-/** What a combining mark may sit on and still be seen. */
-const BASE = /[\p{L}\p{N}\p{S}\p{P}]/u;
+  '[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Co}\\p{Cn}\\p{Cs}\\p{Default_Ignorable_Code_Point}\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000\\u115f\\u1160\\u3164\\uffa0]';
+const MARK = '\\p{M}';
 /** More marks than this on one character pile up over the lines around it. */
 const MAX_MARKS = 4;
-const ANY_HIDDEN = new RegExp(`${HIDDEN.source}|${MARK.source}`, 'u');
+/** Printable ASCII: nothing in it to escape. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** The Unicode classes, compiled at first use: that takes milliseconds, which text in plain ASCII never needs. */
+let classes: { hidden: RegExp; mark: RegExp; base: RegExp; any: RegExp; json: RegExp } | undefined;
+const unicode = () =>
+  (classes ??= {
+    hidden: new RegExp(HIDDEN, 'u'),
+    mark: new RegExp(MARK, 'u'),
+    // What a combining mark may sit on and still be seen.
+    base: /[\p{L}\p{N}\p{S}\p{P}]/u,
+    any: new RegExp(`${HIDDEN}|${MARK}`, 'u'),
+    // JSON.stringify escapes the ASCII controls inside strings itself; what is left are its own line breaks.
+    json: new RegExp(`(?!\\n)(?:${HIDDEN})`, 'gu'),
+  });
 
 function escapeChar(ch: string): string {
   if (ch === '\n') return '\\n';
@@ -32,15 +44,17 @@ function escapeChar(ch: string): string {
 /** `text` with every invisible or terminal-controlling character escaped; one line. */
 export function visible(text: string): string {
   // Most text has nothing to escape: returned as it is, without a walk.
-  if (!ANY_HIDDEN.test(text)) return text;
+  if (PLAIN.test(text)) return text;
+  const { hidden, mark, base: seen, any } = unicode();
+  if (!any.test(text)) return text;
   let out = '';
   let base = false;
   let marks = 0;
   for (const ch of text) {
-    if (HIDDEN.test(ch)) {
+    if (hidden.test(ch)) {
       out += escapeChar(ch);
       base = false;
-    } else if (MARK.test(ch)) {
+    } else if (mark.test(ch)) {
       if (base && marks < MAX_MARKS) {
         out += ch;
         marks++;
@@ -50,7 +64,7 @@ export function visible(text: string): string {
       }
     } else {
       out += ch;
-      base = BASE.test(ch);
+      base = seen.test(ch);
       marks = 0;
     }
   }
@@ -72,8 +86,8 @@ export function terminalText(parts: ReadonlyArray<string | Painted>): string {
   return parts.map((p) => (typeof p === 'string' ? visibleLines(p) : p.text)).join('');
 }
 
-// JSON.stringify escapes the ASCII controls inside strings itself; what is left are its own line breaks.
-const JSON_HIDDEN = new RegExp(`(?!\\n)(?:${HIDDEN.source})`, 'gu');
+/** Below U+007F JSON.stringify's text has nothing to escape (it escapes the controls in strings itself). */
+const ASCII_BELOW_DEL = /^[\x00-\x7e]*$/;
 
 /**
  * JSON as JSON.stringify writes it, with every character a terminal would not show written as a
@@ -82,10 +96,13 @@ const JSON_HIDDEN = new RegExp(`(?!\\n)(?:${HIDDEN.source})`, 'gu');
  */
 export function jsonText(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
-  if (text === undefined || !JSON_HIDDEN.test(text)) return text;
-  JSON_HIDDEN.lastIndex = 0;
+  if (text === undefined || ASCII_BELOW_DEL.test(text)) return text;
+  const hidden = unicode().json;
+  hidden.lastIndex = 0;
+  if (!hidden.test(text)) return text;
+  hidden.lastIndex = 0;
   // Outside strings JSON has only ASCII white space and punctuation: every match is inside a string.
-  return text.replace(JSON_HIDDEN, (ch) =>
+  return text.replace(hidden, (ch) =>
     [...ch]
       .flatMap((c) => (c.length === 2 ? [c.charCodeAt(0), c.charCodeAt(1)] : [c.charCodeAt(0)]))
       .map((u) => `\\u${u.toString(16).padStart(4, '0')}`)

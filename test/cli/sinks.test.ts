@@ -23,6 +23,8 @@ describe('every code point that renders as nothing or as something else is escap
     assert.equal(visible(`e${'\u0301'.repeat(6)}`), `e${'\u0301'.repeat(4)}\\u0301\\u0301`, 'a pile of marks is cut');
     // Text in any script stays as it is.
     for (const t of ['é', 'e\u0301', 'नमस्ते', 'Tiếng Việt', 'русский', '中文', '😀']) assert.equal(visible(t), t);
+    // Next to plain ASCII: DEL, C1 controls and tabs are escaped.
+    assert.equal(visible('a\x7fb\x85c\td'), 'a\\x7fb\\x85c\\td');
   });
 
   test('JSON output keeps its value and hides nothing', () => {
@@ -30,6 +32,13 @@ describe('every code point that renders as nothing or as something else is escap
     const text = jsonText(value, 2);
     assert.doesNotMatch(text, RAW);
     assert.deepEqual(JSON.parse(text), value);
+    // DEL and the C1 controls are the code points next to plain ASCII: escaped too.
+    for (const v of [{ del: 'a\x7fb' }, { c1: 'a\x85b\x9b[2K' }]) {
+      const t = jsonText(v);
+      assert.doesNotMatch(t, RAW);
+      assert.deepEqual(JSON.parse(t), v);
+    }
+    assert.equal(jsonText({ plain: 'ls -la\n' }, 2), JSON.stringify({ plain: 'ls -la\n' }, null, 2));
   });
 
   test('list, trust --check and fire show a name with a variation selector escaped', async () => {
