@@ -1,3 +1,5 @@
+import { shebangProblem } from '../run/which.js';
+
 /**
  * Errors that say how to fix them: a hook command the shell could not start (exit 126: not
  * executable, 127: not found), and a timeout that looks written in the wrong unit.
@@ -9,16 +11,40 @@ function fileOf(command: string, stderr: string): string {
   return (m?.[1] ?? command.trim().split(/\s+/)[0] ?? command).trim();
 }
 
-/** For exit status 126 or 127 with the shell's complaint: what went wrong and the fix; otherwise undefined. */
-export function startFailure(command: string, exitCode: number | null, stderr: string): string | undefined {
+/** Why a script's `#!` line cannot start it (its words, else the shell's), with the fix. */
+function interpreterHint(file: string, named?: string): string {
+  const bad = shebangProblem(file);
+  if (bad) return bad.replace(', which does not exist', ', which does not exist (exit 127)');
+  return named
+    ? `${file}: its #! line names ${named}, which cannot be found (exit 127) — install it, or change the #! line`
+    : `${file}: the interpreter its #! line names cannot be found (exit 127) — check the #! line`;
+}
+
+/**
+ * For exit status 126 or 127 with the shell's complaint: what went wrong and the fix; otherwise
+ * undefined. `projectVar`: how the dialect names the project folder in a command, for a relative path.
+ */
+export function startFailure(
+  command: string,
+  exitCode: number | null,
+  stderr: string,
+  projectVar = '$GEMINI_PROJECT_DIR',
+): string | undefined {
   if (exitCode === 126 && /permission denied|cannot execute/i.test(stderr)) {
     const file = fileOf(command, stderr);
     return `${file}: not executable (exit 126) — run: chmod +x ${file}, or run it as: bash ${file}`;
   }
-  if (exitCode === 127 && /not found|no such file/i.test(stderr)) {
+  if (exitCode !== 127) return undefined;
+  // The script is there; the interpreter its #! line names is not (bash 5.1+ words, then older ones).
+  const noInterpreter = /:\s*([^:\n]+?):\s*cannot execute: required file not found/.exec(stderr);
+  if (noInterpreter) return interpreterHint(noInterpreter[1].trim());
+  const bad = /:\s*([^:\n]+?):\s*([^:\n]+?):\s*bad interpreter/.exec(stderr);
+  if (bad) return interpreterHint(bad[1].trim(), bad[2].trim());
+  if (/not found|no such file/i.test(stderr)) {
     const file = fileOf(command, stderr);
+    if (/^[/$~]/.test(file)) return `${file}: no such file (exit 127) — check the path`;
     if (file.includes('/'))
-      return `${file}: no such file (exit 127) — check the path; a relative path starts from the session folder, so write it as "$GEMINI_PROJECT_DIR/${file.replace(/^\.\//, '')}"`;
+      return `${file}: no such file (exit 127) — check the path; a relative path starts from the session folder, so write it as "${projectVar}/${file.replace(/^\.\//, '')}"`;
     return `${file}: command not found (exit 127) — install it, or give its full path`;
   }
   return undefined;

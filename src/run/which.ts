@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'shell-quote';
 import { interpreterFamily, PROBES, scriptArgument } from './interpreters.js';
+import { openRegularFile } from '../config/limits.js';
 
 /** Shell builtins and keywords: never looked up on PATH. */
 const BUILTINS = new Set(
@@ -77,6 +78,8 @@ export function checkCommand(command: string, opts: { cwd: string; vars: Readonl
       try {
         fs.accessSync(file, fs.constants.X_OK);
         found = file;
+        const bad = shebangProblem(file, program);
+        if (bad) problems.push(bad);
       } catch {
         problems.push(`${program}: not executable — run: chmod +x ${program}, or start it through its interpreter (bash ${program})`);
       }
@@ -94,6 +97,43 @@ export function checkCommand(command: string, opts: { cwd: string; vars: Readonl
     else if (!fs.statSync(file).isFile()) problems.push(`${script}: not a file`);
   }
   return { problems, ...(found ? { interpreter: { name: base, path: found } } : {}) };
+}
+
+/**
+ * The interpreter a script's `#!` line names (its first word, a carriage return kept), or
+ * undefined (no `#!` line, or not a regular file: the path may come from a hook's own stderr).
+ */
+export function shebangOf(file: string): string | undefined {
+  try {
+    const head = Buffer.alloc(256);
+    const fd = openRegularFile(file);
+    let n: number;
+    try {
+      n = fs.readSync(fd, head, 0, head.length, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const line = head.subarray(0, n).toString('utf8').split('\n')[0];
+    return line.startsWith('#!')
+      ? line
+          .slice(2)
+          .replace(/^[ \t]+/, '')
+          .split(/[ \t]+/)[0] || undefined
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What keeps a script's `#!` line from starting it, if anything: Windows line endings, an interpreter that is not there. */
+export function shebangProblem(file: string, shown = file): string | undefined {
+  const first = shebangOf(file);
+  if (first === undefined) return undefined;
+  if (first.endsWith('\r'))
+    return `${shown}: has Windows line endings, so its #! line names "${first.slice(0, -1)}\\r", which does not exist — convert it: sed -i 's/\\r$//' ${shown}`;
+  if (first.startsWith('/') && !fs.existsSync(first))
+    return `${shown}: its #! line names ${first}, which does not exist — install it, or change the #! line`;
+  return undefined;
 }
 
 /** Whether an interpreter starts: run without a shell, with the probe that does nothing; the problem if not. */

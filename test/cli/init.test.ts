@@ -84,14 +84,29 @@ describe('the guard init writes', () => {
       const file = path.join(dir, `guard.${lang === 'bash' ? 'sh' : lang === 'node' ? 'mjs' : 'py'}`);
       fs.writeFileSync(file, hookScript(lang, scaffoldProfile('gemini')!, 'guard', 'BeforeTool'));
       const bin = lang === 'bash' ? 'bash' : lang === 'node' ? process.execPath : 'python3';
-      const decide = (command: string) => {
+      const decide = (command: string, extra: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env) => {
         const r = spawnSync(bin, [file], {
-          input: JSON.stringify({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command } }),
+          input: JSON.stringify({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command, ...extra } }),
           encoding: 'utf8',
+          env,
         });
         assert.equal(r.status, 0, r.stderr);
         return r.stdout.includes('"deny"') ? 'deny' : 'allow';
       };
+      // Only the command is read: the rest of the event (a description, a file's text) may say anything.
+      assert.equal(decide('ls -la', { description: 'List files (not rm -rf)' }), 'allow');
+      if (lang === 'bash') {
+        // Without jq the bash guard reads the field with node.
+        const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-nojq-'));
+        for (const tool of ['node', 'bash', 'cat', 'tr', 'grep'])
+          fs.symlinkSync(
+            spawnSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim() || process.execPath,
+            path.join(bare, tool),
+          );
+        const noJq = { ...process.env, PATH: bare };
+        assert.equal(decide('rm -rf build', {}, noJq), 'deny');
+        assert.equal(decide('ls -la', { description: 'not rm -rf' }, noJq), 'allow');
+      }
       assert.deepEqual(
         DENIED.map(decide),
         DENIED.map(() => 'deny'),

@@ -147,7 +147,7 @@ export const claudeSystem: HookSystem = {
     }
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
-      const start = startFailure(r.command, r.exitCode, r.stderr);
+      const start = startFailure(r.command, r.exitCode, r.stderr, '$CLAUDE_PROJECT_DIR');
       if (start) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${start}`);
     }
     for (const w of result.warnings) warnings.push(`warning: ${w}`);

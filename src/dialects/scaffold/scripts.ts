@@ -30,9 +30,19 @@ export function hookScript(lang: Lang, p: ScaffoldProfile, name: string, event: 
   const deny = JSON.stringify(p.deny(denyReason(name)));
   const about = `${name}: a ${p.dialect} ${event} hook written by hookline init. It denies a shell command with rm -rf and lets everything else through. Test it with: hookline test`;
   if (lang === 'bash') {
+    const field = 'stdin' in p.reads ? p.reads.stdin : [];
     const read =
       'stdin' in p.reads
-        ? `# The event arrives as one JSON object on stdin (read fields with jq: .${p.reads.stdin.join('.')}).\ncommand=$(cat)`
+        ? [
+            `# The event arrives as one JSON object on stdin; only its .${field.join('.')} is checked`,
+            '# (with jq, else with the node that runs Hookline).',
+            'event=$(cat)',
+            'if command -v jq >/dev/null 2>&1; then',
+            `  command=$(printf '%s' "$event" | jq -r '.${field.join('.')} // empty | strings' 2>/dev/null)`,
+            'else',
+            `  command=$(printf '%s' "$event" | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => { let v; try { v = JSON.parse(s)${field.map((k) => `?.${k}`).join('')}; } catch {} if (typeof v === "string") process.stdout.write(v); });')`,
+            'fi',
+          ].join('\n')
         : `# The event arrives in variables: $${p.reads.env}.\ncommand=\${${p.reads.env}:-}`;
     return `#!/usr/bin/env bash
 # ${about}
