@@ -1,6 +1,7 @@
 /** `hookline doctor`: every configured hook, whether it would run for an event and tool, and why not. */
 import { DIALECTS, allSystems } from '../dialects/registry.js';
 import { installLines, installStatus } from '../relay/status.js';
+import { ownEntry } from './list.js';
 import { diagnose, type DoctorHook, type DoctorReport } from '../dialects/doctor.js';
 import { MAPS } from '../dialects/convert/maps.js';
 import { EVENT_NAMES } from '../events/names.js';
@@ -80,7 +81,10 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
         `--event: unknown event "${opts.event}": no hook system (${DIALECTS.join(', ')}) fires it; Gemini names: ${EVENT_NAMES.join(', ')}`,
       );
   }
-  const diagnosed = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
+  const all = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
+  // Hookline's own entries in an agent's settings are checked with the install lines below, not as the user's hooks.
+  const installed = installStatus(cwd);
+  const diagnosed = { ...all, hooks: all.hooks.filter((h) => !ownEntry(h, installed)) };
   const last = lastFailures(diagnosed.folder, diagnosed.hooks);
   // A hook whose last run failed decided nothing then: it would not do its work.
   const r: DoctorReport = {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
-import { convertConfig, parseConfigText } from '../dialects/convert/index.js';
+import { parseConfigText } from '../dialects/convert/index.js';
 import { readHooks } from '../dialects/convert/read.js';
 import { claudeEventFor } from '../dialects/claude/translate.js';
 import { isEventName } from '../events/names.js';
@@ -85,26 +85,37 @@ function sourceFiles(agent: HostName, source: Source, cwd: string): { dialect: s
 }
 
 /**
- * The hooks of a file that never run in Copilot CLI: the relay runs each Copilot event as a Claude
- * Code event (relay/copilot.ts), so a hook runs there when its event is, or stands for, one of those.
+ * The Claude Code events (the names every dialect's events map to) the relay fires in an agent:
+ * Copilot CLI's events are run as Claude Code's (relay/copilot.ts), Gemini CLI's stand for theirs.
  */
-function copilotLosses(dialect: string, text: string): string[] {
-  const relayed = new Set<string>(Object.values(COPILOT_RELAYED));
+function relayedEvents(agent: HostName): Set<string> {
+  if (agent === 'copilot') return new Set(Object.values(COPILOT_RELAYED));
+  if (agent === 'gemini')
+    return new Set(FORMATS.gemini.events.flatMap((e) => (isEventName(e) ? [claudeEventFor(e)] : [])).filter((e) => e !== undefined));
+  return new Set(FORMATS[agent].events);
+}
+
+/**
+ * The hooks of a file that never run in the agent: the relay runs each of its events, so a hook
+ * runs there when its event is, or stands for, one of those. Nothing else is lost: the relay runs
+ * the hooks as their own system runs them (its variables, names and timeouts).
+ */
+function hookLosses(agent: HostName, dialect: string, text: string): string[] {
+  const relayed = relayedEvents(agent);
   return readHooks(dialect, parseConfigText(dialect, text))
     .hooks.filter((h) => {
       const claude = dialect === 'gemini' ? (isEventName(h.event) ? claudeEventFor(h.event) : undefined) : h.event;
       return !claude || !relayed.has(claude);
     })
-    .map((h) => `${h.at}: Copilot CLI has no event for ${dialect}'s ${h.event}; it never runs there`);
+    .map((h) => `${h.at}: ${FORMATS[agent].label} has no event for ${dialect}'s ${h.event}; it never runs there`);
 }
 
-/** What the agent cannot run of the hooks the relay will run in it (convert's notes), one line each. */
+/** What the agent cannot run of the hooks the relay will run in it, one line each. */
 function losses(agent: HostName, sources: readonly Source[], cwd: string): string[] {
-  const to = agent;
   const out: string[] = [];
   for (const source of sources) {
     const { dialect, files } = sourceFiles(agent, source, cwd);
-    if (dialect === to) continue;
+    if (dialect === agent) continue;
     for (const file of files) {
       let text: string;
       try {
@@ -113,10 +124,7 @@ function losses(agent: HostName, sources: readonly Source[], cwd: string): strin
         continue;
       }
       try {
-        if (agent === 'copilot') for (const n of copilotLosses(dialect, text)) out.push(`${file}: ${n}`);
-        else
-          for (const n of convertConfig(text, dialect, to).notes)
-            if (!n.startsWith('the hook programs are unchanged')) out.push(`${file}: ${n}`);
+        for (const n of hookLosses(agent, dialect, text)) out.push(`${file}: ${n}`);
       } catch (e) {
         out.push(`${file}: ${(e as Error).message.split('\n')[0]}`);
       }
@@ -170,7 +178,8 @@ export async function installCommand(agentName: string, opts: InstallCliOptions)
     transportOf(opts) === 'loopback'
       ? opts.port !== undefined
         ? portOf(opts.port)
-        : (installedPort(agent, scope, cwd, process.env) ?? (await freePort()))
+        : (installedPort(agent, scope, cwd, process.env) ??
+          (await freePort(`${agent}\0${scope}\0${scope === 'project' ? cwd : ''}\0${process.env.HOME ?? ''}`)))
       : undefined;
   const choice = { hooksFrom, ...(port !== undefined ? { port } : {}) };
   const plan = planInstall(agent, scope, cwd, choice, process.env);
@@ -182,6 +191,11 @@ export async function installCommand(agentName: string, opts: InstallCliOptions)
   const shown = path.relative(cwd, plan.file).startsWith('..') ? plan.file : path.relative(cwd, plan.file);
   process.stdout.write(createTwoFilesPatch(shown, shown, plan.before ?? '', plan.after, plan.before === null ? '(new file)' : '', ''));
   for (const l of losses(agent, parsed.sources, cwd)) print(`! ${label} cannot run: ${visible(l)}`);
+  // The other file the install changes: Codex runs a hook only once its review record matches it.
+  if (agent === 'codex')
+    print(
+      `and in ${visible(path.join(codexHome(), 'config.toml'))}: Hookline's ${FORMATS.codex.events.length} entries recorded as reviewed ([hooks.state."…"] trusted_hash), as Codex's /hooks review would; uninstall takes them out`,
+    );
   if (opts.dryRun) {
     print(`dry run: ${visible(plan.file)} not changed`);
     return 0;

@@ -7,6 +7,7 @@
  * Where that cannot be told (not Linux) every connection is refused, and `install` writes Node
  * command entries instead. The port is listened on when a relay asks for it.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -208,10 +209,14 @@ export class RelayWeb {
  * of connections (`ip_local_port_range`): while the server is down no client connection takes
  * it. The kernel's own pick where that range leaves no room.
  */
-export async function freePort(): Promise<number> {
+export async function freePort(seed?: string): Promise<number> {
   const low = ephemeralLow();
-  for (let i = 0; low > PORT_FLOOR + 1000 && i < 40; i++) {
-    const port = PORT_FLOOR + Math.floor(Math.random() * (low - PORT_FLOOR));
+  // With a seed, the same candidates in the same order every time: a dry run shows the port the
+  // install then writes (unless it was taken in between).
+  const span = low - PORT_FLOOR;
+  const start = seed === undefined ? undefined : createHash('sha256').update(seed).digest().readUInt32BE(0);
+  for (let i = 0; span > 1000 && i < 40; i++) {
+    const port = PORT_FLOOR + (start === undefined ? Math.floor(Math.random() * span) : (start + i * 7919) % span);
     if ((await listenable(port)) !== undefined) return port;
   }
   const port = await listenable(0);

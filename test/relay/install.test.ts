@@ -271,6 +271,63 @@ describe('hookline install / uninstall', () => {
       stopServers(b);
     }
   });
+
+  test("list and doctor show the user's hooks, not Hookline's own entries (said once as the install); a look-alike is listed", async () => {
+    const b = box();
+    try {
+      write(b.gemini, JSON.stringify({ hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'mine', command: 'echo {}' }] }] } }));
+      assert.equal((await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project })).code, 0);
+      const list = await runCli(['list'], { env: b.env, cwd: b.project });
+      assert.doesNotMatch(list.stdout, /relay/, list.stdout);
+      assert.match(list.stdout, /^BeforeTool +\* +mine /m);
+      assert.match(list.stdout, /^Hookline is installed in Claude Code/m);
+      const doctor = await runCli(['doctor'], { env: b.env, cwd: b.project });
+      assert.doesNotMatch(doctor.stdout, /hookline\/relay|relay\.(cjs|sh)/, doctor.stdout);
+      // Something else named relay.cjs in the same file is a hook like any other.
+      const v = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
+      v.hooks.PreToolUse.push({ hooks: [{ type: 'command', command: 'node /tmp/elsewhere/relay.cjs claude' }] });
+      write(b.claude, JSON.stringify(v));
+      assert.match((await runCli(['list'], { env: b.env, cwd: b.project })).stdout, /\/tmp\/elsewhere\/relay\.cjs/);
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test('the dry run shows the port the install then writes', async () => {
+    const b = box();
+    try {
+      const port = (out: string) => /127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+      const first = await runCli(['install', 'claude', '--dry-run'], { env: b.env, cwd: b.project });
+      const again = await runCli(['install', 'claude', '--dry-run'], { env: b.env, cwd: b.project });
+      assert.ok(port(first.stdout), first.stdout);
+      assert.equal(port(again.stdout), port(first.stdout));
+      const done = await runCli(['install', 'claude', '--yes'], { env: b.env, cwd: b.project });
+      assert.equal(done.code, 0, done.stderr);
+      assert.equal(port(fs.readFileSync(b.claude, 'utf8')), port(first.stdout));
+    } finally {
+      stopServers(b);
+    }
+  });
+
+  test('only hooks on events the agent never fires are named: the relay runs the rest as their own system does (variables, names)', async () => {
+    const b = box();
+    try {
+      const guard = { type: 'command', name: 'guard', command: 'bash "$GEMINI_PROJECT_DIR/guard.sh"' };
+      write(
+        b.gemini,
+        JSON.stringify({ hooks: { BeforeTool: [{ hooks: [guard] }], BeforeModel: [{ hooks: [{ ...guard, name: 'model' }] }] } }),
+      );
+      const r = await runCli(['install', 'claude', '--dry-run'], { env: b.env, cwd: b.project });
+      const lost = r.stdout.split('\n').filter((l) => l.startsWith('! '));
+      assert.equal(lost.length, 1, r.stdout);
+      assert.match(
+        lost[0],
+        /^! Claude Code cannot run: .*settings\.json: hooks\.BeforeModel\[0\]\.hooks\[0\]: Claude Code has no event for gemini's BeforeModel; it never runs there$/,
+      );
+    } finally {
+      stopServers(b);
+    }
+  });
 });
 
 describe('the relay an entry runs', () => {
