@@ -2,13 +2,19 @@
  * hookline/sdk/codex: typed Codex CLI hooks, from Codex's published hook schemas. The input narrows
  * on `hook_event_name` and `tool_name` (`Bash` and `apply_patch` carry their text in
  * `tool_input.command`; MCP tools are `mcp__<server>__<tool>`). Codex reads Claude Code's answers,
- * so the builders are hookline/sdk/claude's.
+ * so the builders are hookline/sdk/claude's, but for `replaceToolOutput` (Codex replaces a tool's
+ * output only with a PostToolUse block's reasons).
  */
 import { defineHook, type DefineOptions, type Handler } from './index.js';
 import type { ClaudeOutput } from './claude.js';
 
 export { addContext, allowTool, askTool, block, denyTool, message, permission, stop, updateToolInput } from './claude.js';
 export type { ClaudeOutput as CodexOutput } from './claude.js';
+
+/** Narrows a tool event's input to one tool: `if (isTool(input, 'Bash')) input.tool_input.command`. */
+export function isTool<T extends CodexToolName, I extends { tool_name: string }>(input: I, name: T): input is Extract<I, { tool_name: T }> {
+  return input.tool_name === name;
+}
 
 /** The input of each Codex tool a hook sees. */
 export interface CodexToolInputs {

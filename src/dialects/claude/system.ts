@@ -36,6 +36,7 @@ import { freshEnvFile, sourcedEnv } from './env-file.js';
 import fs from 'node:fs';
 import { processFields } from '../../run/result.js';
 import { startFailure } from '../../engine/advice.js';
+import { claudeHints } from './hints.js';
 import { unchanged, type Probe } from '../../trust/scripts.js';
 
 function load(
@@ -181,9 +182,10 @@ export const claudeSystem: HookSystem = {
   validate({ cwd, config, env, pluginDirs }) {
     const loaded = load(cwd, config, env, pluginDirs);
     const files = loaded.files.filter((f) => f.exists).map((f) => f.file);
+    const problems = [...loaded.problems, ...claudeHints(loaded.hooks)];
     return {
-      ...validationLines(loaded.problems, { files: files.length, kind: 'settings file', hooks: loaded.hooks.length }),
-      json: { files, problems: loaded.problems, hooks: claudeHookCounts(loaded) },
+      ...validationLines(problems, { files: files.length, kind: 'settings file', hooks: loaded.hooks.length }),
+      json: { files, problems, hooks: claudeHookCounts(loaded) },
     };
   },
   configured({ cwd, env }) {
