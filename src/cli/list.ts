@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { summary } from '../dialects/list.js';
 import { listHooks } from '../dialects/listing.js';
@@ -48,5 +50,30 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   const under = hooks.map((h) => reviewLines({ details: h.details ?? [], reads: h.reads ?? [] }).map((l) => `    ${l}`));
   if (rows.length) print([fmt(header), ...rows.flatMap((r, i) => [fmt(r), ...under[i]])].join('\n'));
   print(summary(hooks));
+  const above = projectAbove(cwd);
+  if (above)
+    print(
+      visible(
+        `note: ${above.dir} has project hook settings (${above.file}); they are read from the folder an agent starts in — run there, or add --cwd ${above.dir}`,
+      ),
+    );
   for (const l of installLines(installs)) print(visible(l.line));
+}
+
+/** The project files each agent reads from the folder it starts in. */
+const PROJECT_FILES = ['.gemini/settings.json', '.claude/settings.json', '.claude/settings.local.json', '.codex/hooks.json'];
+
+/**
+ * A folder above `cwd` with project hook settings, when `cwd` has none: listing from a subfolder
+ * finds none of them, as the agents would not either, and that is said.
+ */
+function projectAbove(cwd: string): { dir: string; file: string } | undefined {
+  const has = (dir: string) => PROJECT_FILES.find((f) => fs.existsSync(path.join(dir, f)));
+  if (has(cwd)) return undefined;
+  const home = os.homedir();
+  for (let dir = path.dirname(cwd); dir !== path.dirname(dir) && dir !== home; dir = path.dirname(dir)) {
+    const file = has(dir);
+    if (file) return { dir, file };
+  }
+  return undefined;
 }

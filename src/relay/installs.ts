@@ -38,6 +38,15 @@ export interface InstallRecord {
   at: string;
   /** Other files the install changed (Codex's review records in its config.toml), each to give back the same way. */
   also?: Array<{ file: string; before: string | null; after: string }>;
+  /** Folders the install made for the file (deepest first): removed with it when they are left empty. */
+  made?: string[];
+}
+
+/** The folders missing on the way to `dir`, deepest first. */
+function missingDirs(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = path.resolve(dir); !fs.existsSync(d) && d !== path.dirname(d); d = path.dirname(d)) out.push(d);
+  return out;
 }
 
 export function installsDir(env: NodeJS.ProcessEnv): string {
@@ -143,22 +152,25 @@ export interface Installed {
 export function install(agent: HostName, scope: InstallScope, cwd: string, choice: InstallChoice, env: NodeJS.ProcessEnv): Installed {
   const hooksFrom = [...choice.hooksFrom];
   const file = FORMATS[agent].file(scope, cwd, env);
+  const missing = missingDirs(path.dirname(file));
   return lockedUpdate(file, () => {
     // Planned again under the lock: what is written is computed from the file as it is now.
     const plan = planInstall(agent, scope, cwd, choice, env);
     if (plan.same) return { file, changed: false };
     const earlier = readRecord(file, env);
     // A re-install over Hookline's own earlier install keeps the bytes from before the first one.
-    const before = earlier && earlier.after === plan.before ? earlier.before : plan.before;
+    const over = earlier && earlier.after === plan.before;
+    const before = over ? earlier.before : plan.before;
+    const made = over ? (earlier.made ?? []) : missing;
     const at = new Date().toISOString();
-    let record = writeRecord({ agent, scope, file, before, after: plan.after, hooksFrom, at }, env);
+    let record = writeRecord({ agent, scope, file, before, after: plan.after, hooksFrom, at, made }, env);
     writeFileAtomic(file, plan.after);
     if (agent === 'codex') {
       const also = recordCodexEntries(file, cwd, env);
       const first = earlier && earlier.after === plan.before ? earlier.also?.[0] : undefined;
       if (also)
         record = writeRecord(
-          { agent, scope, file, before, after: plan.after, hooksFrom, at, also: [first ? { ...also, before: first.before } : also] },
+          { agent, scope, file, before, after: plan.after, hooksFrom, at, made, also: [first ? { ...also, before: first.before } : also] },
           env,
         );
     }
@@ -175,7 +187,8 @@ export interface Uninstalled {
 
 export function uninstall(agent: HostName, scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv): Uninstalled {
   const file = FORMATS[agent].file(scope, cwd, env);
-  return lockedUpdate(file, () => {
+  const made = readRecord(file, env)?.made ?? [];
+  const done = lockedUpdate(file, () => {
     const now = readText(file);
     const read = readSettings(file, now ?? '');
     if ('problem' in read) throw new Error(read.problem);
@@ -194,4 +207,13 @@ export function uninstall(agent: HostName, scope: InstallScope, cwd: string, env
     if (record) fs.rmSync(recordPath(file, env), { force: true });
     return { file, how, entries };
   });
+  // The folders the install made go too, once nothing is left in them (its lock is gone by now).
+  if (done.how === 'restored' && !fs.existsSync(file))
+    for (const dir of made)
+      try {
+        fs.rmdirSync(dir);
+      } catch {
+        break;
+      }
+  return done;
 }

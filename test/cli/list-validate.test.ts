@@ -18,6 +18,21 @@ const mixed = () =>
 const cells = (line: string) => line.trim().split(/\s{2,}/);
 
 describe('hookline list', () => {
+  test('from a subfolder of a project: the folder above with project settings is named, with the --cwd that lists it', async () => {
+    const p = mixed();
+    const sub = path.join(p.dir, 'src', 'deep');
+    fs.mkdirSync(sub, { recursive: true });
+    const r = await runCli(['list', '--cwd', sub], { env: p.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(
+      r.stdout.includes(
+        `note: ${p.dir} has project hook settings (.gemini/settings.json); they are read from the folder an agent starts in — run there, or add --cwd ${p.dir}\n`,
+      ),
+      r.stdout,
+    );
+    assert.doesNotMatch((await runCli(['list', '--cwd', p.dir], { env: p.env })).stdout, /^note: /m);
+  });
+
   test('prints one row per hook with event, matcher, name, source, state and trust, then the summary', async () => {
     const p = mixed();
     const r = await runCli(['list', '--cwd', p.dir], { env: p.env });

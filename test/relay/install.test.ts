@@ -293,6 +293,28 @@ describe('hookline install / uninstall', () => {
     }
   });
 
+  test('uninstall leaves the home as it was: the folders the install made go with its files, a folder that was there stays', async () => {
+    const b = box();
+    try {
+      fs.mkdirSync(path.join(b.home, '.copilot'));
+      for (const agent of ['claude', 'codex', 'copilot'])
+        assert.equal((await runCli(['install', agent, '--yes'], { env: b.env, cwd: b.project })).code, 0, agent);
+      for (const agent of ['claude', 'codex', 'copilot'])
+        assert.match((await runCli(['uninstall', agent], { env: b.env, cwd: b.project })).stdout, /back as it was/, agent);
+      // Hookline's own folders (its records, the compile cache) are not the agents'.
+      assert.deepEqual(
+        fs
+          .readdirSync(b.home)
+          .filter((n) => n !== '.hookline' && n !== '.cache')
+          .sort(),
+        ['.copilot'],
+      );
+      assert.deepEqual(fs.readdirSync(path.join(b.home, '.copilot')), []);
+    } finally {
+      stopServers(b);
+    }
+  });
+
   test('the dry run shows the port the install then writes', async () => {
     const b = box();
     try {
