@@ -157,11 +157,18 @@ export function superviseRun(group: GroupRun, run: CommandRun, opts: SuperviseOp
       // Nothing more is written: a child that kept the pipe gets no more of a large input.
       child.stdin?.destroy();
       const durationMs = performance.now() - started;
-      // Invalid UTF-8 is replaced, not an error (the reference decodes the same way), but said.
+      // Invalid UTF-8 is replaced, not an error (the reference decodes the same way), but said;
+      // so is stderr cut at its limit (a block reason read from it is then its start only).
       const raw = out.bytes();
       const stdout = raw.toString('utf8');
-      const warning = isUtf8(raw) ? undefined : 'stdout is not valid UTF-8 (invalid bytes were replaced with U+FFFD)';
-      const stderr = err.bytes().toString('utf8');
+      const rawErr = err.bytes();
+      const stderr = rawErr.toString('utf8');
+      const said = [
+        isUtf8(raw) ? undefined : 'stdout is not valid UTF-8 (invalid bytes were replaced with U+FFFD)',
+        isUtf8(rawErr) ? undefined : 'stderr is not valid UTF-8 (invalid bytes were replaced with U+FFFD)',
+        err.over ? `stderr larger than ${STDERR_LIMIT} bytes; only its first ${STDERR_LIMIT} bytes were read` : undefined,
+      ].filter((w) => w !== undefined);
+      const warning = said.length ? said.join('; ') : undefined;
       const base = { exitCode, signal: exitSignal, stdout, stderr, durationMs, ...(warning ? { warning } : {}) };
       if (timedOut) resolve({ ...base, timedOut: true, error: `Hook timed out after ${timeoutMs}ms` });
       else resolve({ ...base, ...(failure ? { error: failure } : {}) });

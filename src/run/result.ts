@@ -30,6 +30,8 @@ export interface ProcessRun {
   stdout: string;
   stderr: string;
   error?: string;
+  /** What was read but is not quite what the process wrote (invalid UTF-8, a cut stderr). */
+  warning?: string;
   timedOut?: boolean;
 }
 
@@ -42,6 +44,7 @@ export function processFields(r: ProcessRun) {
     stdout: r.stdout,
     stderr: r.stderr,
     error: r.error ?? null,
+    ...(r.warning ? { warning: r.warning } : {}),
     ...(r.timedOut ? { timedOut: true } : {}),
   };
 }
@@ -55,6 +58,7 @@ export function processRunOf(r: ProcessResult, error: string | undefined): Proce
     stdout: r.stdout,
     stderr: r.stderr,
     ...(error ? { error } : {}),
+    ...(r.warning ? { warning: r.warning } : {}),
     ...(r.timedOut ? { timedOut: true } : {}),
   };
 }

@@ -230,3 +230,16 @@ describe('output written before the exit is never lost', () => {
     e.close();
   });
 });
+
+describe('what was read but is not what the hook wrote is said', () => {
+  test('stderr with invalid UTF-8, and stderr past its limit, each give a warning (the reason read from it is kept)', async () => {
+    const bad = await run(`printf 'deny \\xff\\xfe reason' >&2; exit 2`);
+    assert.equal(bad.exitCode, 2);
+    assert.match(bad.stderr, /^deny \ufffd\ufffd reason$/);
+    assert.match(bad.warning ?? '', /stderr is not valid UTF-8/);
+    const long = await run(`head -c 1100000 /dev/zero | tr '\\0' b >&2; exit 2`);
+    assert.equal(long.stderr.length, 1024 * 1024);
+    assert.match(long.warning ?? '', /stderr larger than 1048576 bytes; only its first 1048576 bytes were read/);
+    assert.equal((await run(`echo fine >&2; exit 2`)).warning, undefined);
+  });
+});

@@ -150,6 +150,7 @@ export const claudeSystem: HookSystem = {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
       const start = startFailure(r.command, r.exitCode, r.stderr, '$CLAUDE_PROJECT_DIR');
       if (start) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${start}`);
+      if (r.warning) warnings.push(`warning: ${event} hook ${r.command} (${r.file} ${r.path}): ${r.warning}`);
     }
     for (const w of result.warnings) warnings.push(`warning: ${w}`);
     const runs = result.runs.map((r) => ({
