@@ -36,7 +36,8 @@ describe('Claude Code async hook output for the next turn', () => {
       config,
       'PostToolUse',
       { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: {} },
-      { projectDir: tmpDir(), session },
+      // An interactive session: the asyncRewake hook runs in the background too.
+      { projectDir: tmpDir(), session, rewakeInBackground: true },
     );
     // Nothing decided: the block of a background hook is not honoured.
     assert.equal(r.output.decision, undefined);
