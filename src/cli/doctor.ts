@@ -83,8 +83,7 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
   }
   const all = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
   // Hookline's own entries in an agent's settings are checked with the install lines below, not as the user's hooks.
-  const installed = installStatus(cwd);
-  const diagnosed = { ...all, hooks: all.hooks.filter((h) => !ownEntry(h, installed)) };
+  const diagnosed = { ...all, hooks: all.hooks.filter((h) => !ownEntry(h, all.folder)) };
   const last = lastFailures(diagnosed.folder, diagnosed.hooks);
   // A hook whose last run failed decided nothing then: it would not do its work.
   const r: DoctorReport = {

@@ -6,19 +6,19 @@ import { listHooks } from '../dialects/listing.js';
 import { resolveDir, warn, print, printJson } from './io.js';
 import { visible } from '../config/display.js';
 import { reviewLines } from '../trust/review.js';
-import { installLines, installStatus, type InstallStatus } from '../relay/status.js';
-import { relayScript, relayUrlParts, relayWords, shellScript } from '../relay/install.js';
+import { installLines, installStatus } from '../relay/status.js';
+import { installedEntries } from '../relay/installs.js';
 
 /**
- * A hook that is an entry of Hookline's own install (`hookline install`): in a file an install
- * wrote, running this Hookline's relay, or posting to its server on loopback. Anything else that
- * looks like one is listed as the hook it is.
+ * A hook that is an entry of Hookline's own install: exactly a command or URL the install wrote
+ * into that file, by the install's record (which a project cannot write). Anything else that looks
+ * like one is listed as the hook it is.
  */
-export function ownEntry(h: { command: string | null; name: string; file: string | null }, installs: readonly InstallStatus[]): boolean {
-  if (h.file === null || !installs.some((s) => path.resolve(s.file) === path.resolve(h.file!))) return false;
-  const relay = relayWords(h.command);
-  if (relay) return relay.script === relayScript() || relay.script === shellScript();
-  return h.command === null && relayUrlParts(h.name.replace(/^http: /, '')) !== undefined;
+export function ownEntry(h: { command: string | null; name: string; file: string | null }, cwd: string): boolean {
+  if (h.file === null) return false;
+  const written = installedEntries(path.resolve(cwd, h.file), process.env);
+  if (!written.size) return false;
+  return h.command !== null ? written.has(h.command) : written.has(h.name.replace(/^http: /, ''));
 }
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
@@ -28,7 +28,7 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   for (const w of listed.warnings) warn(w);
   const installs = installStatus(cwd);
   // Hookline's own entries in an agent's settings are not the user's hooks: the install lines say them.
-  const hooks = listed.hooks.filter((h) => !ownEntry(h, installs));
+  const hooks = listed.hooks.filter((h) => !ownEntry(h, cwd));
   if (opts.json) {
     printJson({ hooks, summary: summary(hooks), installs });
     return;

@@ -108,6 +108,21 @@ function recordCodexEntries(
   });
 }
 
+/**
+ * The entries `hookline install` wrote into `file`, as their commands and URLs say them, from the
+ * install's own record (kept where a project cannot write): empty when the user installed nothing there.
+ */
+export function installedEntries(file: string, env: NodeJS.ProcessEnv): Set<string> {
+  const record = readRecord(file, env);
+  if (!record) return new Set();
+  const read = readSettings(file, record.after);
+  if ('problem' in read) return new Set();
+  const out = new Set<string>();
+  for (const { handler } of entriesIn(read.value))
+    for (const k of ['command', 'bash', 'url'] as const) if (typeof handler[k] === 'string') out.add(handler[k] as string);
+  return out;
+}
+
 /** Puts back a file the install changed, when nothing else changed it since. */
 function giveBack(f: { file: string; before: string | null; after: string }): boolean {
   if (readText(f.file) !== f.after) return false;
@@ -188,6 +203,8 @@ export interface Uninstalled {
 export function uninstall(agent: HostName, scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv): Uninstalled {
   const file = FORMATS[agent].file(scope, cwd, env);
   const made = readRecord(file, env)?.made ?? [];
+  // Nothing there and nothing recorded: nothing to take back, and no folder made for a lock.
+  if (!fs.existsSync(file) && !readRecord(file, env)) return { file, how: 'none', entries: 0 };
   const done = lockedUpdate(file, () => {
     const now = readText(file);
     const read = readSettings(file, now ?? '');

@@ -88,28 +88,68 @@ const NAME_TESTS = /^(?:\[\[?|test)\s(?:.*\s)?-[vR]\s+["']?$/s;
 const PRINTF_NAME = /^printf\s+(?:--\s+)?-v\s*["']?$/;
 const NAME_COMMANDS = /^(?:declare|typeset|local|export|readonly|unset|read|mapfile|readarray|kill|jobs|wait)\s/;
 const DECLARING = /^(?:declare|typeset|local|export|readonly)\s/;
+/** `sh -c '…` in the command the value lands in: a single-quoted value there is left to the inner shell. */
+const SH_C_HERE = /^(?:\S*\/)?(?:ba|z|da|k|mk)?sh\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*c[A-Za-z]*\s+(?:"[^"]*|'[^']*|\S*)$/s;
+/** The value is inside the code argument that ends the text before it: its quoted string, or its word. */
+const CODE_ARG = String.raw`(?:=|\s*)(?:"(?:[^"\\]|\\.)*|'[^']*|[^\s'"]*)$`;
+/** Options before the code flag (`--norc`, `-o pipefail`, `-O extglob`), not a script and its own arguments. */
+const WORDS = String.raw`(?:\s+(?:[-+][A-Za-z-]*[oO]\s+\S+|[-+]\S*)){0,16}?\s+`;
 /**
- * A shell given code to run, anywhere before the value: `bash -c`, whatever wraps it (`timeout 5`,
- * `env X=1`, `nohup`, `xargs`, `find -exec`, `su -c`) and whatever options come first (`--norc`,
- * `-o pipefail`), and `eval`. The quotes a value was written into for the outer shell are gone by
- * the time the inner one reads it.
+ * A shell given code (`-c`), however it is named (`/bin/bash`, `$SHELL`) or wrapped (`timeout 5`,
+ * `env X=1`, `nohup`, `xargs`, `find -exec`, `su -c`), whatever options come first (`--norc`,
+ * `-o pipefail`), with the value inside that code: the quotes it was written into for the outer
+ * shell are gone by the time the inner one reads it.
  */
-const SHELL_CODE =
-  /(?:^|[\s;&|(){}`'"/=])(?:(?:(?:ba|z|da|k|mk|fi)?sh|su|runuser)(?:\s+\S+){0,8}?\s+-[A-Za-z]*c[A-Za-z]*|eval)(?=[\s'"]|$)/;
-/** Another interpreter given code on its command line (`python3 -c`, `node -e`, `perl -e`…): a value in it is code too. */
-const OTHER_CODE =
-  /(?:^|[\s;&|(){}`'"/=])(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|lua[0-9.]*|Rscript|osascript|pwsh|powershell)(?:\s+\S+){0,8}?\s+(?:-[A-Za-z]*[ceE]|-p|--eval|--print|-Command)(?=[\s'"]|$)/;
+const SHELL_CODE = new RegExp(
+  String.raw`(?:^|[\s;&|(){}` +
+    '`' +
+    String.raw`'"/=])(?:(?:ba|z|da|k|mk|fi|rba|a)?sh|su|runuser|\$\{?SHELL(?::-[^}\s]*)?\}?)["']?${WORDS}-[A-Za-z]*c[A-Za-z]*${CODE_ARG}`,
+  's',
+);
+/** Another interpreter given code on its command line (`python3 -c`, `node -e`/`--eval=`, `perl -e`…), with the value in it. */
+const OTHER_CODE = new RegExp(
+  String.raw`(?:^|[\s;&|(){}` +
+    '`' +
+    String.raw`'"/=])(?:(?:python[0-9.]*|pypy[0-9.]*)${WORDS}-[A-Za-z]*c|(?:node|nodejs|bun)${WORDS}(?:-[A-Za-z]*[ep]|--eval|--print)|(?:perl|ruby|lua[0-9.]*|Rscript|osascript)${WORDS}-[A-Za-z]*[eE]|php${WORDS}-[A-Za-z]*r|(?:pwsh|powershell)${WORDS}-(?:c|Command))${CODE_ARG}`,
+  's',
+);
+/**
+ * Ways a command hands text to a shell or an interpreter other than as its `-c` argument: a pipe
+ * or a here-document into one, `eval`, `source <(…)`, and the programs that run their arguments
+ * (awk, trap, find -exec, git aliases, make --eval, script -c, BASH_ENV…). Where the command
+ * has one, a value holding a character that can form code is not substituted anywhere in it.
+ */
+const FEEDS_CODE = new RegExp(
+  [
+    String.raw`\|\s*(?:\S+=\S*\s+)*(?:(?:sudo|exec|command|env)\s+)?["']?(?:\S*\/)?(?:(?:ba|z|da|k|mk|fi|rba|a)?sh|python[0-9.]*|pypy[0-9.]*|node|nodejs|bun|deno|perl|ruby|php|lua[0-9.]*|tclsh|\$\{?SHELL\}?)\b`,
+    String.raw`(?:^|[\s;&|(])["']?(?:\S*\/)?(?:(?:ba|z|da|k|mk|fi|rba|a)?sh|python[0-9.]*|node|perl|ruby|php|tclsh|\$\{?SHELL\}?)\b[^\n;|&]*<<`,
+    String.raw`(?:^|[\s;&|(` + '`' + String.raw`])(?:eval|trap|g?awk|mawk|watch|ssh)\s`,
+    String.raw`(?:^|[\s;&|(])(?:source|\.)\s+(?:<\(|/dev/stdin|/dev/fd/|/proc/self/fd/)`,
+    String.raw`(?:^|[\s;&|(])find\s[^\n;|&]*-(?:exec|execdir|ok|okdir)\s`,
+    String.raw`(?:^|[\s;&|(])git\s[^\n;|&]*-c\s*alias\.`,
+    String.raw`(?:^|[\s;&|(])make\s[^\n;|&]*--eval`,
+    String.raw`(?:^|[\s;&|(])(?:script|flock)\s(?:[^\n;|&]*\s)?-[A-Za-z]*c`,
+    String.raw`(?:^|[\s;&|(])(?:BASH_ENV|ENV)=`,
+  ].join('|'),
+);
+/** Characters that can form code for a shell or an interpreter (a space or a letter cannot). */
+const CODE_FORMING = /[$`;&|<>\\'"\n\r()]/;
 const COMPOUND_KEY = /[A-Za-z_][A-Za-z0-9_]*\+?=\((?:[^()]*\s)?\[["']?$/;
 
-const SH_C = 'code (the text given to a shell: sh -c, eval)';
+const SH_C = 'code (the text a shell is given with -c)';
 
-/** Where a value substituted after `before` is read as a name or as code (see the module comment), if it is. */
-function nameOrCode(before: string): string | undefined {
+/**
+ * Where a value substituted after `before` (in `command`) is read as a name or as code (see the
+ * module comment), if it is.
+ */
+function nameOrCode(before: string, command: string, value: string): string | undefined {
   const cmd = currentCommand(before);
-  // Code is looked for in all the text before the value: `bash -c "ls; cd $X"` splits where the
-  // outer shell does not, and a wrapper may stand before the shell.
-  if (SHELL_CODE.test(before)) return SH_C;
-  if (OTHER_CODE.test(before)) return 'code (an interpreter given code with -c or -e)';
+  if (/^eval\s/.test(cmd)) return 'code (eval)';
+  // In all the text before the value: `bash -c "ls; cd $X"` splits where the outer shell does not.
+  if (SH_C_HERE.test(cmd) || SHELL_CODE.test(before)) return SH_C;
+  if (OTHER_CODE.test(before)) return 'code (the text an interpreter is given with -c or -e)';
+  if (CODE_FORMING.test(value) && FEEDS_CODE.test(command))
+    return 'code (the command hands text to a shell or an interpreter: a pipe or here-document into one, eval, source, awk, sed…)';
   if (NAME_TESTS.test(cmd) || PRINTF_NAME.test(cmd) || /\[\[(?:(?!\]\])[\s\S])*\s-[vR]\s+["']?$/.test(before.slice(-300)))
     return 'a variable name (-v)';
   if (NAME_COMMANDS.test(cmd)) {
@@ -217,7 +257,7 @@ export function expandVariables(command: string, lookup: VariableLookup): string
       const v = lookup(command, i);
       if (v) {
         if ((f.arith || COMPOUND_KEY.test(out.slice(-200))) && !WHOLE_NUMBER.test(v.value)) refuse(command.slice(i, i + v.length), v.value);
-        const where = PLAIN_WORD.test(v.value) ? undefined : nameOrCode(out);
+        const where = PLAIN_WORD.test(v.value) ? undefined : nameOrCode(out, command, v.value);
         if (where === SH_C && f.ctx === 'single') {
           // `sh -c '… $X …'`: left for the inner shell, which expands it from its environment as data.
           out += command.slice(i, i + v.length);

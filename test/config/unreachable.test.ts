@@ -41,5 +41,16 @@ describe('settings files that cannot be reached', () => {
       [`cannot read: it is a link to ${path.join(h.base, 'nowhere.json')}, which does not exist (no hook from this file is loaded)`],
     );
     assert.deepEqual(loadClaudeSettingsFile(path.join(h.base, 'absent.json'), 'user').problems, []);
+    // Two files linked to each other: an error on each, not a failure of the whole load.
+    const a = path.join(h.base, 'a.json');
+    const b = path.join(h.base, 'b.json');
+    fs.symlinkSync(b, a);
+    fs.symlinkSync(a, b);
+    assert.match(
+      loadClaudeSettingsFile(a, 'project')
+        .problems.map((p) => p.message)
+        .join('\n'),
+      /^cannot read: ELOOP.*\(no hook from this file is loaded\)$/,
+    );
   });
 });

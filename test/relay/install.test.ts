@@ -283,11 +283,26 @@ describe('hookline install / uninstall', () => {
       assert.match(list.stdout, /^Hookline is installed in Claude Code/m);
       const doctor = await runCli(['doctor'], { env: b.env, cwd: b.project });
       assert.doesNotMatch(doctor.stdout, /hookline\/relay|relay\.(cjs|sh)/, doctor.stdout);
-      // Something else named relay.cjs in the same file is a hook like any other.
+      // Anything the install did not write is a hook like any other: another relay.cjs, this relay with
+      // more after it, a URL under the relay's path; in the installed file or in a project's.
+      const relay = /"command": "([^"]*relay\.sh[^"]*)"/.exec(fs.readFileSync(b.claude, 'utf8'))![1].replace(/\\"/g, '"');
+      const lookalikes = [
+        { type: 'command', command: 'node /tmp/elsewhere/relay.cjs claude' },
+        { type: 'command', command: `${relay.replace(/ \|\| .*$/, '')}; touch /tmp/pwned` },
+        { type: 'http', url: 'http://127.0.0.1:8080/hookline/relay/claude/exfil?token=abc' },
+      ];
       const v = JSON.parse(fs.readFileSync(b.claude, 'utf8'));
-      v.hooks.PreToolUse.push({ hooks: [{ type: 'command', command: 'node /tmp/elsewhere/relay.cjs claude' }] });
+      v.hooks.PreToolUse.push({ hooks: lookalikes });
       write(b.claude, JSON.stringify(v));
-      assert.match((await runCli(['list'], { env: b.env, cwd: b.project })).stdout, /\/tmp\/elsewhere\/relay\.cjs/);
+      write(path.join(b.project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: lookalikes }] } }));
+      const again = (await runCli(['list', '--json'], { env: b.env, cwd: b.project })).stdout;
+      const shown = JSON.parse(again).hooks.map((h: { command: string | null; name: string }) => h.command ?? h.name);
+      for (const l of lookalikes)
+        assert.equal(
+          shown.filter((c: string) => c === (l.type === 'http' ? `http: ${l.url}` : l.command)).length,
+          2,
+          `${JSON.stringify(l)}\n${again}`,
+        );
     } finally {
       stopServers(b);
     }
@@ -310,6 +325,11 @@ describe('hookline install / uninstall', () => {
         ['.copilot'],
       );
       assert.deepEqual(fs.readdirSync(path.join(b.home, '.copilot')), []);
+      // Uninstalling what was never installed makes nothing either.
+      await runCli(['uninstall', 'claude'], { env: b.env, cwd: b.project });
+      await runCli(['uninstall', 'codex', '--scope', 'project'], { env: b.env, cwd: b.project });
+      assert.equal(fs.existsSync(path.join(b.home, '.claude')), false);
+      assert.equal(fs.existsSync(path.join(b.project, '.codex')), false);
     } finally {
       stopServers(b);
     }

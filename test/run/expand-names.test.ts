@@ -88,6 +88,57 @@ describe('a value read as a name or as code is not substituted unless it is a pl
     assert.equal(fs.existsSync(path.join(dir, 'pwned')), false);
   });
 
+  test('text handed to a shell or an interpreter some other way ($SHELL -c, many options, --eval=, a pipe or a here-document into one): a value that can form code is not substituted', () => {
+    const dir = tmpDir();
+    const marker = path.join(dir, 'M');
+    const values = [`${dir}/p;touch ${marker};#`, `${dir}/p$(touch ${marker})`, `${dir}/p'; touch ${marker}; echo '`];
+    const forms = [
+      '$SHELL -c "cd $GEMINI_PROJECT_DIR"',
+      '${SHELL:-/bin/sh} -c "cd $GEMINI_PROJECT_DIR"',
+      'bash --noprofile --norc -o errexit -o nounset -o pipefail -O extglob -c "cd $GEMINI_PROJECT_DIR"',
+      `node --eval="console.log('$GEMINI_PROJECT_DIR')"`,
+      'echo "cd $GEMINI_PROJECT_DIR" | bash',
+      'bash <<< "cd $GEMINI_PROJECT_DIR"',
+      'source <(echo "cd $GEMINI_PROJECT_DIR")',
+      // A single-quoted value after an unrelated `sh -c`, in a here-document a shell runs.
+      "sh -c 'true' || true\nbash <<EOF\necho 'project: $GEMINI_PROJECT_DIR'\nEOF",
+      'script -qc "cd $GEMINI_PROJECT_DIR" /dev/null',
+    ];
+    for (const form of forms)
+      for (const projectDir of values) {
+        let text: string;
+        try {
+          text = expandCommand(form, { projectDir, cwd: projectDir, plansDir: projectDir, sessionId: 's' });
+        } catch (e) {
+          assert.ok(e instanceof ExpansionError, form);
+          continue;
+        }
+        spawnSync('bash', ['-c', text], {
+          cwd: dir,
+          stdio: 'ignore',
+          timeout: 10_000,
+          env: { ...process.env, SHELL: '/bin/bash', GEMINI_PROJECT_DIR: projectDir },
+        });
+        assert.equal(fs.existsSync(marker), false, `${form} with ${projectDir}`);
+      }
+  });
+
+  test('no false alarm: a value given as an argument, beside code or after it, is data', () => {
+    const values = { projectDir: '/Users/me/My Projects (copy)/app', cwd: '/', plansDir: '/', sessionId: 's' };
+    for (const form of [
+      `sh -c 'cd "$1" && ls' sh "$CLAUDE_PROJECT_DIR"`,
+      `python3 -c 'import sys; print(sys.argv[1])' "$CLAUDE_PROJECT_DIR"`,
+      `perl -ne 'print if /TODO/' "$CLAUDE_PROJECT_DIR/NOTES"`,
+      `bash -c 'echo start'; "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh"`,
+      `echo "running eval" && "$CLAUDE_PROJECT_DIR"/hooks/x.sh`,
+      `node "$CLAUDE_PROJECT_DIR/lint.js" -c "$CLAUDE_PROJECT_DIR/.lintrc"`,
+      `bash "$CLAUDE_PROJECT_DIR/.claude/hooks/run.sh" -c "$CLAUDE_PROJECT_DIR/cfg"`,
+      `git -C "$CLAUDE_PROJECT_DIR" diff --stat`,
+      `cd . && "$CLAUDE_PROJECT_DIR/x.sh"`,
+    ])
+      assert.doesNotThrow(() => expandCommand(form, values), form);
+  });
+
   test("no false alarm: a path with a space as data, a declaration’s value, sh -c '…' left to the inner shell", () => {
     const dir = tmpDir();
     const out = path.join(dir, 'out');

@@ -246,6 +246,13 @@ export function loadClaudeSettingsFile(file: string, source: ClaudeSource): Pars
         problems: [{ file, path: '', message: `not read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }],
       };
     if (x.code === 'EISDIR') throw new ClaudeConfigReadError(`Claude Code settings ${file} is a folder`);
+    // A link loop, no permission…: this file's hooks are left out and said; the other files' still run.
+    if (x.code === 'ELOOP' || x.code === 'EACCES' || x.code === 'EPERM' || x.code === 'ENOTDIR')
+      return {
+        exists: false,
+        ...EMPTY,
+        problems: [{ file, path: '', message: `cannot read: ${x.message} (no hook from this file is loaded)`, severity: 'error' }],
+      };
     throw new ClaudeConfigReadError(`cannot read Claude Code settings ${file}: ${x.message}`);
   }
   return { exists: true, ...parseClaudeSettings(text, file, source) };
