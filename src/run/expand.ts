@@ -93,6 +93,8 @@ const SH_C_HERE = /^(?:\S*\/)?(?:ba|z|da|k|mk)?sh\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*
 /** The value is inside the code argument that ends the text before it: its quoted string, or its word. */
 const CODE_ARG = String.raw`(?:=|\s*)(?:"(?:[^"\\]|\\.)*|'[^']*|[^\s'"]*)$`;
 /** Options before the code flag (`--norc`, `-o pipefail`, `-O extglob`), not a script and its own arguments. */
+/** Where a command word starts: the text's start, a blank, an operator, a quote or a path's last `/`. */
+const BOUNDARY = '(?:^|[\\s;&|(){}`\'"/=])';
 const WORDS = String.raw`(?:\s+(?:[-+][A-Za-z-]*[oO]\s+\S+|[-+]\S*)){0,16}?\s+`;
 /**
  * A shell given code (`-c`), however it is named (`/bin/bash`, `$SHELL`) or wrapped (`timeout 5`,
@@ -101,16 +103,12 @@ const WORDS = String.raw`(?:\s+(?:[-+][A-Za-z-]*[oO]\s+\S+|[-+]\S*)){0,16}?\s+`;
  * shell are gone by the time the inner one reads it.
  */
 const SHELL_CODE = new RegExp(
-  String.raw`(?:^|[\s;&|(){}` +
-    '`' +
-    String.raw`'"/=])(?:(?:ba|z|da|k|mk|fi|rba|a)?sh|su|runuser|\$\{?SHELL(?::-[^}\s]*)?\}?)["']?${WORDS}-[A-Za-z]*c[A-Za-z]*${CODE_ARG}`,
+  `${BOUNDARY}${String.raw`(?:(?:ba|z|da|k|mk|fi|rba|a)?sh|su|runuser|\$\{?SHELL(?::-[^}\s]*)?\}?)["']?`}${WORDS}-[A-Za-z]*c[A-Za-z]*${CODE_ARG}`,
   's',
 );
 /** Another interpreter given code on its command line (`python3 -c`, `node -e`/`--eval=`, `perl -e`…), with the value in it. */
 const OTHER_CODE = new RegExp(
-  String.raw`(?:^|[\s;&|(){}` +
-    '`' +
-    String.raw`'"/=])(?:(?:python[0-9.]*|pypy[0-9.]*)${WORDS}-[A-Za-z]*c|(?:node|nodejs|bun)${WORDS}(?:-[A-Za-z]*[ep]|--eval|--print)|(?:perl|ruby|lua[0-9.]*|Rscript|osascript)${WORDS}-[A-Za-z]*[eE]|php${WORDS}-[A-Za-z]*r|(?:pwsh|powershell)${WORDS}-(?:c|Command))${CODE_ARG}`,
+  `${BOUNDARY}(?:(?:python[0-9.]*|pypy[0-9.]*)${WORDS}-[A-Za-z]*c|(?:node|nodejs|bun)${WORDS}(?:-[A-Za-z]*[ep]|--eval|--print)|(?:perl|ruby|lua[0-9.]*|Rscript|osascript)${WORDS}-[A-Za-z]*[eE]|php${WORDS}-[A-Za-z]*r|(?:pwsh|powershell)${WORDS}-(?:c|Command))${CODE_ARG}`,
   's',
 );
 /**
