@@ -22,6 +22,25 @@ function setup(files: { user?: unknown; project?: unknown; local?: unknown }, tr
 const guard = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(fx('cc-bash-guard.mjs'), { timeout: 10 })] }] } };
 
 describe('hookline fire --dialect claude', () => {
+  test('an event given no transcript_path names an empty transcript while its hooks run, as Claude Code always names one; a given path is kept', async () => {
+    const read = `node -e 'const d = JSON.parse(require("fs").readFileSync(0, "utf8")); const t = require("fs").readFileSync(d.transcript_path, "utf8"); console.log(JSON.stringify({ systemMessage: "read " + t.length + " " + d.transcript_path }))'`;
+    const { dir, env } = setup({ user: { hooks: { Stop: [{ hooks: [cmd(read)] }] } } });
+    const r = await runCli(['fire', 'Stop', '--dialect', 'claude', '--input', '-'], { cwd: dir, env, input: '{}' });
+    assert.equal(r.code, 0, r.stderr);
+    const [said] = r.json().output.systemMessages as string[];
+    const file = said.replace(/^read 0 /, '');
+    assert.match(file, /transcript\.jsonl$/, said);
+    assert.equal(fs.existsSync(file), false, 'removed once the event is done');
+    const given = path.join(dir, 'given.jsonl');
+    fs.writeFileSync(given, '{}\n');
+    const g = await runCli(['fire', 'Stop', '--dialect', 'claude', '--input', '-'], {
+      cwd: dir,
+      env,
+      input: JSON.stringify({ transcript_path: given }),
+    });
+    assert.deepEqual(g.json().output.systemMessages, [`read 3 ${given}`]);
+  });
+
   test('PreToolUse in Claude wire format: prints {"output", "runs"} with the aggregated decision', async () => {
     const { dir, env } = setup({ project: guard });
     const r = await runCli(['fire', 'PreToolUse', '--dialect', 'claude', '--input', '-'], {

@@ -124,9 +124,16 @@ export const claudeSystem: HookSystem = {
     const envFile = fresh?.file;
     let result: Awaited<ReturnType<typeof fireClaude>>;
     let exported: Record<string, string> | undefined;
+    // Claude Code always names a transcript; an event with none gets an empty one while its hooks run.
+    let transcript: { dir: string; file: string } | undefined;
     try {
       result = await withKeptProcesses(opts.warm, 'claude', projectDir, (processes) =>
         fireClaude(g.config, event, input, {
+          beforeRun: (read) => {
+            if (read.transcript_path !== '') return;
+            transcript = freshEnvFile('transcript.jsonl');
+            read.transcript_path = transcript.file;
+          },
           projectDir,
           env: g.hookEnv,
           envFile,
@@ -145,6 +152,7 @@ export const claudeSystem: HookSystem = {
       }
     } finally {
       if (fresh) fs.rmSync(fresh.dir, { recursive: true, force: true });
+      if (transcript) fs.rmSync(transcript.dir, { recursive: true, force: true });
     }
     for (const r of result.runs) {
       if (r.error) warnings.push(`${event} hook ${r.command} (${r.file} ${r.path}): ${r.error}`);
