@@ -1,7 +1,7 @@
 /** `hookline doctor`: every configured hook, whether it would run for an event and tool, and why not. */
 import { DIALECTS, allSystems } from '../dialects/registry.js';
 import { installLines, installStatus } from '../relay/status.js';
-import { ownEntry } from './list.js';
+import { ownEntries } from './list.js';
 import { diagnose, type DoctorHook, type DoctorReport } from '../dialects/doctor.js';
 import { MAPS } from '../dialects/convert/maps.js';
 import { EVENT_NAMES } from '../events/names.js';
@@ -83,7 +83,8 @@ export async function doctor(opts: DoctorCliOptions): Promise<number> {
   }
   const all = await diagnose({ cwd, env: process.env, event: opts.event, tool: opts.tool });
   // Hookline's own entries in an agent's settings are checked with the install lines below, not as the user's hooks.
-  const diagnosed = { ...all, hooks: all.hooks.filter((h) => !ownEntry(h, all.folder)) };
+  const own = ownEntries(all.folder);
+  const diagnosed = { ...all, hooks: all.hooks.filter((h) => !own(h)) };
   const last = lastFailures(diagnosed.folder, diagnosed.hooks);
   // A hook whose last run failed decided nothing then: it would not do its work.
   const r: DoctorReport = {

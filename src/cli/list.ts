@@ -10,15 +10,19 @@ import { installLines, installStatus } from '../relay/status.js';
 import { installedEntries } from '../relay/installs.js';
 
 /**
- * A hook that is an entry of Hookline's own install: exactly a command or URL the install wrote
+ * Which hooks are entries of Hookline's own install: exactly a command or URL the install wrote
  * into that file, by the install's record (which a project cannot write). Anything else that looks
- * like one is listed as the hook it is.
+ * like one is listed as the hook it is. Each file's record is read once.
  */
-export function ownEntry(h: { command: string | null; name: string; file: string | null }, cwd: string): boolean {
-  if (h.file === null) return false;
-  const written = installedEntries(path.resolve(cwd, h.file), process.env);
-  if (!written.size) return false;
-  return h.command !== null ? written.has(h.command) : written.has(h.name.replace(/^http: /, ''));
+export function ownEntries(cwd: string): (h: { command: string | null; name: string; file: string | null }) => boolean {
+  const written = new Map<string, Set<string>>();
+  return (h) => {
+    if (h.file === null) return false;
+    const file = path.resolve(cwd, h.file);
+    let entries = written.get(file);
+    if (!entries) written.set(file, (entries = installedEntries(file, process.env)));
+    return h.command !== null ? entries.has(h.command) : entries.has(h.name.replace(/^http: /, ''));
+  };
 }
 
 /** Every configured hook: Gemini settings hooks with their state, then the other systems' workspace hooks. */
@@ -28,7 +32,8 @@ export async function list(opts: { cwd?: string; json?: boolean }): Promise<void
   for (const w of listed.warnings) warn(w);
   const installs = installStatus(cwd);
   // Hookline's own entries in an agent's settings are not the user's hooks: the install lines say them.
-  const hooks = listed.hooks.filter((h) => !ownEntry(h, cwd));
+  const own = ownEntries(cwd);
+  const hooks = listed.hooks.filter((h) => !own(h));
   if (opts.json) {
     printJson({ hooks, summary: summary(hooks), installs });
     return;

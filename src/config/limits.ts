@@ -137,16 +137,11 @@ export function readLimitedText(file: string, limit = MAX_CONFIG_BYTES): string 
   try {
     const st = fs.fstatSync(fd);
     if (st.size > limit) throw new FileTooLargeError(`file is ${mib(st.size)}, larger than the ${mib(limit)} limit`);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const buf = Buffer.alloc(64 * 1024);
-    let got: number;
-    while ((got = fs.readSync(fd, buf, 0, buf.length, null)) > 0) {
-      total += got;
-      if (total > limit) throw new FileTooLargeError(`file is larger than the ${mib(limit)} limit`);
-      chunks.push(Buffer.from(buf.subarray(0, got)));
+    try {
+      return readCappedText(fd, limit);
+    } catch (e) {
+      throw e instanceof FileTooLargeError ? new FileTooLargeError(`file is ${e.message}`) : e;
     }
-    return Buffer.concat(chunks, total).toString('utf8');
   } finally {
     fs.closeSync(fd);
   }

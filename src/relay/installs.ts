@@ -202,9 +202,10 @@ export interface Uninstalled {
 
 export function uninstall(agent: HostName, scope: InstallScope, cwd: string, env: NodeJS.ProcessEnv): Uninstalled {
   const file = FORMATS[agent].file(scope, cwd, env);
-  const made = readRecord(file, env)?.made ?? [];
+  const recorded = readRecord(file, env);
+  const made = recorded?.made ?? [];
   // Nothing there and nothing recorded: nothing to take back, and no folder made for a lock.
-  if (!fs.existsSync(file) && !readRecord(file, env)) return { file, how: 'none', entries: 0 };
+  if (!fs.existsSync(file) && !recorded) return { file, how: 'none', entries: 0 };
   const done = lockedUpdate(file, () => {
     const now = readText(file);
     const read = readSettings(file, now ?? '');
