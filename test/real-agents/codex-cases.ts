@@ -290,6 +290,7 @@ export const CODEX_CASES: CodexCase[] = [
   {
     // Codex starts an async hook and goes on: its answer decides nothing.
     name: 'an async PreToolUse hook: its deny does not stop the tool',
+    anyOrder: true,
     turns: [bash(1), done],
     hooks: {
       PreToolUse: group('Bash', {

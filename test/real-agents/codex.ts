@@ -42,6 +42,8 @@ export interface CodexCase {
   files?: Record<string, string>;
   /** Aspects that differ on purpose, and the README row that says why. */
   differs?: { aspects: Aspect[]; row: string };
+  /** The hooks' order is not compared: Codex starts an async hook in the background, and the tool's PostToolUse may start first. */
+  anyOrder?: boolean;
   /**
    * A plugin's hooks (`guard@hk`, installed in Codex's plugin cache and enabled in the user's
    * config.toml), its other files (relative to the plugin's folder), and how its hooks are recorded:
@@ -411,5 +413,7 @@ export async function runSide(side: 'codex' | 'hookline', c: CodexCase): Promise
     normalize: c.normalize,
     files: c.compareFiles,
   });
-  return { side, dirs, exited, requests: server.requests, observation };
+  const order = (h: { label: string; input: unknown }) => `${h.label}\0${JSON.stringify(h.input)}`;
+  const hooks = c.anyOrder ? [...observation.hooks].sort((a, b) => order(a).localeCompare(order(b))) : observation.hooks;
+  return { side, dirs, exited, requests: server.requests, observation: { ...observation, hooks } };
 }
